@@ -1,0 +1,43 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "ResponderBus",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "ResponderBus", targets: ["ResponderBus"]),
+        .library(name: "ResponderBusUV", targets: ["ResponderBusUV"]),
+        .executable(name: "responder-bus-example", targets: ["responder-bus-example"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibUV",
+            pkgConfig: "libuv",
+            providers: [.apt(["libuv1-dev"])]
+        ),
+        .target(
+            name: "ResponderBus",
+            dependencies: [
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "HeapModule", package: "swift-collections"),
+            ]
+        ),
+        .target(
+            name: "ResponderBusUV",
+            dependencies: [
+                "ResponderBus", "CLibUV",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        .executableTarget(
+            name: "responder-bus-example",
+            dependencies: ["ResponderBus", "ResponderBusUV"]
+        ),
+        .testTarget(name: "ResponderBusTests", dependencies: ["ResponderBus"]),
+        .testTarget(name: "ResponderBusUVTests", dependencies: ["ResponderBus", "ResponderBusUV"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

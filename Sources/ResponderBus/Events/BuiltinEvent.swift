@@ -1,0 +1,107 @@
+/// The events of the log format, with fixed interned ids.
+enum BuiltinEvent: Int, CaseIterable {
+    case keyboardWillShow, keyboardDidShow, keyboardWillHide, keyboardDidHide
+    case keyboardWillChangeFrame, keyboardDidChangeFrame
+    case didBeginEditing, didEndEditing, returnKey
+    case scene, setFrame, screen
+    case viewShift, scroll, focusChange, action, resign, diagnostic
+
+    var name: String { String(describing: self) }
+
+    var payloadType: any Sendable.Type {
+        switch self {
+        case .keyboardWillShow, .keyboardDidShow, .keyboardWillHide, .keyboardDidHide,
+            .keyboardWillChangeFrame, .keyboardDidChangeFrame:
+            KeyboardInfo.self
+        case .didBeginEditing, .didEndEditing: EditingInfo.self
+        case .returnKey: ReturnKeyInfo.self
+        case .scene: SceneInfo.self
+        case .setFrame: FrameChange.self
+        case .screen: ScreenChange.self
+        case .viewShift: ViewShift.self
+        case .scroll: ScrollChange.self
+        case .focusChange: FocusChange.self
+        case .action: ActionInfo.self
+        case .resign: ResignInfo.self
+        case .diagnostic: Diagnostic.self
+        }
+    }
+}
+
+extension EventName where Payload == KeyboardInfo {
+    /// The keyboard is about to appear (UIKit's `keyboardWillShowNotification`).
+    public static var keyboardWillShow: Self { Self(builtin: .keyboardWillShow) }
+    /// The keyboard has appeared.
+    public static var keyboardDidShow: Self { Self(builtin: .keyboardDidShow) }
+    /// The keyboard is about to go away. Also sent when an iPad keyboard undocks or floats.
+    public static var keyboardWillHide: Self { Self(builtin: .keyboardWillHide) }
+    /// The keyboard has gone away.
+    public static var keyboardDidHide: Self { Self(builtin: .keyboardDidHide) }
+    /// The keyboard's frame is about to change; every keyboard change posts this one.
+    public static var keyboardWillChangeFrame: Self { Self(builtin: .keyboardWillChangeFrame) }
+    /// The keyboard's frame has changed.
+    public static var keyboardDidChangeFrame: Self { Self(builtin: .keyboardDidChangeFrame) }
+
+    /// The six keyboard events, in the order listed above.
+    public static var allKeyboardEvents: [Self] {
+        [.keyboardWillShow, .keyboardDidShow, .keyboardWillHide, .keyboardDidHide,
+         .keyboardWillChangeFrame, .keyboardDidChangeFrame]
+    }
+}
+
+extension EventName where Payload == EditingInfo {
+    /// A text field or text view became first responder.
+    public static var didBeginEditing: Self { Self(builtin: .didBeginEditing) }
+    /// A text field or text view stopped being first responder.
+    public static var didEndEditing: Self { Self(builtin: .didEndEditing) }
+}
+
+extension EventName where Payload == ReturnKeyInfo {
+    /// The user pressed Return in a field.
+    public static var returnKey: Self { Self(builtin: .returnKey) }
+}
+
+extension EventName where Payload == SceneInfo {
+    /// A new screen content: the view tree and the form's last-field action.
+    public static var scene: Self { Self(builtin: .scene) }
+}
+
+extension EventName where Payload == FrameChange {
+    /// A view's frame changed (a text view growing, a layout pass).
+    public static var setFrame: Self { Self(builtin: .setFrame) }
+}
+
+extension EventName where Payload == ScreenChange {
+    /// The screen changed size or safe area (rotation, split view).
+    public static var screen: Self { Self(builtin: .screen) }
+}
+
+extension EventName where Payload == ViewShift {
+    /// Derived: the root view moves to a new vertical origin.
+    public static var viewShift: Self { Self(builtin: .viewShift) }
+}
+
+extension EventName where Payload == ScrollChange {
+    /// Derived: a scroll view's content offset or bottom inset changes.
+    public static var scroll: Self { Self(builtin: .scroll) }
+}
+
+extension EventName where Payload == FocusChange {
+    /// Derived: the first responder moves to another field (or to none).
+    public static var focusChange: Self { Self(builtin: .focusChange) }
+}
+
+extension EventName where Payload == ActionInfo {
+    /// Derived: the screen's action is performed (the original write-ups' segue).
+    public static var action: Self { Self(builtin: .action) }
+}
+
+extension EventName where Payload == ResignInfo {
+    /// Derived: a field resigns first responder, dismissing the keyboard.
+    public static var resign: Self { Self(builtin: .resign) }
+}
+
+extension EventName where Payload == Diagnostic {
+    /// Derived: something worth telling a person (a plugin's error, a suspicious sequence).
+    public static var diagnostic: Self { Self(builtin: .diagnostic) }
+}

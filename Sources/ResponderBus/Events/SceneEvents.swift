@@ -1,0 +1,107 @@
+/// The kind of a view in the screen model.
+public enum ViewKind: String, Hashable, Sendable, CaseIterable {
+    /// A plain container.
+    case view
+    /// A single-line text field (`UITextField`): Return advances, `didBeginEditing` comes before
+    /// the keyboard event.
+    case textField
+    /// A multi-line text view (`UITextView`): Return inserts a newline, `didBeginEditing` comes
+    /// after the keyboard event.
+    case textView
+    /// A scroll view, with a content offset and size.
+    case scrollView
+
+    /// Whether a view of this kind can become first responder and show the keyboard.
+    public var isTextInput: Bool { self == .textField || self == .textView }
+}
+
+/// A value description of a view and its subtree: what a `scene` record carries.
+///
+/// The live, mutable tree is ``ViewNode``; ``Screen/load(_:)`` builds one from this.
+public struct ViewSpec: Hashable, Sendable {
+    /// The view's identifier, unique in the scene.
+    public var id: ViewID
+    /// What the view is.
+    public var kind: ViewKind
+    /// The frame in the parent's coordinates.
+    public var frame: Rect
+    /// The view's tag (`UIView.tag`), used to order fields.
+    public var tag: Int?
+    /// Whether the view is hidden (which hides its subtree).
+    public var isHidden: Bool
+    /// Whether the view accepts input.
+    public var isEnabled: Bool
+    /// The gap to keep between this field and the keyboard; the avoidance default when `nil`.
+    public var keyboardDistance: Double?
+    /// A scroll view's content offset.
+    public var contentOffset: Point?
+    /// A scroll view's content size.
+    public var contentSize: Size?
+    /// The subviews, back to front.
+    public var children: [ViewSpec]
+
+    /// Creates a description; only the identifier, kind and frame are required.
+    public init(
+        id: ViewID, kind: ViewKind = .view, frame: Rect, tag: Int? = nil, isHidden: Bool = false,
+        isEnabled: Bool = true, keyboardDistance: Double? = nil, contentOffset: Point? = nil,
+        contentSize: Size? = nil, children: [ViewSpec] = []
+    ) {
+        self.id = id
+        self.kind = kind
+        self.frame = frame
+        self.tag = tag
+        self.isHidden = isHidden
+        self.isEnabled = isEnabled
+        self.keyboardDistance = keyboardDistance
+        self.contentOffset = contentOffset
+        self.contentSize = contentSize
+        self.children = children
+    }
+}
+
+/// The payload of ``EventName/scene``: the screen's content.
+public struct SceneInfo: Hashable, Sendable {
+    /// The root view and its subtree.
+    public var root: ViewSpec
+    /// What Return on the last field performs (the original write-ups' segue identifier).
+    public var lastFieldAction: String?
+
+    /// Creates the payload.
+    public init(root: ViewSpec, lastFieldAction: String? = nil) {
+        self.root = root
+        self.lastFieldAction = lastFieldAction
+    }
+}
+
+/// The payload of ``EventName/setFrame``.
+public struct FrameChange: Hashable, Sendable {
+    /// The view whose frame changed.
+    public var view: ViewID
+    /// The new frame, in the parent's coordinates.
+    public var frame: Rect
+
+    /// Creates the payload.
+    public init(view: ViewID, frame: Rect) {
+        self.view = view
+        self.frame = frame
+    }
+}
+
+/// The payload of ``EventName/screen``: rotation, split view, a new device.
+public struct ScreenChange: Hashable, Sendable {
+    /// The new screen size.
+    public var size: Size
+    /// The new safe area; unchanged when `nil`.
+    public var safeArea: EdgeInsets?
+
+    /// Creates the payload.
+    public init(size: Size, safeArea: EdgeInsets? = nil) {
+        self.size = size
+        self.safeArea = safeArea
+    }
+
+    /// Creates the payload from a width and height.
+    public init(width: Double, height: Double, safeArea: EdgeInsets? = nil) {
+        self.init(size: Size(width: width, height: height), safeArea: safeArea)
+    }
+}

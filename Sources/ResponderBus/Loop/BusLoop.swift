@@ -1,0 +1,54 @@
+/// The event loop a ``Bus`` runs on.
+///
+/// Two loops implement it: ``VirtualTimeLoop`` in this module (tests and fast replay: no threads, no
+/// wall clock) and `UVEventLoop` in `ResponderBusUV` (production: libuv on its own thread). The core
+/// never imports libuv; everything that runs on a loop goes through this protocol, the way SwiftNIO
+/// splits `NIOCore` from `NIOPosix` and `NIOEmbedded`.
+///
+/// ## Threading contract
+///
+/// - ``execute(_:)`` may be called from any thread. Work submitted from one thread runs in the
+///   order it was submitted, exactly once, on the loop.
+/// - Every other requirement is **loop-confined**: call it only from code already running on the
+///   loop (``inLoop`` is `true`). Loop-confined closures need not be `Sendable`.
+///
+/// ## A turn of the loop
+///
+/// A *turn* is one callback from the loop: a piece of work from ``execute(_:)`` or a timer from
+/// ``schedule(after:_:)``. Work given to ``runAtEndOfTurn(_:)`` runs when the current turn's
+/// callbacks have finished, before the loop waits for anything new (libuv: a `uv_check_t`). Work given
+/// to ``runWhenIdle(_:)`` runs after that, once the loop has nothing else due (libuv: a `uv_idle_t`).
+/// Both run in FIFO order; work they add to their own queue runs in the same drain.
+public protocol BusLoop: AnyObject, Sendable {
+    /// Whether the caller is running on the loop, where loop-confined calls are allowed.
+    var inLoop: Bool { get }
+
+    /// The loop's clock: time elapsed since the loop was created (virtual time on a
+    /// ``VirtualTimeLoop``, monotonic time on the libuv loop).
+    var now: Duration { get }
+
+    /// Runs `work` on the loop, soon. Thread-safe; never runs `work` inline, even on the loop.
+    func execute(_ work: @escaping @Sendable () -> Void)
+
+    /// Runs `work` on the loop once `delay` has elapsed. Loop-confined.
+    ///
+    /// - Returns: a handle whose ``ScheduledWork/cancel()`` stops `work` from running.
+    @discardableResult
+    func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork
+
+    /// Runs `work` at the end of the current loop turn. Loop-confined.
+    func runAtEndOfTurn(_ work: @escaping () -> Void)
+
+    /// Runs `work` once the loop has nothing else due, after the end-of-turn work. Loop-confined.
+    func runWhenIdle(_ work: @escaping () -> Void)
+}
+
+extension BusLoop {
+    /// Stops the process with a clear message when called off the loop.
+    ///
+    /// Loop-confined entry points call this in debug builds.
+    @inlinable
+    public func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
+        assert(inLoop, "called off its event loop; use a thread-safe entry such as execute(_:)", file: file, line: line)
+    }
+}

@@ -1,0 +1,162 @@
+import DequeModule
+import HeapModule
+
+/// A deterministic event loop with virtual time, for tests and for replaying logs as fast as the
+/// machine allows.
+///
+/// In the spirit of SwiftNIO's `EmbeddedEventLoop`: no threads and no wall clock. Time starts at
+/// zero and moves only when you call ``advance(by:)`` or ``advance(to:)``; work runs only inside
+/// ``run()`` and `advance`. Tasks are ordered by (deadline, order of scheduling), so two runs of
+/// the same program do exactly the same thing.
+///
+/// The loop belongs to whichever thread drives it: ``inLoop`` is always `true`. ``execute(_:)`` is
+/// still safe to call from other threads; their work waits in an inbox until the driving thread
+/// next calls ``run()``.
+///
+/// ```swift
+/// let loop = VirtualTimeLoop()
+/// loop.schedule(after: .milliseconds(250)) { print("animation ended") }
+/// loop.advance(by: .seconds(1))   // prints, with loop.now == 0.25 s at the time
+/// ```
+public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
+    private struct Task: Comparable {
+        let deadline: Duration
+        let sequence: UInt64
+        let handle: ScheduledWork
+        let work: () -> Void
+
+        static func < (a: Task, b: Task) -> Bool {
+            (a.deadline, a.sequence) < (b.deadline, b.sequence)
+        }
+        static func == (a: Task, b: Task) -> Bool {
+            a.deadline == b.deadline && a.sequence == b.sequence
+        }
+    }
+
+    private var tasks = Heap<Task>()
+    private var sequence: UInt64 = 0
+    private var endOfTurn = Deque<() -> Void>()
+    private var idle = Deque<() -> Void>()
+    private let inbox = Locked<[@Sendable () -> Void]>([])
+
+    /// The virtual clock, starting at zero.
+    public private(set) var now: Duration = .zero
+
+    /// Always `true`: the thread that calls ``run()`` is the loop.
+    public var inLoop: Bool { true }
+
+    /// Creates a loop whose clock reads zero.
+    public init() {}
+
+    /// Queues `work` to run at the current virtual time during the next ``run()``. Thread-safe.
+    public func execute(_ work: @escaping @Sendable () -> Void) {
+        inbox.withLock { $0.append(work) }
+    }
+
+    /// Schedules `work` for `now + delay` (a negative delay counts as zero).
+    @discardableResult
+    public func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork {
+        let handle = ScheduledWork()
+        enqueue(at: now + max(delay, .zero), handle: handle, work)
+        return handle
+    }
+
+    /// Queues `work` for the end of the current turn.
+    public func runAtEndOfTurn(_ work: @escaping () -> Void) {
+        endOfTurn.append(work)
+    }
+
+    /// Queues `work` for when the loop has nothing else due at the current time.
+    public func runWhenIdle(_ work: @escaping () -> Void) {
+        idle.append(work)
+    }
+
+    /// Whether any work is waiting: due now, scheduled for later, or queued for a hook.
+    public var hasPendingWork: Bool {
+        !tasks.isEmpty || !endOfTurn.isEmpty || !idle.isEmpty || inbox.withLock { !$0.isEmpty }
+    }
+
+    /// The deadline of the earliest scheduled task that has not run, if any.
+    public var nextDeadline: Duration? {
+        tasks.min?.deadline
+    }
+
+    /// Runs everything due at the current time: submitted work, due timers, end-of-turn hooks
+    /// after each, then the idle hooks — until nothing is left for now. Time does not move.
+    public func run() {
+        while true {
+            drainEndOfTurn()
+            moveInboxToTasks()
+            if let first = tasks.min, first.deadline <= now {
+                let task = tasks.removeMin()
+                task.handle.fire(task.work)
+                drainEndOfTurn()
+                continue
+            }
+            if !idle.isEmpty {
+                var batch = idle
+                idle.removeAll()
+                while let work = batch.popFirst() { work() }
+                drainEndOfTurn()
+                continue
+            }
+            if inbox.withLock({ !$0.isEmpty }) { continue }
+            return
+        }
+    }
+
+    /// Moves the clock forward by `delta`, running everything that falls due on the way, each at
+    /// its own deadline.
+    public func advance(by delta: Duration) {
+        advance(to: now + max(delta, .zero))
+    }
+
+    /// Moves the clock forward to `time` (never backwards), running everything that falls due on the
+    /// way, each at its own deadline.
+    public func advance(to time: Duration) {
+        while true {
+            run()
+            guard let next = tasks.min, next.deadline <= time else { break }
+            now = max(now, next.deadline)
+        }
+        now = max(now, time)
+        run()
+    }
+
+    /// Runs every task, advancing the clock to each deadline in turn, until nothing is scheduled.
+    ///
+    /// Stops after `limit` tasks so that a timer that keeps rescheduling itself cannot hang a test.
+    ///
+    /// - Returns: `true` when the loop ran dry, `false` when it stopped at `limit`.
+    @discardableResult
+    public func runUntilQuiet(limit: Int = 1_000_000) -> Bool {
+        var count = 0
+        run()
+        while let next = tasks.min {
+            if count >= limit { return false }
+            count += 1
+            now = max(now, next.deadline)
+            run()
+        }
+        return true
+    }
+
+    private func enqueue(at deadline: Duration, handle: ScheduledWork, _ work: @escaping () -> Void) {
+        sequence &+= 1
+        tasks.insert(Task(deadline: deadline, sequence: sequence, handle: handle, work: work))
+    }
+
+    private func moveInboxToTasks() {
+        let submitted = inbox.withLock { queue -> [@Sendable () -> Void] in
+            defer { queue.removeAll() }
+            return queue
+        }
+        for work in submitted {
+            enqueue(at: now, handle: ScheduledWork(), work)
+        }
+    }
+
+    private func drainEndOfTurn() {
+        while let work = endOfTurn.popFirst() { work() }
+    }
+}

@@ -1,0 +1,2 @@
+// The libuv loop lives here.
+import ResponderBus
