@@ -8,22 +8,22 @@ enum BuiltinEvent: Int, CaseIterable {
 
     var name: String { String(describing: self) }
 
-    var payloadType: any Sendable.Type {
+    var payloadKind: any PayloadKind {
         switch self {
         case .keyboardWillShow, .keyboardDidShow, .keyboardWillHide, .keyboardDidHide,
             .keyboardWillChangeFrame, .keyboardDidChangeFrame:
-            KeyboardInfo.self
-        case .didBeginEditing, .didEndEditing: EditingInfo.self
-        case .returnKey: ReturnKeyInfo.self
-        case .scene: SceneInfo.self
-        case .setFrame: FrameChange.self
-        case .screen: ScreenChange.self
-        case .viewShift: ViewShift.self
-        case .scroll: ScrollChange.self
-        case .focusChange: FocusChange.self
-        case .action: ActionInfo.self
-        case .resign: ResignInfo.self
-        case .diagnostic: Diagnostic.self
+            TypedPayloadKind<KeyboardInfo>()
+        case .didBeginEditing, .didEndEditing: TypedPayloadKind<EditingInfo>()
+        case .returnKey: TypedPayloadKind<ReturnKeyInfo>()
+        case .scene: TypedPayloadKind<SceneInfo>()
+        case .setFrame: TypedPayloadKind<FrameChange>()
+        case .screen: TypedPayloadKind<ScreenChange>()
+        case .viewShift: TypedPayloadKind<ViewShift>()
+        case .scroll: TypedPayloadKind<ScrollChange>()
+        case .focusChange: TypedPayloadKind<FocusChange>()
+        case .action: TypedPayloadKind<ActionInfo>()
+        case .resign: TypedPayloadKind<ResignInfo>()
+        case .diagnostic: TypedPayloadKind<Diagnostic>()
         }
     }
 }

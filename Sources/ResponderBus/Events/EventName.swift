@@ -23,7 +23,7 @@ public struct EventName<Payload: Sendable>: Hashable, Sendable, CustomStringConv
     ///
     /// Raw names are written into logs: keep them stable.
     public init(_ rawValue: String) {
-        id = EventNameRegistry.shared.intern(rawValue, payloadType: Payload.self)
+        id = EventNameRegistry.shared.intern(rawValue, kind: TypedPayloadKind<Payload>())
     }
 
     init(builtin: BuiltinEvent) {
@@ -54,7 +54,7 @@ public struct AnyEventName: Hashable, Sendable, CustomStringConvertible {
     public var rawValue: String { EventNameRegistry.shared.rawValue(of: id) }
 
     /// The payload type events of this name carry.
-    public var payloadType: any Sendable.Type { EventNameRegistry.shared.payloadType(of: id) }
+    public var payloadType: any Sendable.Type { EventNameRegistry.shared.kind(of: id).payloadType }
 
     /// Every name interned so far with this raw value (one per payload type).
     public static func named(_ rawValue: String) -> [AnyEventName] {
@@ -80,7 +80,7 @@ final class EventNameRegistry: Sendable {
     private struct State {
         var ids: [Key: Int] = [:]
         var rawValues: [String] = []
-        var payloadTypes: [any Sendable.Type] = []
+        var kinds: [any PayloadKind] = []
     }
 
     private let state: Locked<State>
@@ -89,21 +89,22 @@ final class EventNameRegistry: Sendable {
         var initial = State()
         for builtin in BuiltinEvent.allCases {
             precondition(builtin.rawValue == initial.rawValues.count)
-            initial.ids[Key(rawValue: builtin.name, payloadType: ObjectIdentifier(builtin.payloadType))] = builtin.rawValue
+            let kind = builtin.payloadKind
+            initial.ids[Key(rawValue: builtin.name, payloadType: ObjectIdentifier(kind.payloadType))] = builtin.rawValue
             initial.rawValues.append(builtin.name)
-            initial.payloadTypes.append(builtin.payloadType)
+            initial.kinds.append(kind)
         }
         state = Locked(initial)
     }
 
-    func intern(_ rawValue: String, payloadType: any Sendable.Type) -> Int {
-        let key = Key(rawValue: rawValue, payloadType: ObjectIdentifier(payloadType))
+    func intern(_ rawValue: String, kind: any PayloadKind) -> Int {
+        let key = Key(rawValue: rawValue, payloadType: ObjectIdentifier(kind.payloadType))
         return state.withLock { state in
             if let id = state.ids[key] { return id }
             let id = state.rawValues.count
             state.ids[key] = id
             state.rawValues.append(rawValue)
-            state.payloadTypes.append(payloadType)
+            state.kinds.append(kind)
             return id
         }
     }
@@ -112,8 +113,8 @@ final class EventNameRegistry: Sendable {
         state.withLock { $0.rawValues[id] }
     }
 
-    func payloadType(of id: Int) -> any Sendable.Type {
-        state.withLock { $0.payloadTypes[id] }
+    func kind(of id: Int) -> any PayloadKind {
+        state.withLock { $0.kinds[id] }
     }
 
     func ids(named rawValue: String) -> [Int] {
@@ -123,4 +124,24 @@ final class EventNameRegistry: Sendable {
     }
 
     var count: Int { state.withLock { $0.rawValues.count } }
+}
+
+/// What the registry knows of a payload type: enough to post a boxed payload with its static type.
+///
+/// `any Sendable` cannot be opened into a generic parameter (Sendable is a marker protocol), so each
+/// name keeps, from the moment it is interned, a value that still knows its `Payload`.
+protocol PayloadKind: Sendable {
+    var payloadType: any Sendable.Type { get }
+    /// Posts the event with its static payload type; `false` when the payload is of another type.
+    func post(_ event: AnyEvent, on bus: Bus) -> Bool
+}
+
+struct TypedPayloadKind<Payload: Sendable>: PayloadKind {
+    var payloadType: any Sendable.Type { Payload.self }
+
+    func post(_ event: AnyEvent, on bus: Bus) -> Bool {
+        guard let payload = event.payload as? Payload else { return false }
+        bus.post(EventName<Payload>(unchecked: event.name.id), payload, sender: event.sender, origin: event.origin)
+        return true
+    }
 }

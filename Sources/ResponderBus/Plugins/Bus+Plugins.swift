@@ -1,0 +1,147 @@
+/// A plugin in a bus's pipeline, with the records that route events to it.
+struct PluginEntry {
+    let plugin: any ResponderPlugin
+    let name: String
+    let records: [ObserverRecord]
+}
+
+extension Bus {
+    /// Adds a plugin to the pipeline, routing it the events of every capability protocol it conforms
+    /// to. Loop-confined.
+    ///
+    /// - ``KeyboardObserving``: the six keyboard events.
+    /// - ``EditingObserving``: `didBeginEditing` and `didEndEditing`.
+    /// - ``ReturnKeyHandling``: `returnKey`.
+    /// - ``EventObserving``: the names in its ``EventObserving/observedEvents`` (every name when `nil`).
+    ///
+    /// A plugin registered during a post starts with the next event. The bus keeps the plugin until
+    /// ``unregister(named:)``.
+    ///
+    /// - Throws: ``PluginRegistrationError`` when the name is taken, the anchor of `.before`/`.after`
+    ///   is not registered, or the plugin conforms to no capability protocol.
+    public func register(_ plugin: any ResponderPlugin, at position: PluginPosition = .last) throws(PluginRegistrationError) {
+        loop.assertInLoop()
+        let name = plugin.name
+        if plugins.contains(where: { $0.name == name }) {
+            throw PluginRegistrationError(
+                code: .duplicateName,
+                message: "a plugin named '\(name)' is already registered; give each plugin a unique name or unregister the other first")
+        }
+        let index: Int
+        switch position {
+        case .first: index = 0
+        case .last: index = plugins.count
+        case .before(let anchor), .after(let anchor):
+            guard let at = plugins.firstIndex(where: { $0.name == anchor }) else {
+                throw PluginRegistrationError(
+                    code: .unknownAnchor,
+                    message: "cannot place '\(name)' \(position): no plugin named '\(anchor)' is registered (registered: \(pluginNames.joined(separator: ", ")))")
+            }
+            if case .before = position { index = at } else { index = at + 1 }
+        }
+        let records = makeRecords(for: plugin, name: name)
+        guard !records.isEmpty else {
+            throw PluginRegistrationError(
+                code: .noCapability,
+                message: "'\(name)' conforms to none of KeyboardObserving, EditingObserving, ReturnKeyHandling or EventObserving, so it would never be called")
+        }
+        plugins.insert(PluginEntry(plugin: plugin, name: name, records: records), at: index)
+        renumberPipeline()
+        for record in records { attach(record) }
+    }
+
+    /// Removes the plugin with this name from the pipeline, at once (also in the middle of a post).
+    /// Loop-confined.
+    ///
+    /// - Returns: whether such a plugin was registered.
+    @discardableResult
+    public func unregister(named name: String) -> Bool {
+        loop.assertInLoop()
+        guard let index = plugins.firstIndex(where: { $0.name == name }) else { return false }
+        let entry = plugins.remove(at: index)
+        for record in entry.records {
+            record.markRemoved()
+            detach(record)
+        }
+        renumberPipeline()
+        return true
+    }
+
+    /// The names of the registered plugins, in pipeline order.
+    public var pluginNames: [String] { plugins.map(\.name) }
+
+    /// The registered plugin with this name, if any.
+    public func plugin(named name: String) -> (any ResponderPlugin)? {
+        plugins.first { $0.name == name }?.plugin
+    }
+
+    /// Gives each plugin's records sort keys in pipeline order and re-sorts the pipeline lists.
+    private func renumberPipeline() {
+        for (rank, entry) in plugins.enumerated() {
+            for (local, record) in entry.records.enumerated() {
+                record.sortKey = UInt64(rank) << 32 | UInt64(local)
+            }
+        }
+        for id in routes.indices where routes[id].pipeline.count > 1 {
+            routes[id].pipeline.sort { $0.sortKey < $1.sortKey }
+        }
+        wildcard.pipeline.sort { $0.sortKey < $1.sortKey }
+    }
+
+    private func makeRecords(for plugin: any ResponderPlugin, name: String) -> [ObserverRecord] {
+        let context = PluginContext(pluginName: name, bus: self)
+        var records: [ObserverRecord] = []
+
+        func route<P>(_ event: EventName<P>, _ call: @escaping (Event<P>, PluginContext) throws -> Void) {
+            records.append(
+                TypedRecord(nameID: event.id, sender: nil, sortKey: 0, inPipeline: true, pluginName: name) { delivered in
+                    do {
+                        try call(delivered, context)
+                    } catch {
+                        context.reportFailure(error, handling: delivered.name.rawValue)
+                    }
+                })
+        }
+
+        if let keyboard = plugin as? any KeyboardObserving {
+            route(.keyboardWillShow) { try keyboard.keyboardWillShow($0, context: $1) }
+            route(.keyboardDidShow) { try keyboard.keyboardDidShow($0, context: $1) }
+            route(.keyboardWillHide) { try keyboard.keyboardWillHide($0, context: $1) }
+            route(.keyboardDidHide) { try keyboard.keyboardDidHide($0, context: $1) }
+            route(.keyboardWillChangeFrame) { try keyboard.keyboardWillChangeFrame($0, context: $1) }
+            route(.keyboardDidChangeFrame) { try keyboard.keyboardDidChangeFrame($0, context: $1) }
+        }
+        if let editing = plugin as? any EditingObserving {
+            route(.didBeginEditing) { try editing.didBeginEditing($0, context: $1) }
+            route(.didEndEditing) { try editing.didEndEditing($0, context: $1) }
+        }
+        if let returnKey = plugin as? any ReturnKeyHandling {
+            route(.returnKey) { try returnKey.returnKey($0, context: $1) }
+        }
+        if let generic = plugin as? any EventObserving {
+            let body: (AnyEvent) -> Void = { event in
+                do {
+                    try generic.observe(event, context: context)
+                } catch {
+                    context.reportFailure(error, handling: event.name.rawValue)
+                }
+            }
+            if let names = generic.observedEvents {
+                for eventName in names.sorted(by: { $0.id < $1.id }) {
+                    records.append(
+                        ErasedRecord(nameID: eventName.id, sender: nil, sortKey: 0, inPipeline: true, pluginName: name, body: body))
+                }
+            } else {
+                records.append(ErasedRecord(nameID: nil, sender: nil, sortKey: 0, inPipeline: true, pluginName: name, body: body))
+            }
+        }
+        return records
+    }
+}
+
+extension PluginContext {
+    /// Reports an error a callback threw as an error diagnostic derived by the plugin.
+    func reportFailure(_ error: any Error, handling eventName: String) {
+        diagnose(.error, "plugin '\(pluginName)' threw while handling '\(eventName)': \(error)")
+    }
+}

@@ -1,0 +1,48 @@
+/// A plugin that observes the six keyboard events.
+///
+/// Implement only the callbacks you need; the others default to doing nothing. Every callback
+/// receives the event (its ``KeyboardInfo`` payload may lack any field: real devices omit them) and
+/// the plugin's ``PluginContext``.
+///
+/// ```swift
+/// final class KeyboardLogger: KeyboardObserving {
+///     func keyboardWillShow(_ event: Event<KeyboardInfo>, context: PluginContext) {
+///         print("keyboard to", event.payload.end ?? .null)
+///     }
+/// }
+/// ```
+///
+/// ## Implementation requirements
+///
+/// The requirements of ``ResponderPlugin`` apply. Callbacks are called in pipeline order, after
+/// the screen model has applied the event. Do not assume a `will` is followed by its `did`, or a
+/// `show` by a `hide`: real sequences repeat shows, skip hides and send hides with non-zero frames.
+public protocol KeyboardObserving: ResponderPlugin {
+    /// The keyboard is about to appear.
+    func keyboardWillShow(_ event: Event<KeyboardInfo>, context: PluginContext) throws
+    /// The keyboard has appeared.
+    func keyboardDidShow(_ event: Event<KeyboardInfo>, context: PluginContext) throws
+    /// The keyboard is about to go away (also: an iPad keyboard undocks or floats).
+    func keyboardWillHide(_ event: Event<KeyboardInfo>, context: PluginContext) throws
+    /// The keyboard has gone away.
+    func keyboardDidHide(_ event: Event<KeyboardInfo>, context: PluginContext) throws
+    /// The keyboard's frame is about to change: every keyboard change posts this.
+    func keyboardWillChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) throws
+    /// The keyboard's frame has changed.
+    func keyboardDidChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) throws
+}
+
+extension KeyboardObserving {
+    /// Does nothing.
+    public func keyboardWillShow(_ event: Event<KeyboardInfo>, context: PluginContext) throws {}
+    /// Does nothing.
+    public func keyboardDidShow(_ event: Event<KeyboardInfo>, context: PluginContext) throws {}
+    /// Does nothing.
+    public func keyboardWillHide(_ event: Event<KeyboardInfo>, context: PluginContext) throws {}
+    /// Does nothing.
+    public func keyboardDidHide(_ event: Event<KeyboardInfo>, context: PluginContext) throws {}
+    /// Does nothing.
+    public func keyboardWillChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) throws {}
+    /// Does nothing.
+    public func keyboardDidChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) throws {}
+}

@@ -1,0 +1,43 @@
+/// What a plugin reaches the world through: the screen model, the clock, and posting derived
+/// events under its own name.
+///
+/// A context is handed to every callback. It is a cheap value; do not keep it beyond the bus's
+/// life.
+public struct PluginContext {
+    /// The name of the plugin this context belongs to: the `"by"` of what it derives.
+    public let pluginName: String
+    unowned let bus: Bus
+
+    init(pluginName: String, bus: Bus) {
+        self.pluginName = pluginName
+        self.bus = bus
+    }
+
+    /// The screen model, as it is after the event being delivered.
+    public var screen: Screen { bus.screen }
+
+    /// The current first responder, if any (O(1)).
+    public var firstResponder: ViewNode? { bus.screen.firstResponder }
+
+    /// The loop's clock.
+    public var now: Duration { bus.loop.now }
+
+    /// The loop, for timers (``BusLoop/schedule(after:_:)``) and end-of-turn work.
+    public var loop: any BusLoop { bus.loop }
+
+    /// Posts an event derived by this plugin (`origin` is `.derived(by: pluginName)`).
+    ///
+    /// From a callback it is delivered after the current event, before the outermost post returns;
+    /// with ``PostingStyle/asap`` at the end of the loop turn, when every event of the turn has been
+    /// seen; with coalescing, the latest queued one wins.
+    public func post<Payload>(
+        _ name: EventName<Payload>, _ payload: Payload, style: PostingStyle = .now, coalescing: Coalescing = .none
+    ) {
+        bus.post(name, payload, sender: nil, origin: .derived(by: pluginName), style: style, coalescing: coalescing)
+    }
+
+    /// Posts a ``EventName/diagnostic`` derived by this plugin.
+    public func diagnose(_ level: Diagnostic.Level, _ message: String) {
+        post(.diagnostic, Diagnostic(level: level, message: message))
+    }
+}

@@ -1,0 +1,29 @@
+/// The root of the plugin protocols: anything with a name that can sit in a bus's pipeline.
+///
+/// You do not conform to this protocol alone: conform to one or more capability protocols —
+/// ``KeyboardObserving``, ``EditingObserving``, ``ReturnKeyHandling``, ``EventObserving`` — and
+/// implement only the callbacks you need; protocol extensions supply do-nothing defaults for the
+/// rest. ``Bus/register(_:at:)`` looks at which capabilities a plugin conforms to and routes it the
+/// events each covers; a plugin that conforms to two gets both routes.
+///
+/// ## Implementation requirements
+///
+/// - ``name`` is stable and unique on a bus: it names the plugin in ``PluginPosition``, in
+///   `--disable NAME`, and in the `"by"` field of every event it derives.
+/// - Callbacks run on the bus's loop, one at a time, never re-entered: an event you post from a
+///   callback is delivered after your callback returns.
+/// - Callbacks may throw: the error is reported as a ``EventName/diagnostic`` event and the other
+///   plugins still run. Do not trap.
+/// - Read the screen through the ``PluginContext``; change it only by posting derived events
+///   (``EventName/viewShift``, ``EventName/focusChange``, …), which the bus applies to the model.
+/// - Plugins are classes (`AnyObject`) because the bus keeps them by identity; there is no base
+///   class to inherit from.
+public protocol ResponderPlugin: AnyObject {
+    /// The plugin's stable, unique name, such as `"KeyboardAvoidance"`.
+    var name: String { get }
+}
+
+extension ResponderPlugin {
+    /// By default, the name of the conforming type.
+    public var name: String { String(describing: type(of: self)) }
+}
