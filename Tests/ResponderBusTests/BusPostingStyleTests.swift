@@ -1,0 +1,148 @@
+import ResponderBus
+import Testing
+
+@Suite("Bus posting styles: now, as soon as possible, when idle, coalescing")
+struct BusPostingStyleTests {
+    /// Records the curve of every keyboard event delivered, tagged by name.
+    final class Recorder {
+        var log: [String] = []
+        var tokens: [ObservationToken] = []
+        init(_ bus: Bus) {
+            for name in EventName<KeyboardInfo>.allKeyboardEvents {
+                tokens.append(bus.observe(name) { [unowned self] event in
+                    log.append("\(event.name.rawValue):\(event.payload.curve ?? -1)")
+                })
+            }
+        }
+    }
+
+    @Test("asap events wait for the end of the loop turn; idle events come after them")
+    func asapThenIdle() {
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop)
+        let recorder = Recorder(bus)
+        loop.schedule(after: .zero) {
+            bus.post(.keyboardDidShow, KeyboardInfo(curve: 1), style: .whenIdle)
+            bus.post(.keyboardWillShow, KeyboardInfo(curve: 2), style: .asap)
+            bus.post(.keyboardWillHide, KeyboardInfo(curve: 3))
+            recorder.log.append("task end")
+        }
+        loop.run()
+        #expect(recorder.log == ["keyboardWillHide:3", "task end", "keyboardWillShow:2", "keyboardDidShow:1"])
+    }
+
+    @Test("queued events go out FIFO")
+    func fifo() {
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop)
+        let recorder = Recorder(bus)
+        for curve in 0..<5 { bus.post(.keyboardWillChangeFrame, KeyboardInfo(curve: curve), style: .asap) }
+        for curve in 5..<8 { bus.post(.keyboardDidChangeFrame, KeyboardInfo(curve: curve), style: .whenIdle) }
+        #expect(bus.queuedEventCount == 8)
+        #expect(recorder.log.isEmpty)
+        loop.run()
+        #expect(recorder.log == (0..<5).map { "keyboardWillChangeFrame:\($0)" } + (5..<8).map { "keyboardDidChangeFrame:\($0)" })
+        #expect(bus.queuedEventCount == 0)
+    }
+
+    @Test("coalescing on name: the latest queued event of that name wins and goes to the back")
+    func coalesceOnName() {
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop)
+        let recorder = Recorder(bus)
+        bus.post(.keyboardWillChangeFrame, KeyboardInfo(curve: 1), style: .asap, coalescing: .onName)
+        bus.post(.keyboardWillShow, KeyboardInfo(curve: 2), style: .asap, coalescing: .onName)
+        bus.post(.keyboardWillChangeFrame, KeyboardInfo(curve: 3), style: .asap, coalescing: .onName)
+        loop.run()
+        #expect(recorder.log == ["keyboardWillShow:2", "keyboardWillChangeFrame:3"])
+    }
+
+    @Test("coalescing on sender, and on both: both must match")
+    func coalesceOnSenderAndBoth() {
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop)
+        let recorder = Recorder(bus)
+        let a = Sender()
+        let b = Sender()
+        bus.post(.keyboardWillShow, KeyboardInfo(curve: 1), sender: a, style: .asap)
+        bus.post(.keyboardWillHide, KeyboardInfo(curve: 2), sender: b, style: .asap)
+        bus.post(.keyboardDidShow, KeyboardInfo(curve: 3), sender: a, style: .asap, coalescing: .onSender)
+        loop.run()
+        #expect(recorder.log == ["keyboardWillHide:2", "keyboardDidShow:3"])
+
+        recorder.log.removeAll()
+        bus.post(.keyboardWillShow, KeyboardInfo(curve: 1), sender: a, style: .asap)
+        bus.post(.keyboardWillShow, KeyboardInfo(curve: 2), sender: b, style: .asap)
+        bus.post(.keyboardDidShow, KeyboardInfo(curve: 3), sender: a, style: .asap)
+        bus.post(.keyboardWillShow, KeyboardInfo(curve: 4), sender: a, style: .asap, coalescing: [.onName, .onSender])
+        loop.run()
+        #expect(recorder.log == ["keyboardWillShow:2", "keyboardDidShow:3", "keyboardWillShow:4"])
+    }
+
+    @Test("coalescing reaches across the asap and idle queues")
+    func coalesceAcrossQueues() {
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop)
+        let recorder = Recorder(bus)
+        bus.post(.keyboardWillShow, KeyboardInfo(curve: 1), style: .whenIdle)
+        bus.post(.keyboardWillShow, KeyboardInfo(curve: 2), style: .asap, coalescing: .onName)
+        loop.run()
+        #expect(recorder.log == ["keyboardWillShow:2"])
+    }
+
+    @Test("now-style posts are never merged, but purge matching queued events")
+    func nowPurgesButNeverMerges() {
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop)
+        let recorder = Recorder(bus)
+        bus.post(.keyboardWillShow, KeyboardInfo(curve: 9), style: .asap)
+        for curve in 0..<3 {
+            bus.post(.keyboardWillShow, KeyboardInfo(curve: curve), style: .now, coalescing: .onName)
+        }
+        #expect(recorder.log == ["keyboardWillShow:0", "keyboardWillShow:1", "keyboardWillShow:2"])
+        loop.run()
+        #expect(recorder.log.count == 3)
+    }
+
+    @Test("an asap post made while the asap queue drains can still coalesce an event not yet delivered")
+    func coalesceDuringDrain() {
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop)
+        let recorder = Recorder(bus)
+        let token = bus.observe(.keyboardWillChangeFrame) { _ in
+            bus.post(.keyboardDidShow, KeyboardInfo(curve: 99), style: .asap, coalescing: .onName)
+        }
+        bus.post(.keyboardWillChangeFrame, KeyboardInfo(curve: 1), style: .asap)
+        bus.post(.keyboardDidShow, KeyboardInfo(curve: 2), style: .asap)
+        loop.run()
+        #expect(recorder.log == ["keyboardWillChangeFrame:1", "keyboardDidShow:99"])
+        _ = token
+    }
+
+    @Test("removeQueuedEvents takes matching events out of the queues")
+    func removeQueued() {
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop)
+        let recorder = Recorder(bus)
+        bus.post(.keyboardWillShow, KeyboardInfo(curve: 1), style: .asap)
+        bus.post(.keyboardDidShow, KeyboardInfo(curve: 2), style: .whenIdle)
+        #expect(bus.removeQueuedEvents(.keyboardWillShow) == 1)
+        loop.run()
+        #expect(recorder.log == ["keyboardDidShow:2"])
+    }
+
+    @Test("an idle observer that posts when idle again does not spin in the same drain")
+    func idleRepostWaitsForNextIdle() {
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop)
+        var count = 0
+        let token = bus.observe(.keyboardDidHide) { _ in
+            count += 1
+            if count < 3 { bus.post(.keyboardDidHide, KeyboardInfo(), style: .whenIdle) }
+        }
+        bus.post(.keyboardDidHide, KeyboardInfo(), style: .whenIdle)
+        loop.run()
+        #expect(count == 3)
+        _ = token
+    }
+}

@@ -1,0 +1,251 @@
+import ResponderBus
+import Testing
+
+/// Appends "<name>:<event>" to a shared journal for every callback it gets.
+final class Journal {
+    var entries: [String] = []
+}
+
+final class KeyboardOnly: KeyboardObserving {
+    let journal: Journal
+    let name: String
+    init(_ journal: Journal, name: String = "KeyboardOnly") {
+        self.journal = journal
+        self.name = name
+    }
+    func keyboardWillShow(_ event: Event<KeyboardInfo>, context: PluginContext) {
+        journal.entries.append("\(name):willShow")
+    }
+}
+
+final class KeyboardAndReturn: KeyboardObserving, ReturnKeyHandling {
+    let journal: Journal
+    init(_ journal: Journal) { self.journal = journal }
+    func keyboardDidHide(_ event: Event<KeyboardInfo>, context: PluginContext) {
+        journal.entries.append("both:didHide")
+    }
+    func returnKey(_ event: Event<ReturnKeyInfo>, context: PluginContext) {
+        journal.entries.append("both:return:\(event.payload.view)")
+    }
+}
+
+final class EditingWatcher: EditingObserving {
+    let journal: Journal
+    init(_ journal: Journal) { self.journal = journal }
+    func didBeginEditing(_ event: Event<EditingInfo>, context: PluginContext) {
+        journal.entries.append("editing:begin:\(event.payload.view):fr=\(context.firstResponder?.id.rawValue ?? "none")")
+    }
+    func didEndEditing(_ event: Event<EditingInfo>, context: PluginContext) {
+        journal.entries.append("editing:end:\(event.payload.view)")
+    }
+}
+
+struct Boom: Error, CustomStringConvertible {
+    var description: String { "boom" }
+}
+
+final class Thrower: KeyboardObserving {
+    func keyboardWillShow(_ event: Event<KeyboardInfo>, context: PluginContext) throws { throw Boom() }
+}
+
+/// A plugin-defined event, posted by one plugin and observed by another through EventObserving.
+struct KeyboardNoise: Sendable, Equatable {
+    var shows: Int
+}
+
+extension EventName where Payload == KeyboardNoise {
+    static let keyboardNoise = EventName("test.keyboardNoise")
+}
+
+final class NoiseCounter: KeyboardObserving {
+    var shows = 0
+    func keyboardWillShow(_ event: Event<KeyboardInfo>, context: PluginContext) {
+        shows += 1
+        context.post(.keyboardNoise, KeyboardNoise(shows: shows))
+    }
+}
+
+final class NoiseListener: EventObserving {
+    var received: [(KeyboardNoise, EventOrigin)] = []
+    var observedEvents: Set<AnyEventName>? { [EventName.keyboardNoise.erased] }
+    func observe(_ event: AnyEvent, context: PluginContext) {
+        if let noise = event.as(.keyboardNoise) { received.append((noise.payload, noise.origin)) }
+    }
+}
+
+final class EverythingCounter: EventObserving {
+    var names: [String] = []
+    func observe(_ event: AnyEvent, context: PluginContext) { names.append(event.name.rawValue) }
+}
+
+final class Inert: ResponderPlugin {}
+
+@Suite("Plugins: routing by protocol, order, errors, context")
+struct PluginRoutingTests {
+    let loop = VirtualTimeLoop()
+
+    @Test("a plugin gets exactly the routes of the protocols it conforms to")
+    func routesByProtocol() throws {
+        let bus = Bus(loop: loop)
+        let journal = Journal()
+        try bus.register(KeyboardOnly(journal))
+        try bus.register(KeyboardAndReturn(journal))
+        bus.post(.keyboardWillShow, KeyboardInfo())
+        bus.post(.keyboardDidHide, KeyboardInfo())
+        bus.post(.returnKey, ReturnKeyInfo(view: "email"))
+        bus.post(.didBeginEditing, EditingInfo(view: "email"))
+        #expect(journal.entries == ["KeyboardOnly:willShow", "both:didHide", "both:return:email"])
+    }
+
+    @Test("editing observers run after the screen model applied the event")
+    func editingSeesModel() throws {
+        let bus = Bus(loop: loop)
+        let journal = Journal()
+        try bus.register(EditingWatcher(journal))
+        bus.post(.scene, SceneInfo(root: ViewSpec(id: "root", frame: Rect(x: 0, y: 0, width: 375, height: 812), children: [
+            ViewSpec(id: "email", kind: .textField, frame: Rect(x: 20, y: 100, width: 335, height: 44), tag: 1),
+        ])))
+        bus.post(.didBeginEditing, EditingInfo(view: "email"))
+        bus.post(.didEndEditing, EditingInfo(view: "email"))
+        #expect(journal.entries == ["editing:begin:email:fr=email", "editing:end:email"])
+        #expect(bus.screen.firstResponder == nil)
+    }
+
+    @Test("explicit order: first, last, before and after a named plugin")
+    func explicitOrder() throws {
+        let bus = Bus(loop: loop)
+        let journal = Journal()
+        try bus.register(KeyboardOnly(journal, name: "B"))
+        try bus.register(KeyboardOnly(journal, name: "D"), at: .last)
+        try bus.register(KeyboardOnly(journal, name: "A"), at: .first)
+        try bus.register(KeyboardOnly(journal, name: "C"), at: .before("D"))
+        try bus.register(KeyboardOnly(journal, name: "E"), at: .after("D"))
+        #expect(bus.pluginNames == ["A", "B", "C", "D", "E"])
+        bus.post(.keyboardWillShow, KeyboardInfo())
+        #expect(journal.entries == ["A:willShow", "B:willShow", "C:willShow", "D:willShow", "E:willShow"])
+    }
+
+    @Test("plugins run before listeners, whatever the registration order")
+    func pluginsBeforeListeners() throws {
+        let bus = Bus(loop: loop)
+        let journal = Journal()
+        let token = bus.observe(.keyboardWillShow) { _ in journal.entries.append("listener") }
+        try bus.register(KeyboardOnly(journal))
+        bus.post(.keyboardWillShow, KeyboardInfo())
+        #expect(journal.entries == ["KeyboardOnly:willShow", "listener"])
+        _ = token
+    }
+
+    @Test("registration errors: duplicate name, unknown anchor, no capability")
+    func registrationErrors() throws {
+        let bus = Bus(loop: loop)
+        let journal = Journal()
+        try bus.register(KeyboardOnly(journal))
+        let duplicate = #expect(throws: PluginRegistrationError.self) { try bus.register(KeyboardOnly(journal)) }
+        #expect(duplicate?.code == .duplicateName)
+        #expect(duplicate?.message.contains("KeyboardOnly") == true)
+        let anchor = #expect(throws: PluginRegistrationError.self) {
+            try bus.register(KeyboardOnly(journal, name: "X"), at: .after("Nope"))
+        }
+        #expect(anchor?.code == .unknownAnchor)
+        #expect(anchor?.message.contains("Nope") == true)
+        let inert = #expect(throws: PluginRegistrationError.self) { try bus.register(Inert()) }
+        #expect(inert?.code == .noCapability)
+        #expect(bus.pluginNames == ["KeyboardOnly"])
+    }
+
+    @Test("a plugin that throws becomes an error diagnostic by that plugin; the others still run")
+    func throwingPlugin() throws {
+        let bus = Bus(loop: loop)
+        let journal = Journal()
+        try bus.register(Thrower())
+        try bus.register(KeyboardOnly(journal))
+        var diagnostics: [Event<Diagnostic>] = []
+        let token = bus.observe(.diagnostic) { diagnostics.append($0) }
+        bus.post(.keyboardWillShow, KeyboardInfo())
+        #expect(journal.entries == ["KeyboardOnly:willShow"])
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.payload.level == .error)
+        #expect(diagnostics.first?.payload.message.contains("Thrower") == true)
+        #expect(diagnostics.first?.payload.message.contains("boom") == true)
+        #expect(diagnostics.first?.origin == .derived(by: "Thrower"))
+        _ = token
+    }
+
+    @Test("plugins define their own events; derived events carry the poster's name")
+    func pluginDefinedEvents() throws {
+        let bus = Bus(loop: loop)
+        let listener = NoiseListener()
+        try bus.register(NoiseCounter())
+        try bus.register(listener)
+        bus.post(.keyboardWillShow, KeyboardInfo())
+        bus.post(.keyboardWillShow, KeyboardInfo())
+        #expect(listener.received.map(\.0) == [KeyboardNoise(shows: 1), KeyboardNoise(shows: 2)])
+        #expect(listener.received.allSatisfy { $0.1 == .derived(by: "NoiseCounter") })
+    }
+
+    @Test("a generic plugin with no name filter sees every event, derived ones included")
+    func genericSeesEverything() throws {
+        let bus = Bus(loop: loop)
+        let everything = EverythingCounter()
+        try bus.register(NoiseCounter())
+        try bus.register(everything)
+        bus.post(.keyboardWillShow, KeyboardInfo())
+        bus.post(.returnKey, ReturnKeyInfo(view: "a"))
+        #expect(everything.names == ["keyboardWillShow", "test.keyboardNoise", "returnKey"])
+    }
+
+    @Test("unregistering in the middle of a post takes effect at once; the others keep working")
+    func unregisterMidPost() throws {
+        let bus = Bus(loop: loop)
+        let journal = Journal()
+        try bus.register(KeyboardOnly(journal, name: "A"))
+        try bus.register(KeyboardOnly(journal, name: "B"))
+        let token = bus.observe(.keyboardWillShow) { _ in journal.entries.append("listener") }
+        final class Remover: KeyboardObserving {
+            func keyboardWillShow(_ event: Event<KeyboardInfo>, context: PluginContext) {}
+        }
+        let remover = bus.observe(.keyboardWillChangeFrame) { _ in bus.unregister(named: "B") }
+        bus.post(.keyboardWillChangeFrame, KeyboardInfo())
+        bus.post(.keyboardWillShow, KeyboardInfo())
+        #expect(journal.entries == ["A:willShow", "listener"])
+        #expect(bus.unregister(named: "B") == false)
+        #expect(bus.pluginNames == ["A"])
+        _ = (token, remover)
+    }
+
+    @Test("protocol extensions supply no-op defaults: an empty conformance compiles and is silent")
+    func defaultsAreSilent() throws {
+        final class Silent: KeyboardObserving, EditingObserving, ReturnKeyHandling {}
+        let bus = Bus(loop: loop)
+        try bus.register(Silent())
+        var diagnostics = 0
+        let token = bus.observe(.diagnostic) { _ in diagnostics += 1 }
+        for name in EventName<KeyboardInfo>.allKeyboardEvents { bus.post(name, KeyboardInfo()) }
+        bus.post(.returnKey, ReturnKeyInfo(view: "x"))
+        #expect(diagnostics == 0)
+        #expect(bus.pluginNames == ["Silent"])
+        _ = token
+    }
+
+    @Test("the context posts asap: a plugin sees the whole loop turn before deciding")
+    func contextPostsAsap() throws {
+        final class Deferring: EditingObserving, KeyboardObserving {
+            func keyboardWillShow(_ event: Event<KeyboardInfo>, context: PluginContext) {
+                context.post(.diagnostic, Diagnostic(level: .info, message: "decide"), style: .asap, coalescing: .onName)
+            }
+        }
+        let bus = Bus(loop: loop)
+        try bus.register(Deferring())
+        var log: [String] = []
+        let t1 = bus.observe(.diagnostic) { log.append("\($0.payload.message) by \($0.origin.derivingPlugin ?? "-")") }
+        let t2 = bus.observe(.keyboardWillShow) { _ in log.append("show") }
+        loop.schedule(after: .zero) {
+            bus.post(.keyboardWillShow, KeyboardInfo())
+            bus.post(.keyboardWillShow, KeyboardInfo())
+        }
+        loop.run()
+        #expect(log == ["show", "show", "decide by Deferring"])
+        _ = (t1, t2)
+    }
+}
