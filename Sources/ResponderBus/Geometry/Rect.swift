@@ -57,9 +57,10 @@ public struct Rect: Hashable, Sendable, Codable, CustomStringConvertible {
     public var isNull: Bool { origin.x == .infinity || origin.y == .infinity }
 
     /// Whether this rectangle has no bounds: ``infinite``, or any rectangle with an infinite or
-    /// huge size, or a `-inf` origin.
+    /// huge size, or a `-inf` origin. A rectangle with a NaN coordinate is not infinite (it is
+    /// ``isEmpty``).
     public var isInfinite: Bool {
-        if isNull { return false }
+        if isNull || hasNaN { return false }
         return !origin.x.isFinite || !origin.y.isFinite || !size.width.isFinite || !size.height.isFinite
             || abs(size.width) >= Double.greatestFiniteMagnitude / 2
             || abs(size.height) >= Double.greatestFiniteMagnitude / 2
@@ -67,14 +68,18 @@ public struct Rect: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// Whether this rectangle covers no area: null, NaN, or zero width or height.
     public var isEmpty: Bool {
-        isNull || size.width == 0 || size.height == 0 || size.width.isNaN || size.height.isNaN
-            || origin.x.isNaN || origin.y.isNaN
+        isNull || size.width == 0 || size.height == 0 || hasNaN
+    }
+
+    /// Whether any of the four numbers is NaN: such a rectangle covers nothing and bounds nothing.
+    private var hasNaN: Bool {
+        origin.x.isNaN || origin.y.isNaN || size.width.isNaN || size.height.isNaN
     }
 
     /// The part both rectangles cover, or ``null`` when they do not overlap (touching edges do not
-    /// overlap).
+    /// overlap). A rectangle with a NaN coordinate overlaps nothing.
     public func intersection(_ other: Rect) -> Rect {
-        if isNull || other.isNull { return .null }
+        if isNull || other.isNull || hasNaN || other.hasNaN { return .null }
         let x0 = Swift.max(minX, other.minX)
         let y0 = Swift.max(minY, other.minY)
         let x1 = Swift.min(maxX, other.maxX)
@@ -86,10 +91,11 @@ public struct Rect: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Whether the rectangles overlap with a non-zero area.
     public func intersects(_ other: Rect) -> Bool { !intersection(other).isNull }
 
-    /// The smallest rectangle containing both; ``null`` is ignored.
+    /// The smallest rectangle containing both; ``null`` is ignored, and so is a rectangle with a
+    /// NaN coordinate.
     public func union(_ other: Rect) -> Rect {
-        if isNull { return other }
-        if other.isNull { return self }
+        if other.isNull || other.hasNaN { return isNull || hasNaN ? .null : self }
+        if isNull || hasNaN { return other }
         let x0 = Swift.min(minX, other.minX)
         let y0 = Swift.min(minY, other.minY)
         let x1 = Swift.max(maxX, other.maxX)

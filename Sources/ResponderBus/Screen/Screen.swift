@@ -1,0 +1,280 @@
+/// The headless model of one screen: its size and safe area, a tree of views, and the first
+/// responder.
+///
+/// A screen starts empty; ``load(_:)`` gives it the tree a `scene` record describes. External
+/// events change it through ``setFrame(_:to:)``, ``apply(_:)`` and ``setFirstResponder(_:)``;
+/// plugins' decisions through ``shiftRoot(toOriginY:)`` and ``applyScroll(_:)``. Every method that
+/// names a view by identifier throws a ``ScreenError`` when it cannot apply, and then changes
+/// nothing.
+///
+/// ## Coordinates
+///
+/// As in UIKit, y grows downwards and a view's ``ViewNode/frame`` is in its parent's coordinates.
+/// A scroll view's children are in its content coordinates: scrolling down (a larger
+/// ``ViewNode/contentOffset``) moves them up. The root's frame is in screen coordinates.
+/// ``frameInScreen(of:unmoved:)`` and ``convert(_:from:to:)`` turn one into the other.
+///
+/// ## Moving the root
+///
+/// Keyboard avoidance moves the whole content by moving the root view, and the log's derived
+/// `viewShift` event records the root's absolute y origin after the move. The screen keeps both
+/// the current origin (``rootOriginY``) and the one the scene laid out (``restingRootOriginY``),
+/// so a plugin can ask where a field is now or where it would be with the content put back.
+///
+/// ## Threading
+///
+/// A screen and its views are confined to the loop thread that owns them: they are not `Sendable`.
+public final class Screen {
+    /// The screen's size in points, such as 375×812 for an iPhone X in portrait.
+    public var size: Size
+    /// The screen's safe area insets (the notch, the home indicator).
+    public var safeArea: EdgeInsets
+    /// The root view, or `nil` before a scene is loaded.
+    public private(set) var root: ViewNode?
+    /// What Return on the last field performs (the original write-ups' segue identifier).
+    ///
+    /// ``load(_:)`` sets it from the scene.
+    public var lastFieldAction: String?
+    /// The root's y origin as the scene laid it out, before any shift.
+    ///
+    /// ``load(_:)`` and ``setFrame(_:to:)`` on the root set it; ``shiftRoot(toOriginY:)`` does not.
+    /// It is 0 with no root.
+    public private(set) var restingRootOriginY: Double
+    /// The view that is first responder (the focused text input), or `nil`.
+    ///
+    /// Stored, so reading it is O(1). ``setFirstResponder(_:)`` changes it; loading a scene or
+    /// removing the view's subtree clears it.
+    public private(set) var firstResponder: ViewNode?
+
+    /// The views by identifier.
+    private var index: [ViewID: ViewNode]
+
+    /// Creates an empty screen.
+    ///
+    /// The default size is an iPhone X-class phone in portrait (375×812 points).
+    public init(size: Size = Size(width: 375, height: 812), safeArea: EdgeInsets = .zero) {
+        self.size = size
+        self.safeArea = safeArea
+        root = nil
+        lastFieldAction = nil
+        restingRootOriginY = 0
+        firstResponder = nil
+        index = [:]
+    }
+
+    /// The screen's rectangle in its own coordinates: origin zero, the screen's ``size``.
+    public var bounds: Rect { Rect(origin: .zero, size: size) }
+
+    /// The root's current y origin: ``restingRootOriginY`` unless the root was shifted; 0 with no
+    /// root.
+    public var rootOriginY: Double { root?.frame.origin.y ?? 0 }
+
+    // MARK: - The tree
+
+    /// Replaces the whole tree with the one `scene` describes, and takes its `lastFieldAction`.
+    ///
+    /// The first responder is cleared. The root's y origin becomes the ``restingRootOriginY``.
+    ///
+    /// - Throws: ``ScreenError/Code/duplicateViewID`` when two views share an identifier (the
+    ///   first repeat, in pre-order, is named). The screen is then left as it was.
+    public func load(_ scene: SceneInfo) throws(ScreenError) {
+        let newRoot = ViewNode(spec: scene.root)
+        let newIndex = try Self.makeIndex(newRoot)
+        clearFirstResponder()
+        root = newRoot
+        index = newIndex
+        lastFieldAction = scene.lastFieldAction
+        restingRootOriginY = newRoot.frame.origin.y
+    }
+
+    /// The view with identifier `id`, or `nil`; O(1).
+    public func view(_ id: ViewID) -> ViewNode? { index[id] }
+
+    /// Every view, in pre-order: a view before its subviews, subviews back to front.
+    public var allViews: [ViewNode] { root?.subtree ?? [] }
+
+    /// Every text field and text view, in pre-order, hidden and disabled ones included.
+    public var textInputs: [ViewNode] { allViews.filter { $0.kind.isTextInput } }
+
+    /// Adds the subtree `spec` describes as a subview of `parent`: frontmost, or at `index`
+    /// (clamped to the existing subviews).
+    ///
+    /// - Throws: ``ScreenError/Code/unknownView`` when there is no `parent`;
+    ///   ``ScreenError/Code/duplicateViewID`` when an identifier in `spec` is already on the
+    ///   screen or repeats within `spec`. Nothing changes then.
+    @discardableResult
+    public func addSubview(_ spec: ViewSpec, to parent: ViewID, at index: Int? = nil) throws(ScreenError) -> ViewNode {
+        guard let parentNode = self.index[parent] else { throw .unknownView(parent) }
+        let node = ViewNode(spec: spec)
+        let added = try Self.makeIndex(node)
+        if let clash = node.subtree.first(where: { self.index[$0.id] != nil }) {
+            throw .duplicateViewID(clash.id)
+        }
+        parentNode.appendChild(node, at: index.map { min(max($0, 0), parentNode.children.count) })
+        self.index.merge(added) { old, _ in old }
+        return node
+    }
+
+    /// Removes the view `id` and its subtree from the screen.
+    ///
+    /// When the first responder is in that subtree it is cleared. Removing the root empties the
+    /// screen, as before the first ``load(_:)``; ``restingRootOriginY`` is then 0.
+    ///
+    /// - Throws: ``ScreenError/Code/unknownView`` when there is no such view.
+    public func removeView(_ id: ViewID) throws(ScreenError) {
+        guard let node = index[id] else { throw .unknownView(id) }
+        if let firstResponder, firstResponder.isDescendant(of: node) { clearFirstResponder() }
+        for removed in node.subtree { index[removed.id] = nil }
+        if node === root {
+            root = nil
+            restingRootOriginY = 0
+        } else {
+            node.removeFromParent()
+        }
+    }
+
+    // MARK: - Frames, screen changes and scrolling
+
+    /// Sets the frame of the view `id` (in its parent's coordinates), as a `setFrame` record does.
+    ///
+    /// For the root this is a new layout: both the current frame and the resting origin
+    /// (``restingRootOriginY``) take the new frame, so any shift is undone.
+    ///
+    /// - Throws: ``ScreenError/Code/unknownView`` when there is no such view.
+    public func setFrame(_ id: ViewID, to frame: Rect) throws(ScreenError) {
+        guard let node = index[id] else { throw .unknownView(id) }
+        node.frame = frame
+        if node === root { restingRootOriginY = frame.origin.y }
+    }
+
+    /// Moves the root view vertically so that its y origin is `originY`, in screen coordinates,
+    /// as a derived `viewShift` record says. Does nothing with no root.
+    ///
+    /// The resting origin is kept: shifting back to ``restingRootOriginY`` puts the content back.
+    public func shiftRoot(toOriginY originY: Double) {
+        root?.frame.origin.y = originY
+    }
+
+    /// Applies a `screen` record: the new size, and the new safe area when it gives one.
+    ///
+    /// The views' frames are not touched: a log follows a rotation with `setFrame` records.
+    public func apply(_ change: ScreenChange) {
+        size = change.size
+        if let safeArea = change.safeArea { self.safeArea = safeArea }
+    }
+
+    /// Applies a derived `scroll` record: the scroll view's vertical content offset and bottom
+    /// content inset. The horizontal offset and the other insets are kept.
+    ///
+    /// - Throws: ``ScreenError/Code/unknownView`` when there is no such view;
+    ///   ``ScreenError/Code/notAScrollView`` when it is not a scroll view.
+    public func applyScroll(_ change: ScrollChange) throws(ScreenError) {
+        guard let node = index[change.view] else { throw .unknownView(change.view) }
+        guard node.kind == .scrollView else { throw .notAScrollView(change.view, kind: node.kind) }
+        node.contentOffset.y = change.contentOffsetY
+        node.contentInset.bottom = change.bottomInset
+    }
+
+    // MARK: - First responder
+
+    /// Makes the view `id` first responder, or clears the first responder when `id` is `nil`.
+    ///
+    /// The previous first responder's ``ViewNode/isFirstResponder`` is cleared and the new one's
+    /// set, so ``firstResponder`` and ``findFirstResponderRecursively()`` always agree. Hidden and
+    /// disabled text inputs are accepted: the screen records what happened, and plugins decide
+    /// whether to skip such fields.
+    ///
+    /// - Throws: ``ScreenError/Code/unknownView`` when there is no such view;
+    ///   ``ScreenError/Code/notATextInput`` when it is not a text field or text view. The first
+    ///   responder is then unchanged.
+    public func setFirstResponder(_ id: ViewID?) throws(ScreenError) {
+        guard let id else {
+            clearFirstResponder()
+            return
+        }
+        guard let node = index[id] else { throw .unknownView(id) }
+        guard node.kind.isTextInput else { throw .notATextInput(id, kind: node.kind) }
+        if node === firstResponder { return }
+        clearFirstResponder()
+        node.isFirstResponder = true
+        firstResponder = node
+    }
+
+    /// Finds the first responder by a depth-first search from the root for the view whose
+    /// ``ViewNode/isFirstResponder`` is set: the way the original UIKit write-ups find it (a
+    /// `UIView.findFirstResponder()` extension).
+    ///
+    /// It visits every view until it finds one, so prefer the stored ``firstResponder``; this is
+    /// here to check that the two agree, and for code ported from those write-ups.
+    public func findFirstResponderRecursively() -> ViewNode? {
+        root?.findFirstResponder()
+    }
+
+    private func clearFirstResponder() {
+        firstResponder?.isFirstResponder = false
+        firstResponder = nil
+    }
+
+    // MARK: - Geometry
+
+    /// The view's frame in screen coordinates.
+    ///
+    /// Each ancestor's frame origin is added, and each ancestor scroll view's content offset
+    /// subtracted (its subviews are laid out in its content coordinates). With `unmoved`, the
+    /// root's ``restingRootOriginY`` stands in for its current y origin: where the view is when
+    /// the content is not shifted. A view of another tree is converted as if its topmost ancestor's
+    /// frame were in screen coordinates, and `unmoved` does not apply to it.
+    public func frameInScreen(of view: ViewNode, unmoved: Bool = false) -> Rect {
+        var frame = view.frame
+        if unmoved, view === root { frame.origin.y = restingRootOriginY }
+        let origin = contentOrigin(of: view.parent, unmoved: unmoved)
+        return frame.offsetBy(dx: origin.x, dy: origin.y)
+    }
+
+    /// Converts a rectangle from the coordinates of `from` to those of `to`; `nil` stands for the
+    /// screen.
+    ///
+    /// A view's coordinates are those its subviews' frames are in: for a scroll view, its content
+    /// coordinates (as UIKit's `convert(_:from:)` uses a view's bounds, whose origin is the
+    /// content offset). So `convert(view.frame, from: view.parent, to: nil)` equals
+    /// ``frameInScreen(of:unmoved:)``, and converting there and back gives the rectangle back (up
+    /// to floating-point rounding). The root's current, possibly shifted, origin is used.
+    public func convert(_ rect: Rect, from: ViewNode?, to: ViewNode?) -> Rect {
+        let source = contentOrigin(of: from, unmoved: false)
+        let target = contentOrigin(of: to, unmoved: false)
+        return rect.offsetBy(dx: source.x - target.x, dy: source.y - target.y)
+    }
+
+    /// Where the origin of `view`'s content coordinates lies on the screen; `.zero` for `nil`.
+    private func contentOrigin(of view: ViewNode?, unmoved: Bool) -> Point {
+        var origin = Point.zero
+        var node = view
+        while let current = node {
+            var frameOrigin = current.frame.origin
+            if unmoved, current === root { frameOrigin.y = restingRootOriginY }
+            origin = origin.offsetBy(dx: frameOrigin.x, dy: frameOrigin.y)
+            if current.kind == .scrollView {
+                origin = origin.offsetBy(dx: -current.contentOffset.x, dy: -current.contentOffset.y)
+            }
+            node = current.parent
+        }
+        return origin
+    }
+
+    // MARK: - Helpers
+
+    /// The identifier index of a detached subtree.
+    ///
+    /// - Throws: ``ScreenError/Code/duplicateViewID`` for the first identifier that repeats, in
+    ///   pre-order.
+    private static func makeIndex(_ top: ViewNode) throws(ScreenError) -> [ViewID: ViewNode] {
+        var index: [ViewID: ViewNode] = [:]
+        for node in top.subtree {
+            if index.updateValue(node, forKey: node.id) != nil { throw .duplicateViewID(node.id) }
+        }
+        return index
+    }
+}
+
+@available(*, unavailable, message: "a Screen is confined to the loop thread that owns it")
+extension Screen: Sendable {}

@@ -1,0 +1,209 @@
+/// A live view in a ``Screen``'s tree: the mutable counterpart of ``ViewSpec``.
+///
+/// A node knows its parent (weakly) and its children (back to front), so plugins can walk up to
+/// the enclosing scroll view or down to the first responder the way UIKit code walks `superview`
+/// and `subviews`. Its ``frame`` is in the parent's coordinates; a scroll view's children are laid
+/// out in its content coordinates, so its ``contentOffset`` moves them. ``Screen/frameInScreen(of:unmoved:)``
+/// does the conversion.
+///
+/// The tree's shape (parents and children) and the first-responder flag are changed only through
+/// the owning ``Screen``, which keeps its identifier index and its ``Screen/firstResponder`` in
+/// step. The other properties are plain values a plugin may set.
+///
+/// Like the screen, a node is confined to the loop thread that owns it: it is not `Sendable`.
+public final class ViewNode {
+    /// The view's identifier, unique in its screen.
+    public let id: ViewID
+    /// What the view is.
+    public var kind: ViewKind
+    /// The frame in the parent's coordinates (a scroll view parent's content coordinates).
+    public var frame: Rect
+    /// The view's tag (`UIView.tag`), used to order fields.
+    public var tag: Int?
+    /// Whether the view is hidden; a hidden view hides its whole subtree (see ``isVisible``).
+    public var isHidden: Bool
+    /// Whether the view accepts input.
+    public var isEnabled: Bool
+    /// The gap to keep between this field and the keyboard; the avoidance default when `nil`.
+    public var keyboardDistance: Double?
+    /// A scroll view's content offset: the point of its content shown at its top-left corner.
+    ///
+    /// Children of a scroll view appear moved by minus this offset. It is `.zero` for other kinds.
+    public var contentOffset: Point
+    /// A scroll view's content size; `.zero` when the scene did not give one.
+    public var contentSize: Size
+    /// A scroll view's content inset, such as the bottom inset keyboard avoidance adds.
+    public var contentInset: EdgeInsets
+    /// The view this one is a subview of; `nil` for a root.
+    public private(set) weak var parent: ViewNode?
+    /// The subviews, back to front.
+    public private(set) var children: [ViewNode]
+    /// Whether this view is its screen's first responder.
+    ///
+    /// Only ``Screen/setFirstResponder(_:)`` changes it, together with ``Screen/firstResponder``.
+    public internal(set) var isFirstResponder: Bool
+
+    /// Creates a single node, without children, from the description's own fields.
+    private init(shallow spec: ViewSpec) {
+        id = spec.id
+        kind = spec.kind
+        frame = spec.frame
+        tag = spec.tag
+        isHidden = spec.isHidden
+        isEnabled = spec.isEnabled
+        keyboardDistance = spec.keyboardDistance
+        contentOffset = spec.contentOffset ?? .zero
+        contentSize = spec.contentSize ?? .zero
+        contentInset = .zero
+        parent = nil
+        children = []
+        isFirstResponder = false
+    }
+
+    /// Builds a detached subtree from a value description.
+    ///
+    /// Every child's ``parent`` is set; the new node itself has no parent. A missing content offset
+    /// or size becomes `.zero`, and the content inset starts at `.zero`. Identifiers are not checked
+    /// for uniqueness here: ``Screen/load(_:)`` does that.
+    public convenience init(spec: ViewSpec) {
+        self.init(shallow: spec)
+        // Iterative, so an absurdly deep scene cannot overflow the stack here.
+        var pending: [(node: ViewNode, spec: ViewSpec)] = [(self, spec)]
+        while let item = pending.popLast() {
+            for childSpec in item.spec.children {
+                let child = ViewNode(shallow: childSpec)
+                item.node.appendChild(child)
+                pending.append((child, childSpec))
+            }
+        }
+    }
+
+    /// Whether the view can be seen: neither it nor any ancestor is hidden.
+    public var isVisible: Bool {
+        var node: ViewNode? = self
+        while let current = node {
+            if current.isHidden { return false }
+            node = current.parent
+        }
+        return true
+    }
+
+    /// The nearest ancestor (not the view itself) whose kind is ``ViewKind/scrollView``.
+    public var enclosingScrollView: ViewNode? {
+        var node = parent
+        while let current = node {
+            if current.kind == .scrollView { return current }
+            node = current.parent
+        }
+        return nil
+    }
+
+    /// The view's ancestors, nearest first: its parent, its parent's parent, up to the root.
+    public var ancestors: [ViewNode] {
+        var result: [ViewNode] = []
+        var node = parent
+        while let current = node {
+            result.append(current)
+            node = current.parent
+        }
+        return result
+    }
+
+    /// The top of the tree this view is in: the root, or the view itself when it has no parent.
+    public var topmostAncestor: ViewNode {
+        var node = self
+        while let next = node.parent { node = next }
+        return node
+    }
+
+    /// Whether this view is `other` or lies somewhere in `other`'s subtree, as
+    /// `UIView.isDescendant(of:)`.
+    public func isDescendant(of other: ViewNode) -> Bool {
+        var node: ViewNode? = self
+        while let current = node {
+            if current === other { return true }
+            node = current.parent
+        }
+        return false
+    }
+
+    /// The view and every view below it, in pre-order: a view before its children, children back
+    /// to front.
+    public var subtree: [ViewNode] {
+        var result: [ViewNode] = []
+        var pending: [ViewNode] = [self]
+        while let node = pending.popLast() {
+            result.append(node)
+            pending.append(contentsOf: node.children.reversed())
+        }
+        return result
+    }
+
+    /// The first responder in this subtree (the view itself included), found by a depth-first
+    /// search of the ``isFirstResponder`` flags, as the UIKit write-ups' `findFirstResponder()`.
+    ///
+    /// Prefer ``Screen/firstResponder``, which is stored and O(1); this search visits every view
+    /// until it finds one.
+    public func findFirstResponder() -> ViewNode? {
+        var pending: [ViewNode] = [self]
+        while let node = pending.popLast() {
+            if node.isFirstResponder { return node }
+            pending.append(contentsOf: node.children.reversed())
+        }
+        return nil
+    }
+
+    /// The subtree as a value, recursively.
+    ///
+    /// A zero ``contentOffset`` or ``contentSize`` becomes `nil` (the log format leaves such
+    /// fields out), and ``contentInset`` and the first-responder flag are not part of a
+    /// ``ViewSpec``, so they are dropped.
+    public var spec: ViewSpec {
+        ViewSpec(
+            id: id,
+            kind: kind,
+            frame: frame,
+            tag: tag,
+            isHidden: isHidden,
+            isEnabled: isEnabled,
+            keyboardDistance: keyboardDistance,
+            contentOffset: contentOffset == .zero ? nil : contentOffset,
+            contentSize: contentSize == .zero ? nil : contentSize,
+            children: children.map(\.spec)
+        )
+    }
+
+    /// Adds `child` (which must have no parent) as the frontmost subview, or at `index`.
+    func appendChild(_ child: ViewNode, at index: Int? = nil) {
+        precondition(child.parent == nil, "view \(child.id) already has a parent")
+        precondition(child !== self && !isDescendant(of: child), "adding view \(child.id) would make a cycle")
+        child.parent = self
+        if let index {
+            children.insert(child, at: index)
+        } else {
+            children.append(child)
+        }
+    }
+
+    /// Detaches this view (and its subtree) from its parent; nothing happens for a root.
+    func removeFromParent() {
+        guard let parent else { return }
+        parent.children.removeAll { $0 === self }
+        self.parent = nil
+    }
+}
+
+@available(*, unavailable, message: "a ViewNode is confined to the loop thread that owns its screen")
+extension ViewNode: Sendable {}
+
+extension ViewNode: CustomStringConvertible {
+    /// A one-line summary such as `textField "email" [20, 560, 335, 44] tag 1`.
+    public var description: String {
+        var text = "\(kind.rawValue) \"\(id)\" \(frame)"
+        if let tag { text += " tag \(tag)" }
+        if isHidden { text += " hidden" }
+        if !isEnabled { text += " disabled" }
+        if isFirstResponder { text += " firstResponder" }
+        return text
+    }
+}
