@@ -7,6 +7,9 @@ let package = Package(
     products: [
         .library(name: "ResponderBus", targets: ["ResponderBus"]),
         .library(name: "ResponderBusUV", targets: ["ResponderBusUV"]),
+        .library(name: "KeyboardAvoidance", targets: ["KeyboardAvoidance"]),
+        .library(name: "FieldAdvancing", targets: ["FieldAdvancing"]),
+        .library(name: "TextViewOrdering", targets: ["TextViewOrdering"]),
         .executable(name: "responder-bus-example", targets: ["responder-bus-example"]),
     ],
     dependencies: [
@@ -32,11 +35,19 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
+        // The built-in plugins: each depends only on the public API of ResponderBus.
+        .target(name: "KeyboardAvoidance", dependencies: ["ResponderBus"], path: "Plugins/KeyboardAvoidance"),
+        .target(name: "FieldAdvancing", dependencies: ["ResponderBus"], path: "Plugins/FieldAdvancing"),
+        .target(name: "TextViewOrdering", dependencies: ["ResponderBus"], path: "Plugins/TextViewOrdering"),
         .executableTarget(
             name: "responder-bus-example",
             dependencies: ["ResponderBus", "ResponderBusUV"]
         ),
         .testTarget(name: "ResponderBusTests", dependencies: ["ResponderBus"]),
+        .testTarget(
+            name: "PluginTests",
+            dependencies: ["ResponderBus", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering"]
+        ),
         .testTarget(name: "ResponderBusUVTests", dependencies: ["ResponderBus", "ResponderBusUV"]),
     ],
     swiftLanguageModes: [.v6]

@@ -5,6 +5,7 @@ enum BuiltinEvent: Int, CaseIterable {
     case didBeginEditing, didEndEditing, returnKey
     case scene, setFrame, screen
     case viewShift, scroll, focusChange, action, resign, diagnostic
+    case turnSettled
 
     var name: String { String(describing: self) }
 
@@ -24,6 +25,7 @@ enum BuiltinEvent: Int, CaseIterable {
         case .action: TypedPayloadKind<ActionInfo>()
         case .resign: TypedPayloadKind<ResignInfo>()
         case .diagnostic: TypedPayloadKind<Diagnostic>()
+        case .turnSettled: TypedPayloadKind<TurnSettled>()
         }
     }
 }

@@ -25,6 +25,19 @@ public struct PluginContext {
     /// The loop, for timers (``BusLoop/schedule(after:_:)``) and end-of-turn work.
     public var loop: any BusLoop { bus.loop }
 
+    /// The names of the plugins on the bus, in pipeline order (this one included).
+    public var pluginNames: [String] { bus.pluginNames }
+
+    /// Whether a ``TurnSettling`` plugin runs before this one in the pipeline, so that
+    /// ``EventName/turnSettled`` arrives after every turn with responder activity.
+    public var turnsAreSettled: Bool {
+        for entry in bus.plugins {
+            if entry.name == pluginName { return false }
+            if entry.plugin is any TurnSettling { return true }
+        }
+        return false
+    }
+
     /// Posts an event derived by this plugin (`origin` is `.derived(by: pluginName)`).
     ///
     /// From a callback it is delivered after the current event, before the outermost post returns;

@@ -1,0 +1,183 @@
+import ResponderBus
+
+/// Moves the content so that the focused field is not covered by the keyboard, and puts it back
+/// when the keyboard goes.
+///
+/// Decides the root view's origin (`viewShift.originY`: the absolute y origin, the resting origin
+/// when unmoved, lower values moved up) and, for a field inside a scroll view, that scroll view's
+/// offset and bottom inset (`scroll`). The geometry is ``AvoidanceRule``; this class is the thin
+/// adapter that keeps the keyboard's state and decides when to apply the rule:
+///
+/// - **Which keyboard covers**: see ``ResponderBus/KeyboardInfo/coveredPart(ofScreen:isHide:)``.
+///   Another app's keyboard (`isLocal: false`) is ignored unless ``honorsOtherAppsKeyboards``. A
+///   keyboard event with no end frame (old iPads' `Did` events) leaves the keyboard as it was.
+/// - **When**: on every keyboard event, first-responder change (`didBeginEditing`,
+///   `didEndEditing`, `focusChange`, `resign`), frame change, screen change and scene. When a
+///   ``ResponderBus/TurnSettling`` plugin (text-view ordering) runs before it, it decides once per
+///   loop turn, on `turnSettled`, instead (see ``Timing``).
+/// - **Only changes**: `viewShift` is emitted only when the target differs from the current origin,
+///   `scroll` only when offset or inset differ; duplicate notifications and `Did` events after their
+///   `Will` produce nothing.
+/// - **Animation**: a `viewShift` carries the last keyboard event's duration (0.25 s when missing or
+///   zero) and raw curve (7 when missing).
+public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
+    /// When avoidance applies its rule.
+    public enum Timing: Hashable, Sendable {
+        /// On `turnSettled` when a `TurnSettling` plugin runs earlier in the pipeline, otherwise on
+        /// every event.
+        case automatic
+        /// On every event it depends on, at once.
+        case everyEvent
+        /// Only on `turnSettled`.
+        case settledTurns
+    }
+
+    /// The plugin's name: `"KeyboardAvoidance"`.
+    public let name: String
+    /// When the rule is applied.
+    public var timing: Timing
+    /// Whether another app's keyboard (`isLocal: false`) is avoided too. Default `false`.
+    public var honorsOtherAppsKeyboards: Bool
+    /// The gap kept above the keyboard for fields that set no `keyboardDistance`.
+    public var defaultGap: Double
+
+    private var keyboard: KeyboardInfo?
+    private var keyboardHidden = true
+    /// The offset and inset each scroll view had before avoidance changed it.
+    private var restingScroll: [ViewID: (offsetY: Double, bottomInset: Double)] = [:]
+
+    /// Creates the plugin.
+    public init(
+        timing: Timing = .automatic, honorsOtherAppsKeyboards: Bool = false,
+        defaultGap: Double = AvoidanceRule.defaultGap, name: String = "KeyboardAvoidance"
+    ) {
+        self.name = name
+        self.timing = timing
+        self.honorsOtherAppsKeyboards = honorsOtherAppsKeyboards
+        self.defaultGap = defaultGap
+    }
+
+    /// The events other than keyboard events that avoidance depends on.
+    public var observedEvents: Set<AnyEventName>? {
+        [
+            EventName.didBeginEditing.erased, EventName.didEndEditing.erased, EventName.focusChange.erased,
+            EventName.resign.erased, EventName.setFrame.erased, EventName.screen.erased, EventName.scene.erased,
+            EventName.turnSettled.erased,
+        ]
+    }
+
+    /// The part of the screen the keyboard covers now, as avoidance sees it.
+    public func coveredPart(on screen: Screen) -> Rect? {
+        keyboard?.coveredPart(ofScreen: screen.size, isHide: keyboardHidden)
+    }
+
+    // MARK: Keyboard events
+
+    /// Notes the keyboard and decides.
+    public func keyboardWillShow(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardChanged(event, context) }
+    /// Notes the keyboard and decides.
+    public func keyboardDidShow(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardChanged(event, context) }
+    /// Notes the keyboard and decides.
+    public func keyboardWillHide(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardChanged(event, context) }
+    /// Notes the keyboard and decides.
+    public func keyboardDidHide(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardChanged(event, context) }
+    /// Notes the keyboard and decides.
+    public func keyboardWillChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardChanged(event, context) }
+    /// Notes the keyboard and decides.
+    public func keyboardDidChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardChanged(event, context) }
+
+    private func keyboardChanged(_ event: Event<KeyboardInfo>, _ context: PluginContext) {
+        let info = event.payload
+        if info.isLocal == false && !honorsOtherAppsKeyboards { return }
+        if event.name.isHide {
+            keyboard = info
+            keyboardHidden = true
+        } else if info.end != nil {
+            keyboard = info
+            keyboardHidden = false
+        } else {
+            return
+        }
+        decideUnlessDeferred(context)
+    }
+
+    // MARK: Other events
+
+    /// Decides on responder, frame and screen changes, or on `turnSettled`.
+    public func observe(_ event: AnyEvent, context: PluginContext) {
+        if event.name == EventName.turnSettled {
+            if defersToSettledTurns(context) { decide(context) }
+            return
+        }
+        if event.name == EventName.scene {
+            restingScroll.removeAll()
+        }
+        decideUnlessDeferred(context)
+    }
+
+    private func defersToSettledTurns(_ context: PluginContext) -> Bool {
+        switch timing {
+        case .automatic: context.turnsAreSettled
+        case .everyEvent: false
+        case .settledTurns: true
+        }
+    }
+
+    private func decideUnlessDeferred(_ context: PluginContext) {
+        if !defersToSettledTurns(context) { decide(context) }
+    }
+
+    // MARK: Deciding
+
+    /// Applies the rule to the current state and emits what changed.
+    private func decide(_ context: PluginContext) {
+        let screen = context.screen
+        let covering = coveredPart(on: screen)
+        var field: ViewNode? = screen.firstResponder
+        if let focused = field, !focused.isVisible { field = nil }
+        let scrollView = field?.enclosingScrollView
+
+        // A scroll view avoidance changed that no longer holds the field goes back first.
+        for (id, resting) in restingScroll where id != scrollView?.id {
+            restingScroll[id] = nil
+            if let node = screen.view(id), node.contentOffset.y != resting.offsetY || node.contentInset.bottom != resting.bottomInset {
+                context.post(.scroll, ScrollChange(view: id, contentOffsetY: resting.offsetY, bottomInset: resting.bottomInset))
+            }
+        }
+
+        var placement: FieldPlacement?
+        if let field {
+            var frame = screen.frameInScreen(of: field, unmoved: true)
+            var scrollPlacement: ScrollPlacement?
+            if let scrollView {
+                let resting = restingScroll[scrollView.id] ?? (scrollView.contentOffset.y, scrollView.contentInset.bottom)
+                // Measure the field as if its scroll view were still at rest.
+                frame = frame.offsetBy(dx: 0, dy: scrollView.contentOffset.y - resting.offsetY)
+                scrollPlacement = ScrollPlacement(
+                    id: scrollView.id, frame: screen.frameInScreen(of: scrollView, unmoved: true),
+                    restingOffsetY: resting.offsetY, restingBottomInset: resting.bottomInset,
+                    contentHeight: scrollView.contentSize.height)
+            }
+            placement = FieldPlacement(frame: frame, gap: field.keyboardDistance ?? defaultGap, scrollView: scrollPlacement)
+        }
+
+        let decision = AvoidanceRule.decide(covering: covering, field: placement, screen: screen.size, safeTop: screen.safeArea.top)
+
+        if let scroll = decision.scroll, let node = screen.view(scroll.view) {
+            if covering != nil, restingScroll[scroll.view] == nil {
+                restingScroll[scroll.view] = (node.contentOffset.y, node.contentInset.bottom)
+            } else if covering == nil {
+                restingScroll[scroll.view] = nil
+            }
+            if node.contentOffset.y != scroll.contentOffsetY || node.contentInset.bottom != scroll.bottomInset {
+                context.post(.scroll, scroll)
+            }
+        }
+
+        let target = screen.restingRootOriginY + decision.rootOffsetY
+        if screen.root != nil, target != screen.rootOriginY {
+            let animation = keyboard ?? KeyboardInfo()
+            context.post(.viewShift, ViewShift(originY: target, duration: animation.effectiveDuration, curve: animation.effectiveCurve))
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import ResponderBus
+
+/// Makes the pipeline independent of the order in which UIKit delivers a turn's events.
+///
+/// UIKit tells a text field's `didBeginEditing` *before* the keyboard event, and a text view's
+/// *after* it, in the same run-loop turn (the same `t` in a log). Naive avoidance therefore has no
+/// field when a text view's keyboard arrives, and moving from a text field to a text view moves for
+/// the old field first. This plugin collects each turn's keyboard, editing, focus, frame and screen
+/// events and posts one ``ResponderBus/EventName/turnSettled`` at the end of the turn (the bus's
+/// as-soon-as-possible posting style, coalesced), so that the plugins after it — avoidance above
+/// all — decide once, on the turn's final state:
+///
+/// - a session gives the same `viewShift`s with a text field as with a text view;
+/// - moving from a text field to a text view while the keyboard is up is one move, straight to the
+///   text view's target;
+/// - a keyboard frame held for a field that never comes moves nothing, and a warning diagnostic
+///   says so (when the keyboard goes, or after ``heldFrameTimeout``).
+///
+/// With ``settleWindow`` set, keyboard frames that follow each other within the window (third-party
+/// keyboards send 0 → 216 → 259 points within milliseconds) collapse into the last: `turnSettled`
+/// comes when the window has passed without a new frame. Off by default.
+///
+/// Register it **before** the plugins that decide on `turnSettled`.
+public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSettling {
+    /// The plugin's name: `"TextViewOrdering"`.
+    public let name: String
+    /// How long a held keyboard frame waits for its field before a diagnostic says so.
+    public var heldFrameTimeout: Duration
+
+    private var settler: TurnSettler
+    private var window: ScheduledWork?
+    private var heldTimeout: ScheduledWork?
+    private var keyboard: KeyboardInfo?
+    private var keyboardHidden = true
+    private var reportedHold: Duration?
+
+    /// Creates the plugin.
+    ///
+    /// - Parameters:
+    ///   - settleWindow: collapse keyboard frames arriving within this window; `nil` (the default)
+    ///     settles at the end of every loop turn.
+    ///   - heldFrameTimeout: how long a keyboard frame may wait for its field before a diagnostic.
+    public init(settleWindow: Duration? = nil, heldFrameTimeout: Duration = .seconds(1), name: String = "TextViewOrdering") {
+        self.name = name
+        self.heldFrameTimeout = heldFrameTimeout
+        settler = TurnSettler(settleWindow: settleWindow)
+    }
+
+    /// The settle window for keyboard bursts, `nil` when off.
+    public var settleWindow: Duration? {
+        get { settler.settleWindow }
+        set { settler.settleWindow = newValue }
+    }
+
+    /// The responder events that end up in a turn, and `turnSettled` itself.
+    public var observedEvents: Set<AnyEventName>? {
+        [
+            EventName.didBeginEditing.erased, EventName.didEndEditing.erased, EventName.focusChange.erased,
+            EventName.resign.erased, EventName.setFrame.erased, EventName.screen.erased, EventName.scene.erased,
+            EventName.turnSettled.erased,
+        ]
+    }
+
+    /// Notes the keyboard.
+    public func keyboardWillShow(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardEvent(event, context) }
+    /// Notes the keyboard.
+    public func keyboardDidShow(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardEvent(event, context) }
+    /// Notes the keyboard.
+    public func keyboardWillHide(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardEvent(event, context) }
+    /// Notes the keyboard.
+    public func keyboardDidHide(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardEvent(event, context) }
+    /// Notes the keyboard.
+    public func keyboardWillChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardEvent(event, context) }
+    /// Notes the keyboard.
+    public func keyboardDidChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardEvent(event, context) }
+
+    private func keyboardEvent(_ event: Event<KeyboardInfo>, _ context: PluginContext) {
+        if event.name.isHide {
+            keyboard = event.payload
+            keyboardHidden = true
+        } else if event.payload.end != nil {
+            keyboard = event.payload
+            keyboardHidden = false
+        }
+        schedule(settler.note(isKeyboard: true), context)
+    }
+
+    /// Notes a responder event, or checks a held frame when a turn settled.
+    public func observe(_ event: AnyEvent, context: PluginContext) {
+        if event.name == EventName.turnSettled {
+            // Only our own settles; another settler's are its business.
+            if event.origin.derivingPlugin == name { turnDidSettle(context) }
+            return
+        }
+        schedule(settler.note(isKeyboard: false), context)
+    }
+
+    private func schedule(_ action: TurnSettler.Action, _ context: PluginContext) {
+        switch action {
+        case .settleAtEndOfTurn:
+            postSettled(context, style: .asap)
+        case .restartWindow(let duration):
+            window?.cancel()
+            window = context.loop.schedule(after: duration) { [weak self] in
+                guard let self else { return }
+                self.window = nil
+                self.settler.windowElapsed()
+                self.postSettled(context, style: .now)
+            }
+        case .waitForWindow:
+            break
+        }
+    }
+
+    private func postSettled(_ context: PluginContext, style: PostingStyle) {
+        let payload = TurnSettled(collapsedEvents: settler.pendingEvents, firstResponder: context.firstResponder?.id)
+        context.post(.turnSettled, payload, style: style, coalescing: .onName)
+    }
+
+    private func turnDidSettle(_ context: PluginContext) {
+        _ = settler.settle()
+        let covers = keyboard?.coveredPart(ofScreen: context.screen.size, isHide: keyboardHidden) != nil
+        let hold = settler.settled(keyboardCovers: covers, hasField: context.firstResponder != nil, now: context.now)
+        switch hold {
+        case .started:
+            heldTimeout?.cancel()
+            let since = context.now
+            heldTimeout = context.loop.schedule(after: heldFrameTimeout) { [weak self] in
+                guard let self, self.settler.heldSince == since else { return }
+                self.reportedHold = since
+                context.diagnose(
+                    .warning,
+                    "a keyboard frame \(self.keyboard?.end?.description ?? "?") has been held since \(Self.seconds(since)) for a field that has not begun editing; nothing moved")
+            }
+        case .used:
+            heldTimeout?.cancel()
+            heldTimeout = nil
+        case .abandoned(let since):
+            heldTimeout?.cancel()
+            heldTimeout = nil
+            // Said once: not again when the timeout already reported this hold.
+            guard reportedHold != since else { return }
+            context.diagnose(
+                .warning,
+                "the keyboard went away; its frame, held since \(Self.seconds(since)), never found a field that began editing, so nothing moved")
+        case .none, .stillHeld:
+            break
+        }
+    }
+
+    private static func seconds(_ time: Duration) -> String {
+        let value = Double(time.components.seconds) + Double(time.components.attoseconds) / 1e18
+        return "t=\((value * 1000).rounded() / 1000) s"
+    }
+}
