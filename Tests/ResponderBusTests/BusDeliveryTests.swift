@@ -282,3 +282,47 @@ struct BusDeliveryTests {
         #expect(AnyEventName.named("scroll").contains(EventName.scroll.erased))
     }
 }
+
+@Suite("Bus instances and convenience posts")
+struct BusInstanceTests {
+    @Test("separate buses are isolated: posts, observers and tokens do not cross")
+    func isolation() {
+        let loop = VirtualTimeLoop()
+        let first = Bus(loop: loop)
+        let second = Bus(loop: loop)
+        var seen: [String] = []
+        let a = first.observe(.keyboardWillShow) { _ in seen.append("first") }
+        let b = second.observe(.keyboardWillShow) { _ in seen.append("second") }
+        first.post(.keyboardWillShow, KeyboardInfo())
+        #expect(seen == ["first"])
+        a.cancel()
+        #expect(second.observationCount == 1)
+        second.post(.keyboardWillShow, KeyboardInfo())
+        #expect(seen == ["first", "second"])
+        _ = b
+    }
+
+    @Test("posting an Event value is the same as posting its parts")
+    func postEventValue() {
+        let bus = Bus(loop: VirtualTimeLoop())
+        let sender = Sender()
+        var received: [Event<ReturnKeyInfo>] = []
+        let token = bus.observe(.returnKey, sender: sender) { received.append($0) }
+        bus.post(Event(.returnKey, ReturnKeyInfo(view: "email"), sender: sender, origin: .derived(by: "Test")))
+        #expect(received.count == 1)
+        #expect(received.first?.payload.view == "email")
+        #expect(received.first?.sender === sender)
+        #expect(received.first?.origin == .derived(by: "Test"))
+        _ = token
+    }
+
+    @Test("a token outliving its bus can still be cancelled harmlessly")
+    func tokenOutlivesBus() {
+        var bus: Bus? = Bus(loop: VirtualTimeLoop())
+        let token = bus!.observe(.keyboardWillShow) { _ in }
+        bus = nil
+        token.cancel()
+        token.cancel()
+        #expect(token.isActive == false)
+    }
+}
