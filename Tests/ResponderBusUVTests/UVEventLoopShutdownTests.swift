@@ -81,12 +81,16 @@ import Testing
 
     @Test("after shutdown the loop thread has ended, inLoop is false and uv_loop_close returned 0")
     func shutdownEndsTheThread() throws {
-        let loop = UVEventLoop()
+        let exited = Latch()
+        let loop = UVEventLoop(onThreadExit: { exited.countDown() })
         #expect(loop.closeResult == nil)
         let thread = try #require(try loop.runAndWait { CurrentThread.kernelID })
         #expect(CurrentThread.exists(kernelID: thread))
+        #expect(!exited.wait(timeout: .zero))
         loop.shutdown()
-        #expect(!CurrentThread.exists(kernelID: thread))
+        // The thread ran its last statement and was joined before shutdown returned. (Its /proc
+        // entry can outlive the join by a moment: the kernel wakes the joiner before reaping.)
+        #expect(exited.wait(timeout: .zero))
         #expect(loop.closeResult == 0)
         #expect(!loop.inLoop)
     }

@@ -14,11 +14,16 @@
 ///
 /// ## A turn of the loop
 ///
-/// A *turn* is one callback from the loop: a piece of work from ``execute(_:)`` or a timer from
-/// ``schedule(after:_:)``. Work given to ``runAtEndOfTurn(_:)`` runs when the current turn's
-/// callbacks have finished, before the loop waits for anything new (libuv: a `uv_check_t`). Work given
-/// to ``runWhenIdle(_:)`` runs after that, once the loop has nothing else due (libuv: a `uv_idle_t`).
-/// Both run in FIFO order; work they add to their own queue runs in the same drain.
+/// Work given to ``runAtEndOfTurn(_:)`` runs when the current turn's callbacks have finished, before
+/// the loop waits for anything new; work given to ``runWhenIdle(_:)`` runs after that, once the loop
+/// has nothing else due. Both run in FIFO order; end-of-turn work added during its drain runs in the
+/// same drain.
+///
+/// What a turn spans differs between the loops, as a run-loop turn does between UIKit run-loop
+/// sources: on ``VirtualTimeLoop`` a turn is one callback (one piece of work from ``execute(_:)`` or
+/// one timer); on the libuv loop it is one iteration of `uv_run` (the timers that were due and the
+/// work that was submitted, then the `uv_check_t` phase). Code that wants several events to share a
+/// turn on both — a replayer posting the events of one recorded `t` — posts them from one callback.
 public protocol BusLoop: AnyObject, Sendable {
     /// Whether the caller is running on the loop, where loop-confined calls are allowed.
     var inLoop: Bool { get }

@@ -1,0 +1,59 @@
+import CLibUV
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The C callbacks libuv and pthreads call into.
+///
+/// Each one is a closure that captures nothing, so it converts to a C function pointer, and each is
+/// a static member of a type rather than top-level code (a callback written at the top level of
+/// `main.swift` would be inferred `@MainActor` and trap when called on the loop thread). State is
+/// reached through the handle's `data` pointer: an unretained ``UVLoopCore`` for the loop's own
+/// handles, a retained ``UVTimer`` for each timer.
+enum UVCallbacks {
+    /// The loop thread's entry point. `argument` is a retained ``UVLoopCore``; the thread owns that
+    /// reference until it ends.
+    static let threadMain: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { argument in
+        guard let argument else { return nil }
+        let core = Unmanaged<UVLoopCore>.fromOpaque(argument).takeRetainedValue()
+        core.runLoopThread()
+        return nil
+    }
+
+    /// `uv_async_t`: another thread posted work or asked the loop to stop.
+    static let wakeup: uv_async_cb = { handle in
+        guard let data = handle?.pointee.data else { return }
+        Unmanaged<UVLoopCore>.fromOpaque(data).takeUnretainedValue().drainInbox()
+    }
+
+    /// `uv_check_t`: the end of a loop iteration's callbacks.
+    static let check: uv_check_cb = { handle in
+        guard let data = handle?.pointee.data else { return }
+        Unmanaged<UVLoopCore>.fromOpaque(data).takeUnretainedValue().runEndOfTurnWork()
+    }
+
+    /// `uv_idle_t`: the idle phase of a loop iteration.
+    static let idle: uv_idle_cb = { handle in
+        guard let data = handle?.pointee.data else { return }
+        Unmanaged<UVLoopCore>.fromOpaque(data).takeUnretainedValue().runIdleWork()
+    }
+
+    /// `uv_timer_t`: a scheduled timer is due.
+    static let timerFired: uv_timer_cb = { handle in
+        guard let data = handle?.pointee.data else { return }
+        let timer = Unmanaged<UVTimer>.fromOpaque(data).takeUnretainedValue()
+        timer.core.timerFired(timer)
+    }
+
+    /// Close callback of a timer: drops the reference `data` held, then frees the handle.
+    static let timerClosed: uv_close_cb = { handle in
+        guard let handle, let data = handle.pointee.data else { return }
+        handle.pointee.data = nil
+        let timer = Unmanaged<UVTimer>.fromOpaque(data).takeRetainedValue()
+        timer.handle.deinitialize(count: 1)
+        timer.handle.deallocate()
+    }
+}

@@ -1,0 +1,413 @@
+import CLibUV
+import DequeModule
+import ResponderBus
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Everything behind a ``UVEventLoop``: the libuv loop, its handles, its queues and its thread.
+///
+/// Kept apart from the public object so that the loop thread can own a reference to it while it
+/// runs: the public ``UVEventLoop`` can then be released (and shut the loop down in `deinit`) while
+/// the thread is still running.
+///
+/// ## Threading
+///
+/// - `inbox`, `thread` and `exitStatus` are guarded by their locks and used from any thread.
+/// - The libuv handles and every `private var` are loop-confined: set up in `init` before the thread
+///   starts, then touched only on the loop thread, then (memory only) released by the loop thread
+///   after `uv_loop_close`.
+/// - `uv_async_send` is the only libuv call made from other threads, and only while holding the
+///   inbox lock with the inbox still open, so it can never race the closing of the async handle.
+final class UVLoopCore: @unchecked Sendable {
+    /// The cross-thread inbox behind ``UVEventLoop/execute(_:)``.
+    struct Inbox {
+        /// Work posted from any thread, FIFO.
+        var work = Deque<@Sendable () -> Void>()
+        /// Whether ``UVEventLoop/shutdown()`` (or `deinit`) asked the loop to stop.
+        var stopRequested = false
+        /// Work refused because the loop was stopping.
+        var rejected = 0
+    }
+
+    /// The lifecycle of the loop thread.
+    enum ThreadState: Sendable {
+        case starting
+        case running(pthread_t)
+        case joined
+        case detached
+    }
+
+    /// The libuv callback phase the loop thread is in; decides whether end-of-turn work needs a
+    /// non-blocking poll.
+    private enum Phase {
+        /// Timer or idle callbacks: they run *before* the poll of the iteration.
+        case beforePoll
+        /// The async callback (inside the poll) or the check callback (after it).
+        case pollOrLater
+    }
+
+    /// The thread-specific slot that marks a loop thread: it holds the running core's address.
+    private static let threadKey: pthread_key_t = {
+        var key = pthread_key_t()
+        let rc = pthread_key_create(&key, nil)
+        precondition(rc == 0, "UVEventLoop: pthread_key_create failed (\(rc))")
+        return key
+    }()
+
+    let loop: UnsafeMutablePointer<uv_loop_t>
+    private let wakeupHandle: UnsafeMutablePointer<uv_async_t>
+    private let checkHandle: UnsafeMutablePointer<uv_check_t>
+    private let idleHandle: UnsafeMutablePointer<uv_idle_t>
+    private let startTime: UInt64
+    private let onThreadExit: (@Sendable () -> Void)?
+
+    let inbox = Locked(Inbox())
+    let thread = Locked(ThreadState.starting)
+    /// The value `uv_loop_close` returned, once the loop thread has closed the loop.
+    let exitStatus = Locked<Int32?>(nil)
+
+    // Loop-confined state.
+    private var phase = Phase.pollOrLater
+    private var endOfTurnWork = Deque<() -> Void>()
+    private var idleWork = Deque<() -> Void>()
+    private var checkActive = false
+    private var idleActive = false
+    private var timers: [ObjectIdentifier: UVTimer] = [:]
+    /// Set once the stop request is seen: pending timers are cancelled, new ones refused.
+    private var stopping = false
+    /// Set by the drain that saw the stop request: nothing more can arrive through the inbox.
+    private var inboxClosed = false
+    private var handlesClosed = false
+
+    /// Creates the loop and its handles. Call ``start()`` next.
+    init(onThreadExit: (@Sendable () -> Void)?) {
+        self.onThreadExit = onThreadExit
+        loop = .allocate(capacity: 1)
+        loop.initialize(to: uv_loop_t())
+        Self.check(uv_loop_init(loop), "uv_loop_init")
+        wakeupHandle = .allocate(capacity: 1)
+        wakeupHandle.initialize(to: uv_async_t())
+        Self.check(uv_async_init(loop, wakeupHandle, UVCallbacks.wakeup), "uv_async_init")
+        checkHandle = .allocate(capacity: 1)
+        checkHandle.initialize(to: uv_check_t())
+        Self.check(uv_check_init(loop, checkHandle), "uv_check_init")
+        idleHandle = .allocate(capacity: 1)
+        idleHandle.initialize(to: uv_idle_t())
+        Self.check(uv_idle_init(loop, idleHandle), "uv_idle_init")
+        startTime = uv_hrtime()
+
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        wakeupHandle.pointee.data = context
+        checkHandle.pointee.data = context
+        idleHandle.pointee.data = context
+    }
+
+    private static func check(_ rc: Int32, _ call: StaticString) {
+        guard rc != 0 else { return }
+        let message = uv_strerror(rc).map { String(cString: $0) } ?? "error \(rc)"
+        preconditionFailure("UVEventLoop: \(call) failed: \(message)")
+    }
+
+    // MARK: - Any thread
+
+    /// Whether the calling thread is this loop's thread.
+    var inLoop: Bool {
+        pthread_getspecific(Self.threadKey) == Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    /// Monotonic time since `init`.
+    var now: Duration {
+        .nanoseconds(Int64(bitPattern: uv_hrtime() &- startTime))
+    }
+
+    /// Starts the loop thread.
+    func start() {
+        thread.withLock { state in
+            var id = pthread_t()
+            let context = Unmanaged.passRetained(self).toOpaque()
+            let rc = pthread_create(&id, nil, UVCallbacks.threadMain, context)
+            guard rc == 0 else {
+                Unmanaged<UVLoopCore>.fromOpaque(context).release()
+                preconditionFailure("UVEventLoop: cannot start the loop thread: pthread_create failed (\(rc))")
+            }
+            state = .running(id)
+        }
+    }
+
+    /// Queues `work` and wakes the loop; `false` (and counted) once a stop was requested.
+    func submit(_ work: @escaping @Sendable () -> Void) -> Bool {
+        inbox.withLock { inbox in
+            guard !inbox.stopRequested else {
+                inbox.rejected += 1
+                return false
+            }
+            let wasEmpty = inbox.work.isEmpty
+            inbox.work.append(work)
+            // Only the post that makes the inbox non-empty needs to wake the loop: the drain takes
+            // everything, and later posts join the queue a pending wake-up will drain.
+            if wasEmpty { uv_async_send(wakeupHandle) }
+            return true
+        }
+    }
+
+    /// Asks the loop to stop. Idempotent; does not wait.
+    func requestStop() {
+        inbox.withLock { inbox in
+            guard !inbox.stopRequested else { return }
+            inbox.stopRequested = true
+            uv_async_send(wakeupHandle)
+        }
+    }
+
+    /// Waits for the loop thread to end. Not on the loop thread. Concurrent callers all wait.
+    func joinThread() {
+        thread.withLock { state in
+            guard case .running(let id) = state else { return }
+            let rc = pthread_join(id, nil)
+            precondition(rc == 0, "UVEventLoop: pthread_join failed (\(rc))")
+            state = .joined
+        }
+    }
+
+    /// Lets the loop thread end on its own (used when the last reference goes away on the loop).
+    func detachThread() {
+        thread.withLock { state in
+            guard case .running(let id) = state else { return }
+            pthread_detach(id)
+            state = .detached
+        }
+    }
+
+    // MARK: - The loop thread
+
+    /// The body of the loop thread: runs the loop until shutdown has closed every handle, closes
+    /// the loop and frees its memory.
+    func runLoopThread() {
+        pthread_setspecific(Self.threadKey, Unmanaged.passUnretained(self).toOpaque())
+        Self.nameCurrentThread(UVEventLoop.threadName)
+
+        uv_run(loop, UV_RUN_DEFAULT)
+        let rc = uv_loop_close(loop)
+        if rc == 0 {
+            // Every handle is closed and every close callback has run: the memory is ours again.
+            wakeupHandle.deinitialize(count: 1)
+            wakeupHandle.deallocate()
+            checkHandle.deinitialize(count: 1)
+            checkHandle.deallocate()
+            idleHandle.deinitialize(count: 1)
+            idleHandle.deallocate()
+            loop.deinitialize(count: 1)
+            loop.deallocate()
+        }
+        // Otherwise libuv still references the memory; leaking it is the only safe choice, and
+        // the non-zero result is reported through `UVEventLoop.closeResult`.
+
+        pthread_setspecific(Self.threadKey, nil)
+        exitStatus.withLock { $0 = rc }
+        onThreadExit?()
+    }
+
+    /// Names the calling thread (best effort; shown by `ps -L`, debuggers and `/proc`).
+    ///
+    /// `pthread_setname_np` is a GNU extension that the Glibc module does not export, so it is
+    /// looked up at run time.
+    private static func nameCurrentThread(_ name: String) {
+        typealias SetName = @convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32
+        guard let symbol = dlsym(nil, "pthread_setname_np") else { return }
+        let setName = unsafeBitCast(symbol, to: SetName.self)
+        _ = name.withCString { setName(pthread_self(), $0) }
+    }
+
+    private func requireInLoop(_ function: StaticString) {
+        precondition(inLoop, "UVEventLoop.\(function) called off its loop thread; it is loop-confined (use execute(_:) from other threads)")
+    }
+
+    /// Async callback: runs everything posted so far, in order, and notices a stop request.
+    func drainInbox() {
+        phase = .pollOrLater
+        var batch = Deque<@Sendable () -> Void>()
+        let stop = inbox.withLock { inbox in
+            swap(&batch, &inbox.work)
+            return inbox.stopRequested
+        }
+        while let work = batch.popFirst() { work() }
+        if stop {
+            // The stop request and everything posted before it were taken under one lock, and
+            // nothing is accepted after it: the inbox is closed for good.
+            inboxClosed = true
+            beginStop()
+        }
+        finishIfDrained()
+    }
+
+    /// Cancels every pending timer and refuses new ones.
+    private func beginStop() {
+        guard !stopping else { return }
+        stopping = true
+        for timer in Array(timers.values) {
+            timer.scheduled?.cancel()
+            cancel(timer)  // already done through the handle's onCancel; a no-op then
+        }
+    }
+
+    /// Closes the loop's handles once the stop request was drained and no hook work is left;
+    /// `uv_run` then returns as soon as the close callbacks have run.
+    private func finishIfDrained() {
+        guard inboxClosed, !handlesClosed, endOfTurnWork.isEmpty, idleWork.isEmpty else { return }
+        handlesClosed = true
+        checkActive = false
+        idleActive = false
+        wakeupHandle.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_close($0, nil) }
+        checkHandle.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_close($0, nil) }
+        idleHandle.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_close($0, nil) }
+    }
+
+    // MARK: Timers
+
+    func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork {
+        requireInLoop("schedule(after:_:)")
+        guard !stopping else {
+            let refused = ScheduledWork()
+            refused.cancel()
+            return refused
+        }
+        let delay = max(delay, .zero)
+        let timer = UVTimer(core: self, deadline: now + delay, work: work)
+        let scheduled = ScheduledWork(onCancel: { [weak timer] in
+            if let timer { timer.core.cancel(timer) }
+        })
+        timer.scheduled = scheduled
+        Self.check(uv_timer_init(loop, timer.handle), "uv_timer_init")
+        timer.handle.pointee.data = Unmanaged.passRetained(timer).toOpaque()
+        timers[ObjectIdentifier(timer)] = timer
+        uv_timer_start(timer.handle, UVCallbacks.timerFired, timeout(until: timer.deadline), 0)
+        return scheduled
+    }
+
+    /// Stops and closes `timer` unless it already fired or was cancelled.
+    func cancel(_ timer: UVTimer) {
+        requireInLoop("ScheduledWork.cancel()")
+        guard timers.removeValue(forKey: ObjectIdentifier(timer)) != nil else { return }
+        timer.work = nil
+        uv_timer_stop(timer.handle)
+        close(timer)
+    }
+
+    private func close(_ timer: UVTimer) {
+        timer.handle.withMemoryRebound(to: uv_handle_t.self, capacity: 1) {
+            uv_close($0, UVCallbacks.timerClosed)
+        }
+    }
+
+    /// Timer callback.
+    func timerFired(_ timer: UVTimer) {
+        phase = .beforePoll
+        defer { phase = .pollOrLater }
+        if !stopping, inbox.withLock({ $0.stopRequested }) {
+            beginStop()  // no timer fires once shutdown was asked for; this cancels `timer` too
+        }
+        guard timers[ObjectIdentifier(timer)] != nil else { return }
+        let remaining = timer.deadline - now
+        if remaining > .zero {
+            // Not expected (see `timeout(until:)`); never run work early all the same.
+            uv_timer_start(timer.handle, UVCallbacks.timerFired, timeout(until: timer.deadline), 0)
+            return
+        }
+        timers.removeValue(forKey: ObjectIdentifier(timer))
+        close(timer)
+        let work = timer.work
+        timer.work = nil
+        timer.scheduled?.fire { work?() }
+    }
+
+    /// The libuv timeout, in milliseconds from the loop's current time, for a timer due at
+    /// `deadline` on ``now``'s clock.
+    ///
+    /// libuv's clock (`uv_now`) counts whole milliseconds of the same monotonic clock as
+    /// `uv_hrtime`, truncated, and may lag it. The timer is due at the first whole millisecond at or
+    /// after the deadline, so it never fires before ``now`` reaches the deadline; the loop's clock
+    /// is refreshed first so that the timeout counts from the present, not from the start of the
+    /// iteration. Deadlines within the same millisecond fire in the order they were scheduled.
+    private func timeout(until deadline: Duration) -> UInt64 {
+        uv_update_time(loop)
+        let (due, overflow) = startTime.addingReportingOverflow(Self.nanoseconds(deadline))
+        guard !overflow else { return .max }
+        let dueMilliseconds = due / 1_000_000 + (due % 1_000_000 == 0 ? 0 : 1)
+        let loopMilliseconds = uv_now(loop)
+        return dueMilliseconds > loopMilliseconds ? dueMilliseconds - loopMilliseconds : 0
+    }
+
+    /// `duration` in nanoseconds, rounded up; zero for negative durations, saturating.
+    static func nanoseconds(_ duration: Duration) -> UInt64 {
+        guard duration > .zero else { return 0 }
+        let (seconds, attoseconds) = duration.components
+        let attosecondsPerNanosecond: Int64 = 1_000_000_000
+        var fraction = attoseconds / attosecondsPerNanosecond
+        if attoseconds % attosecondsPerNanosecond != 0 { fraction += 1 }
+        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        let (total, overflow2) = whole.addingReportingOverflow(UInt64(fraction))
+        return overflow || overflow2 ? .max : total
+    }
+
+    // MARK: End of turn and idle
+
+    func runAtEndOfTurn(_ work: @escaping () -> Void) {
+        requireInLoop("runAtEndOfTurn(_:)")
+        endOfTurnWork.append(work)
+        if !checkActive {
+            checkActive = true
+            uv_check_start(checkHandle, UVCallbacks.check)
+        }
+        if phase == .beforePoll {
+            // The check phase follows this iteration's poll, which would block until some other
+            // event arrives; an active idle handle makes it return at once. (A timer that fired is
+            // being closed, which already keeps the poll from blocking, and the idle callback keeps
+            // its handle active while end-of-turn work is pending; this does not rely on either.)
+            startIdle()
+        }
+    }
+
+    func runWhenIdle(_ work: @escaping () -> Void) {
+        requireInLoop("runWhenIdle(_:)")
+        idleWork.append(work)
+        startIdle()
+    }
+
+    private func startIdle() {
+        guard !idleActive else { return }
+        idleActive = true
+        uv_idle_start(idleHandle, UVCallbacks.idle)
+    }
+
+    /// Check callback: drains the end-of-turn queue, including work added while draining.
+    func runEndOfTurnWork() {
+        phase = .pollOrLater
+        while let work = endOfTurnWork.popFirst() { work() }
+        checkActive = false
+        uv_check_stop(checkHandle)
+        finishIfDrained()
+    }
+
+    /// Idle callback: runs the idle work queued so far, unless end-of-turn work is still pending
+    /// (it runs first, in this iteration's check phase; the idle work waits for the next one).
+    func runIdleWork() {
+        phase = .beforePoll
+        if endOfTurnWork.isEmpty {
+            var batch = Deque<() -> Void>()
+            swap(&batch, &idleWork)
+            while let work = batch.popFirst() { work() }
+        }
+        // Stay active while anything is pending, so that the poll does not block before the
+        // check phase or the next idle phase.
+        if idleWork.isEmpty, endOfTurnWork.isEmpty {
+            idleActive = false
+            uv_idle_stop(idleHandle)
+        }
+        phase = .pollOrLater
+        finishIfDrained()
+    }
+}
