@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "ResponderBus", targets: ["ResponderBus"]),
         .library(name: "ResponderBusUV", targets: ["ResponderBusUV"]),
+        .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "KeyboardAvoidance", targets: ["KeyboardAvoidance"]),
         .library(name: "FieldAdvancing", targets: ["FieldAdvancing"]),
         .library(name: "TextViewOrdering", targets: ["TextViewOrdering"]),
@@ -35,6 +36,7 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
+        .target(name: "EventLog", dependencies: ["ResponderBus"]),
         // The built-in plugins: each depends only on the public API of ResponderBus.
         .target(name: "KeyboardAvoidance", dependencies: ["ResponderBus"], path: "Plugins/KeyboardAvoidance"),
         .target(name: "FieldAdvancing", dependencies: ["ResponderBus"], path: "Plugins/FieldAdvancing"),
@@ -48,6 +50,7 @@ let package = Package(
             name: "PluginTests",
             dependencies: ["ResponderBus", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering"]
         ),
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "ResponderBus"]),
         .testTarget(name: "ResponderBusUVTests", dependencies: ["ResponderBus", "ResponderBusUV"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,57 @@
+import ResponderBus
+
+/// Small, allocation-conscious helpers that write JSON text the way the log format wants it.
+enum JSONText {
+    /// A number in its shortest round-tripping form, whole numbers without a fraction (`521`, not
+    /// `521.0`); `null` for NaN and infinities, which JSON cannot hold.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
+            return value == 0 ? "0" : String(Int64(value))
+        }
+        return value.description
+    }
+
+    /// A JSON string literal, with the escapes JSON requires.
+    static func string(_ value: String) -> String {
+        var out = "\""
+        out.reserveCapacity(value.utf8.count + 2)
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            case let c where c.value < 0x20:
+                let hex = String(c.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+        return out
+    }
+
+    /// `[x, y, width, height]`.
+    static func rect(_ rect: Rect) -> String {
+        "[\(number(rect.origin.x)),\(number(rect.origin.y)),\(number(rect.size.width)),\(number(rect.size.height))]"
+    }
+
+    /// An object whose members are written in sorted key order.
+    static func object(_ members: [(String, String)]) -> String {
+        let sorted = members.sorted { $0.0 < $1.0 }
+        var out = "{"
+        for (index, member) in sorted.enumerated() {
+            if index > 0 { out += "," }
+            out += string(member.0)
+            out += ":"
+            out += member.1
+        }
+        out += "}"
+        return out
+    }
+}
+
