@@ -14,7 +14,9 @@ import ResponderBus
 /// - **When**: on every keyboard event, first-responder change (`didBeginEditing`,
 ///   `didEndEditing`, `focusChange`, `resign`), frame change, screen change and scene. When a
 ///   ``ResponderBus/TurnSettling`` plugin (text-view ordering) runs before it, it decides once per
-///   loop turn, on `turnSettled`, instead (see ``Timing``).
+///   loop turn, on `turnSettled`, instead (see ``Timing``). Without one, a turn that changes the
+///   screen (a rotation) is still decided once, at the end of the turn: one move to the new target,
+///   never a restore followed by a recompute.
 /// - **Only changes**: `viewShift` is emitted only when the target differs from the current origin,
 ///   `scroll` only when offset or inset differ; duplicate notifications and `Did` events after their
 ///   `Will` produce nothing.
@@ -43,6 +45,8 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
 
     private var keyboard: KeyboardInfo?
     private var keyboardHidden = true
+    /// Set from a `screen` event to the end of its loop turn: a rotation is decided once.
+    private var screenChangingThisTurn = false
     /// The offset and inset each scroll view had before avoidance changed it.
     private var restingScroll: [ViewID: (offsetY: Double, bottomInset: Double)] = [:]
 
@@ -112,6 +116,17 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
         if event.name == EventName.scene {
             restingScroll.removeAll()
         }
+        if event.name == EventName.screen, !defersToSettledTurns(context), !screenChangingThisTurn {
+            // Rotation: iOS sends the screen change, frame changes and a willHide/willShow pair (or
+            // two) in one turn. Decide once at its end: one move, never a restore then a recompute.
+            screenChangingThisTurn = true
+            context.loop.runAtEndOfTurn { [weak self] in
+                guard let self else { return }
+                self.screenChangingThisTurn = false
+                self.decide(context)
+            }
+            return
+        }
         decideUnlessDeferred(context)
     }
 
@@ -124,7 +139,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
     }
 
     private func decideUnlessDeferred(_ context: PluginContext) {
-        if !defersToSettledTurns(context) { decide(context) }
+        if !defersToSettledTurns(context) && !screenChangingThisTurn { decide(context) }
     }
 
     // MARK: Deciding

@@ -18,7 +18,12 @@ import ResponderBus
 ///
 /// With ``settleWindow`` set, keyboard frames that follow each other within the window (third-party
 /// keyboards send 0 → 216 → 259 points within milliseconds) collapse into the last: `turnSettled`
-/// comes when the window has passed without a new frame. Off by default.
+/// comes when the window has passed without a new frame. Every other event joins a running window
+/// or opens one, so a text field's `didBeginEditing` just before a burst does not settle early.
+/// Off by default.
+///
+/// Another app's keyboard (`isLocal: false`) ends a turn like any other event but is never "held"
+/// for a field.
 ///
 /// Register it **before** the plugins that decide on `turnSettled`.
 public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSettling {
@@ -75,7 +80,9 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
     public func keyboardDidChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardEvent(event, context) }
 
     private func keyboardEvent(_ event: Event<KeyboardInfo>, _ context: PluginContext) {
-        if event.name.isHide {
+        if event.payload.isLocal == false {
+            // Another app's keyboard: no field of ours will come for it, so it is never "held".
+        } else if event.name.isHide {
             keyboard = event.payload
             keyboardHidden = true
         } else if event.payload.end != nil {

@@ -44,17 +44,18 @@ public struct TurnSettler: Hashable, Sendable {
     }
 
     /// Notes an event of interest; `isKeyboard` for keyboard events (the ones a window collapses).
+    ///
+    /// With a settle window, every event joins the window (a text field's `didBeginEditing` comes
+    /// just before the burst's first frame, so it must not settle on its own), and each keyboard
+    /// frame restarts it.
     public mutating func note(isKeyboard: Bool) -> Action {
         pendingEvents += 1
+        guard let settleWindow else { return .settleAtEndOfTurn }
         if windowRunning {
-            if isKeyboard, let settleWindow { return .restartWindow(settleWindow) }
-            return .waitForWindow
+            return isKeyboard ? .restartWindow(settleWindow) : .waitForWindow
         }
-        if isKeyboard, let settleWindow {
-            windowRunning = true
-            return .restartWindow(settleWindow)
-        }
-        return .settleAtEndOfTurn
+        windowRunning = true
+        return .restartWindow(settleWindow)
     }
 
     /// The settle window elapsed.

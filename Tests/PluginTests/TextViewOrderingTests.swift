@@ -17,13 +17,13 @@ struct TurnSettlerTests {
     @Test("with a window, keyboard frames restart it and other events wait for it")
     func window() {
         var settler = TurnSettler(settleWindow: .milliseconds(50))
-        #expect(settler.note(isKeyboard: false) == .settleAtEndOfTurn)
+        #expect(settler.note(isKeyboard: false) == .restartWindow(.milliseconds(50)))
         #expect(settler.note(isKeyboard: true) == .restartWindow(.milliseconds(50)))
         #expect(settler.note(isKeyboard: true) == .restartWindow(.milliseconds(50)))
         #expect(settler.note(isKeyboard: false) == .waitForWindow)
         settler.windowElapsed()
         #expect(settler.settle() == 4)
-        #expect(settler.note(isKeyboard: false) == .settleAtEndOfTurn)
+        #expect(settler.note(isKeyboard: false) == .restartWindow(.milliseconds(50)))
     }
 
     @Test("held frames: started, still held, used; or abandoned when the keyboard goes")

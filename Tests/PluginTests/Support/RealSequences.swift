@@ -787,8 +787,8 @@ extension RealSequence {
         }
     }
 
-    /// Only the turns the dump itself shows: the turns with an assumption about the keyboard already
-    /// being up are left out.
+    /// The sequence without the turns at `times`, such as a lead-in with the keyboard already up
+    /// that the dump itself does not show.
     func dropping(turnsAt times: Set<Double>, name: String) -> RealSequence {
         RealSequence(
             name: name, source: source, screen: screen, safeArea: safeArea,
