@@ -11,10 +11,12 @@ let package = Package(
         .library(name: "KeyboardAvoidance", targets: ["KeyboardAvoidance"]),
         .library(name: "FieldAdvancing", targets: ["FieldAdvancing"]),
         .library(name: "TextViewOrdering", targets: ["TextViewOrdering"]),
+        .executable(name: "responder-bus", targets: ["responder-bus"]),
         .executable(name: "responder-bus-example", targets: ["responder-bus-example"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -36,11 +38,22 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
-        .target(name: "EventLog", dependencies: ["ResponderBus"]),
+        .target(
+            name: "EventLog",
+            dependencies: ["ResponderBus", .product(name: "DequeModule", package: "swift-collections")]
+        ),
         // The built-in plugins: each depends only on the public API of ResponderBus.
         .target(name: "KeyboardAvoidance", dependencies: ["ResponderBus"], path: "Plugins/KeyboardAvoidance"),
         .target(name: "FieldAdvancing", dependencies: ["ResponderBus"], path: "Plugins/FieldAdvancing"),
         .target(name: "TextViewOrdering", dependencies: ["ResponderBus"], path: "Plugins/TextViewOrdering"),
+        .executableTarget(
+            name: "responder-bus",
+            dependencies: [
+                "ResponderBus", "ResponderBusUV", "EventLog", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            exclude: ["Examples"]
+        ),
         .executableTarget(
             name: "responder-bus-example",
             dependencies: ["ResponderBus", "ResponderBusUV"]
@@ -50,7 +63,10 @@ let package = Package(
             name: "PluginTests",
             dependencies: ["ResponderBus", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering"]
         ),
-        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "ResponderBus"]),
+        .testTarget(
+            name: "EventLogTests",
+            dependencies: ["EventLog", "ResponderBus", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering"]
+        ),
         .testTarget(name: "ResponderBusUVTests", dependencies: ["ResponderBus", "ResponderBusUV"]),
     ],
     swiftLanguageModes: [.v6]

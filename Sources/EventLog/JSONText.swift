@@ -1,10 +1,11 @@
 import ResponderBus
 
-/// Small, allocation-conscious helpers that write JSON text the way the log format wants it.
-enum JSONText {
+/// Writes JSON text the way the log format wants it; public for tools that print values as logs
+/// hold them.
+public enum JSONText {
     /// A number in its shortest round-tripping form, whole numbers without a fraction (`521`, not
     /// `521.0`); `null` for NaN and infinities, which JSON cannot hold.
-    static func number(_ value: Double) -> String {
+    public static func number(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
             return value == 0 ? "0" : String(Int64(value))
@@ -13,7 +14,7 @@ enum JSONText {
     }
 
     /// A JSON string literal, with the escapes JSON requires.
-    static func string(_ value: String) -> String {
+    public static func string(_ value: String) -> String {
         var out = "\""
         out.reserveCapacity(value.utf8.count + 2)
         for scalar in value.unicodeScalars {
@@ -54,4 +55,5 @@ enum JSONText {
         return out
     }
 }
+
 

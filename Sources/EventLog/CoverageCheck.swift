@@ -1,0 +1,112 @@
+import ResponderBus
+
+/// A moment when the focused field was left covered by the keyboard after the keyboard settled.
+public struct CoverageViolation: Hashable, Sendable, CustomStringConvertible {
+    /// When the check found it, in seconds.
+    public var t: Double
+    /// The covered field.
+    public var field: ViewID
+    /// How many points of the field's height are under the keyboard.
+    public var coveredHeight: Double
+    /// The field's frame on screen at that moment.
+    public var fieldFrame: Rect
+    /// The keyboard's top edge on screen.
+    public var keyboardTop: Double
+
+    /// Creates a violation.
+    public init(t: Double, field: ViewID, coveredHeight: Double, fieldFrame: Rect, keyboardTop: Double) {
+        self.t = t
+        self.field = field
+        self.coveredHeight = coveredHeight
+        self.fieldFrame = fieldFrame
+        self.keyboardTop = keyboardTop
+    }
+
+    /// `t=0.76 s: 'email' is covered by 12 pt (field [20, 552, 335, 44], keyboard top 521)`.
+    public var description: String {
+        "t=\(JSONText.number((t * 1000).rounded() / 1000)) s: '\(field)' is covered by \(JSONText.number((coveredHeight * 10).rounded() / 10)) pt (field \(fieldFrame), keyboard top \(JSONText.number(keyboardTop)))"
+    }
+}
+
+/// Watches a bus and reports every moment the focused field is left covered by the keyboard once
+/// the keyboard has settled: each time the events stop, it waits for the last keyboard animation
+/// (its duration, 0.25 s when missing) and then looks at the field's frame on screen, with the root's
+/// shift and scroll offsets applied.
+///
+/// The keyboard counts as covering by the same rule the avoidance plugin uses
+/// (``ResponderBus/KeyboardInfo/coveredPart(ofScreen:isHide:)``; another app's keyboard is ignored).
+/// A field counts as covered when more than half a point of it is under the keyboard's top edge. The
+/// same covered state is reported once, not at every later check.
+public final class CoverageCheck {
+    /// The violations found so far.
+    public private(set) var violations: [CoverageViolation] = []
+    /// Called with each violation as it is found.
+    public var onViolation: ((CoverageViolation) -> Void)?
+
+    private let bus: Bus
+    private var token: ObservationToken?
+    private var pending: ScheduledWork?
+    private var keyboard: KeyboardInfo?
+    private var keyboardHidden = true
+    private var lastReported: CoverageViolation?
+
+    /// Starts watching `bus`. Loop-confined.
+    public init(bus: Bus) {
+        self.bus = bus
+        token = bus.observeAll { [unowned self] event in
+            if let keyboardEvent = LogEvent(event), case .keyboard(let kind, let info) = keyboardEvent, event.origin == .external,
+                info.isLocal != false
+            {
+                if kind.eventName.isHide {
+                    keyboard = info
+                    keyboardHidden = true
+                } else if info.end != nil {
+                    keyboard = info
+                    keyboardHidden = false
+                }
+            }
+            scheduleCheck()
+        }
+    }
+
+    /// Stops watching; a pending check is dropped.
+    public func stop() {
+        token?.cancel()
+        token = nil
+        pending?.cancel()
+    }
+
+    private func scheduleCheck() {
+        pending?.cancel()
+        let delay = Duration.seconds(keyboard?.effectiveDuration ?? 0.25)
+        pending = bus.loop.schedule(after: delay) { [weak self] in self?.check() }
+    }
+
+    /// Checks now.
+    public func check() {
+        let screen = bus.screen
+        guard let field = screen.firstResponder, field.isVisible,
+            let covering = keyboard?.coveredPart(ofScreen: screen.size, isHide: keyboardHidden)
+        else {
+            lastReported = nil
+            return
+        }
+        let frame = screen.frameInScreen(of: field)
+        let horizontal = frame.maxX > covering.minX && frame.minX < covering.maxX
+        let covered = min(frame.maxY, covering.maxY) - max(frame.minY, covering.minY)
+        guard horizontal, covered > 0.5 else {
+            lastReported = nil
+            return
+        }
+        let violation = CoverageViolation(
+            t: bus.loop.now.seconds, field: field.id, coveredHeight: covered, fieldFrame: frame, keyboardTop: covering.minY)
+        if let last = lastReported, last.field == violation.field, last.fieldFrame == violation.fieldFrame,
+            last.keyboardTop == violation.keyboardTop
+        {
+            return
+        }
+        lastReported = violation
+        violations.append(violation)
+        onViolation?(violation)
+    }
+}

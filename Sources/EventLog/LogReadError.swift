@@ -1,0 +1,69 @@
+/// A line of a log that could not be read, with where and why.
+///
+/// Shaped like swift-service-lifecycle's errors: a code to switch on (equality compares the code
+/// only), and a message for people that says what was wrong, where, and what to do.
+public struct LogReadError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kind of problem.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        let name: String
+
+        /// The line is not valid JSON.
+        public static let malformedJSON = Code(name: "malformedJSON")
+        /// The file ends in the middle of a record.
+        public static let truncatedLine = Code(name: "truncatedLine")
+        /// Line 1 is not a `responder-bus-log` header.
+        public static let missingHeader = Code(name: "missingHeader")
+        /// The header's `version` is newer than this reader.
+        public static let unsupportedVersion = Code(name: "unsupportedVersion")
+        /// A field has the wrong JSON type.
+        public static let wrongType = Code(name: "wrongType")
+        /// A required field is missing.
+        public static let missingField = Code(name: "missingField")
+        /// A value is out of range: NaN, infinite, a negative duration, time going backwards.
+        public static let invalidValue = Code(name: "invalidValue")
+        /// A record names a view the scene does not have.
+        public static let unknownView = Code(name: "unknownView")
+        /// The `event` is not one the format knows.
+        public static let unknownEvent = Code(name: "unknownEvent")
+        /// A string is not valid UTF-8.
+        public static let invalidUTF8 = Code(name: "invalidUTF8")
+        /// The line is longer than the reader accepts.
+        public static let lineTooLong = Code(name: "lineTooLong")
+        /// The file is empty.
+        public static let emptyFile = Code(name: "emptyFile")
+        /// The input cannot be opened or read (missing, a directory, no permission).
+        public static let unreadable = Code(name: "unreadable")
+
+        /// The code's name.
+        public var description: String { name }
+    }
+
+    /// The kind of problem.
+    public let code: Code
+    /// The 1-based line, 0 when the problem is with the input as a whole.
+    public let line: Int
+    /// The 1-based column (in bytes), 0 when not applicable.
+    public let column: Int
+    /// What was wrong and what to do.
+    public let message: String
+
+    /// Creates an error.
+    public init(_ code: Code, line: Int, column: Int, _ message: String) {
+        self.code = code
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    /// `line L, column C: message`.
+    public var description: String {
+        if line == 0 { return message }
+        if column == 0 { return "line \(line): \(message)" }
+        return "line \(line), column \(column): \(message)"
+    }
+
+    /// Compares by code only.
+    public static func == (a: Self, b: Self) -> Bool { a.code == b.code }
+    /// Hashes the code only.
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

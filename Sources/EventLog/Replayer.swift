@@ -1,0 +1,223 @@
+import DequeModule
+import ResponderBus
+
+/// Replays a log through a bus: its external events are posted at their recorded times; its
+/// recorded derived events are handed back for comparison, never posted.
+///
+/// Events with the same `t` are posted from one loop callback, so that they share a loop turn, as
+/// they shared a UIKit run-loop turn when they were recorded. Records naming a view the scene does
+/// not have are rejected like unreadable lines (``LogReadError/Code/unknownView``). By default a
+/// rejected line is counted and skipped; with `strict`, the replay stops at the first one.
+public final class Replayer {
+    /// What a replay went through.
+    public struct Summary: Sendable {
+        /// External events posted.
+        public var externalEvents = 0
+        /// Derived records found in the log.
+        public var recordedDerived = 0
+        /// Lines rejected (unreadable, or naming unknown views).
+        public var rejectedLines = 0
+        /// The problem a strict replay stopped at.
+        public var stoppedAt: LogReadError?
+    }
+
+    /// The bus events are posted on.
+    public let bus: Bus
+    /// Called with each rejected line.
+    public var onProblem: (LogReadError) -> Void = { _ in }
+    /// Called with each derived record found in the log.
+    public var onRecordedDerived: (LogRecord, RecordLocation) -> Void = { _, _ in }
+    /// Called just before each external record is posted.
+    public var willPost: (LogRecord, RecordLocation) -> Void = { _, _ in }
+    /// Called now and then with the bytes read so far and the total, when known.
+    public var onProgress: (Int, Int?) -> Void = { _, _ in }
+
+    /// How many events of one `t` are posted in one callback at most (a log with a million events at
+    /// `t = 0` must not be held in memory).
+    public var maxTurnSize = 10_000
+
+    private var summary = Summary()
+    private var strict = false
+
+    /// Creates a replayer for a bus.
+    public init(bus: Bus) {
+        self.bus = bus
+    }
+
+    /// Applies the header's screen to the bus's model. Loop-confined.
+    public func apply(_ header: LogHeader) {
+        bus.screen.apply(ScreenChange(size: header.screen, safeArea: header.safeArea))
+    }
+
+    // MARK: As fast as possible
+
+    /// Replays the rest of `reader` on a virtual-time loop, as fast as the machine allows, then lets
+    /// the loop run until nothing is scheduled (timers such as a settle window fire at their virtual
+    /// times).
+    public func replay(_ reader: LogReader, on loop: VirtualTimeLoop, strict: Bool = false) -> Summary {
+        precondition(bus.loop === loop, "replay on the bus's own loop")
+        summary = Summary()
+        self.strict = strict
+        var turn: [(LogRecord, RecordLocation)] = []
+        var turnT = -1.0
+        var items = 0
+
+        func flush() {
+            guard !turn.isEmpty else { return }
+            loop.advance(to: .seconds(turnT))
+            logTimeAnchor = nil
+            let events = turn
+            turn.removeAll(keepingCapacity: true)
+            loop.schedule(after: .zero) { [self] in post(events) }
+            loop.run()
+        }
+
+        while summary.stoppedAt == nil, let item = reader.next() {
+            items += 1
+            if items & 0x3FFF == 0 { onProgress(reader.bytesConsumed, reader.totalBytes) }
+            switch item {
+            case .problem(let error):
+                reject(error)
+            case .record(let record, let location):
+                if record.origin != .external {
+                    summary.recordedDerived += 1
+                    onRecordedDerived(record, location)
+                    continue
+                }
+                if record.t != turnT || turn.count >= maxTurnSize {
+                    flush()
+                    turnT = record.t
+                }
+                turn.append((record, location))
+            }
+        }
+        if summary.stoppedAt == nil {
+            flush()
+            loop.runUntilQuiet(limit: 1_000_000)
+        }
+        onProgress(reader.bytesConsumed, reader.totalBytes)
+        return summary
+    }
+
+    // MARK: Real time
+
+    /// Replays the rest of `reader` on `loop` in real time: each turn fires on a timer at its
+    /// recorded time divided by `speed`. Loop-confined: call it on the loop; `completion` is called
+    /// on the loop, one second (divided by `speed`) after the last event, so that timers the plugins
+    /// set have run.
+    ///
+    /// With `waitForMore` (following a growing file), reaching the current end of the input is not
+    /// the end: the replayer hands `waitForMore` a closure to call when more has been appended, and
+    /// posts what arrives as soon as it arrives. `completion` is then never called; stop the replay
+    /// from outside (an interrupt) and read ``summary``.
+    public func replayInRealTime(
+        _ reader: LogReader, on loop: any BusLoop, speed: Double = 1, strict: Bool = false,
+        waitForMore: ((@escaping () -> Void) -> Void)? = nil, completion: @escaping (Summary) -> Void
+    ) {
+        summary = Summary()
+        self.strict = strict
+        let start = loop.now
+        let speed = speed > 0 && speed.isFinite ? speed : 1
+        var peeked: (LogRecord, RecordLocation)?
+        let following = waitForMore != nil
+
+        enum Step {
+            case turn([(LogRecord, RecordLocation)])
+            case waiting
+            case end
+        }
+
+        // Reads the next turn: external records sharing one t.
+        func readTurn() -> Step {
+            var turn: [(LogRecord, RecordLocation)] = []
+            if let first = peeked {
+                turn.append(first)
+                peeked = nil
+            }
+            while summary.stoppedAt == nil, let item = reader.next() {
+                switch item {
+                case .problem(let error):
+                    reject(error)
+                case .record(let record, let location):
+                    if record.origin != .external {
+                        summary.recordedDerived += 1
+                        onRecordedDerived(record, location)
+                        continue
+                    }
+                    if let first = turn.first, record.t != first.0.t || turn.count >= maxTurnSize {
+                        peeked = (record, location)
+                        return .turn(turn)
+                    }
+                    turn.append((record, location))
+                }
+            }
+            if !turn.isEmpty { return .turn(turn) }
+            return following && summary.stoppedAt == nil ? .waiting : .end
+        }
+
+        func step() {
+            onProgress(reader.bytesConsumed, reader.totalBytes)
+            switch readTurn() {
+            case .end:
+                loop.schedule(after: .seconds(1 / speed)) { [self] in completion(summary) }
+            case .waiting:
+                waitForMore?(step)
+            case .turn(let turn):
+                // Following a live file, events are posted as they arrive; otherwise at their time.
+                let due = following ? loop.now : start + .seconds(turn[0].0.t / speed)
+                loop.schedule(after: due - loop.now) { [self] in
+                    logTimeAnchor = (turn[0].0.t, loop.now, speed)
+                    post(turn)
+                    step()
+                }
+            }
+        }
+        step()
+    }
+
+    /// The replay's progress so far (for a replay stopped from outside, such as `--follow`).
+    public var currentSummary: Summary { summary }
+
+    private var logTimeAnchor: (t: Double, at: Duration, speed: Double)?
+
+    /// The time in the log's own clock, in seconds: for a real-time replay, the last posted turn's
+    /// `t` plus the loop time since, times the speed. Use it to time what the plugins derive.
+    public var logTime: Double {
+        guard let anchor = logTimeAnchor else { return bus.loop.now.seconds }
+        return anchor.t + (bus.loop.now - anchor.at).seconds * anchor.speed
+    }
+
+    // MARK: Posting
+
+    private func post(_ events: [(LogRecord, RecordLocation)]) {
+        for (record, location) in events {
+            if summary.stoppedAt != nil { return }
+            if let missing = unknownView(in: record.event) {
+                reject(LogReadError(
+                    .unknownView, line: location.line, column: location.viewColumn ?? 0,
+                    "'\(record.event.name)' names view '\(missing)', which the scene does not have; skipped"))
+                continue
+            }
+            willPost(record, location)
+            summary.externalEvents += 1
+            record.event.post(on: bus, origin: record.origin)
+        }
+    }
+
+    private func unknownView(in event: LogEvent) -> ViewID? {
+        let id: ViewID
+        switch event {
+        case .didBeginEditing(let info), .didEndEditing(let info): id = info.view
+        case .returnKey(let info): id = info.view
+        case .setFrame(let change): id = change.view
+        default: return nil
+        }
+        return bus.screen.view(id) == nil ? id : nil
+    }
+
+    private func reject(_ error: LogReadError) {
+        summary.rejectedLines += 1
+        onProblem(error)
+        if strict { summary.stoppedAt = error }
+    }
+}

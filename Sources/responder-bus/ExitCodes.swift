@@ -1,0 +1,37 @@
+import ArgumentParser
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The exit codes of the CLI contract (sysexits.h values).
+enum Exit {
+    /// A check or a verification failed.
+    static let checkFailed = ExitCode(1)
+    /// Bad input data.
+    static let dataError = ExitCode(65)
+    /// Input missing or unreadable.
+    static let noInput = ExitCode(66)
+    /// An internal error.
+    static let internalError = ExitCode(70)
+    /// A plugin that cannot be loaded.
+    static let pluginError = ExitCode(78)
+}
+
+/// Writes a line to standard error, prefixed with the command's name.
+func complain(_ message: String) {
+    writeStandardError("responder-bus: \(message)\n")
+}
+
+/// Writes text to standard error, unbuffered.
+func writeStandardError(_ text: String) {
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
+        if written < 0 && errno == EINTR { continue }
+        if written <= 0 { return }
+        offset += written
+    }
+    bytes.removeAll()
+}

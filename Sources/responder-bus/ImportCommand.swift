@@ -1,0 +1,114 @@
+import ArgumentParser
+import EventLog
+import ResponderBus
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `responder-bus import`.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Turn what an iOS app printed to its console into a v1 log.",
+        discussion: """
+            Finds the keyboard notifications (and text field / text view begin and end editing) in \
+            print(notification) output, NSLog lines, po and userInfo dumps, with whatever surrounds them, \
+            and writes a v1 log. Times come from NSLog timestamps when present. The screen comes from \
+            --screen, or is inferred from docked keyboard frames; the header says which. What cannot be \
+            read is reported with its line on standard error; a dump with nothing importable exits 65.
+
+            Examples:
+              responder-bus import console.txt --screen 375x812 -o session.jsonl
+              pbpaste | responder-bus import - > session.jsonl
+              responder-bus import userinfo.txt --event keyboardWillShow
+            """
+    )
+
+    @Argument(help: "The console dump, or - for standard input.")
+    var dump: String
+
+    @Option(help: ArgumentHelp("The screen size in points, such as 375x812, when the dump does not show it.", valueName: "WxH"))
+    var screen: String?
+
+    @Option(help: ArgumentHelp("The event a userInfo printed without its notification's name becomes.", valueName: "name"))
+    var event: String = "keyboardWillChangeFrame"
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the log to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    func validate() throws {
+        if let screen, Self.parseScreen(screen) == nil {
+            throw ValidationError("--screen \(screen): expected WIDTHxHEIGHT in points, such as 375x812")
+        }
+        if LogEvent.KeyboardEvent(rawValue: event) == nil {
+            throw ValidationError("--event \(event): expected one of \(LogEvent.KeyboardEvent.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
+    static func parseScreen(_ text: String) -> Size? {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]), width > 0, height > 0,
+            width.isFinite, height.isFinite
+        else { return nil }
+        return Size(width: width, height: height)
+    }
+
+    func run() throws {
+        guard let text = Self.readAll(dump) else { throw Exit.noInput }
+        var options = ConsoleImporter.Options()
+        options.screen = screen.flatMap(Self.parseScreen)
+        options.defaultEvent = LogEvent.KeyboardEvent(rawValue: event) ?? .keyboardWillChangeFrame
+        let result = ConsoleImporter(options: options).importDump(text)
+        for problem in result.problems { complain("\(dump): \(problem)") }
+        guard !result.records.isEmpty else {
+            complain("\(dump): nothing importable: no keyboard or editing notifications were found")
+            throw Exit.dataError
+        }
+        let log = LogWriter.text(header: result.header, records: result.records)
+        if let output {
+            let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                complain("cannot write '\(output)': \(String(cString: strerror(errno)))")
+                throw Exit.noInput
+            }
+            let file = Output(descriptor: descriptor, closes: true)
+            file.line(String(log.dropLast()))
+        } else {
+            let out = Output()
+            out.line(String(log.dropLast()))
+        }
+        complain("\(dump): imported \(result.records.count) events (screen \(result.header.screen), \(result.header.screenSource ?? "given"))")
+    }
+
+    /// Reads a whole file (or standard input), decoding invalid UTF-8 leniently.
+    static func readAll(_ path: String) -> String? {
+        let descriptor: Int32 = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            complain("cannot open '\(path)': \(String(cString: strerror(errno))); check the path")
+            return nil
+        }
+        defer { if descriptor != 0 { close(descriptor) } }
+        var info = stat()
+        if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            complain("'\(path)' is a directory, not a console dump")
+            return nil
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes.append(contentsOf: chunk[0..<count])
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else if count < 0 {
+                complain("cannot read '\(path)': \(String(cString: strerror(errno)))")
+                return nil
+            } else {
+                break
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

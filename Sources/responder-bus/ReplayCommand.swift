@@ -1,0 +1,296 @@
+import ArgumentParser
+import Dispatch
+import EventLog
+import ResponderBus
+import ResponderBusUV
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `responder-bus replay`.
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay a log through the built-in plugins and show what each decided.",
+        discussion: """
+            Replays on a virtual-time loop as fast as possible (or, with --realtime, on the libuv loop at \
+            the recorded pace). Prints a timeline: each event at its time, and under it what each plugin \
+            derived. Lines that cannot be read are reported on standard error with their line and column, \
+            skipped and counted (with --strict: the replay stops, exit 65).
+
+            Examples:
+              responder-bus replay session.jsonl
+              responder-bus replay session.jsonl --format jsonl > decisions.jsonl
+              responder-bus replay session.jsonl --check --verify
+              responder-bus replay live.jsonl --follow
+              cat session.jsonl | responder-bus replay - --disable FieldAdvancing
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, jsonl
+    }
+
+    @Argument(help: "The log to replay (JSON Lines, format v1), or - for standard input.")
+    var log: String
+
+    @Option(help: "text: a readable timeline. jsonl: the derived events as log records, then one summary record.")
+    var format: Format = .text
+
+    @Flag(help: "Report every moment the focused field is left covered by the keyboard after it settles; exit 1 if any.")
+    var check = false
+
+    @Flag(help: "Compare the derived events with those recorded in the log; exit 1 at the first difference.")
+    var verify = false
+
+    @Flag(help: "Replay on the libuv loop at the recorded pace instead of as fast as possible.")
+    var realtime = false
+
+    @Option(help: "With --realtime: play this many times faster than recorded.")
+    var speed: Double = 1
+
+    @Flag(help: "Keep reading as the file grows (like tail -f), until interrupted. Implies --realtime.")
+    var follow = false
+
+    @Option(name: .customLong("disable"), help: ArgumentHelp("Turn a built-in plugin off (repeatable).", valueName: "name"))
+    var disabled: [String] = []
+
+    @Flag(help: "Stop at the first line that cannot be replayed, with exit 65.")
+    var strict = false
+
+    @Option(help: ArgumentHelp("Also write the whole session, external and derived events, as a v1 log to this file.", valueName: "file"))
+    var record: String?
+
+    func validate() throws {
+        guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number, got \(speed)") }
+        for name in disabled where !BuiltinPlugins.names.contains(name) {
+            throw ValidationError("--disable \(name): no such plugin; the built-in plugins are \(BuiltinPlugins.names.joined(separator: ", "))")
+        }
+        if follow && log == "-" { throw ValidationError("--follow needs a file to watch, not standard input") }
+    }
+
+    func run() throws {
+        let reader: LogReader
+        let header: LogHeader
+        do {
+            reader = try LogReader(path: log)
+        } catch {
+            complain(error.message)
+            throw Exit.noInput
+        }
+        do {
+            header = try reader.readHeader()
+        } catch {
+            complain("\(log): \(error)")
+            throw Exit.dataError
+        }
+        reader.follows = follow
+        let session = ReplaySession(command: self, header: header)
+        let outcome: ReplaySession.Outcome
+        if realtime || follow {
+            outcome = try session.runOnLibuv(reader)
+        } else {
+            outcome = try session.runVirtual(reader)
+        }
+        if outcome.stopped { throw Exit.dataError }
+        if outcome.failedCheck { throw Exit.checkFailed }
+    }
+}
+
+/// One replay: the bus, its plugins, and what is printed.
+final class ReplaySession {
+    struct Outcome {
+        var stopped = false
+        var failedCheck = false
+    }
+
+    let command: ReplayCommand
+    let header: LogHeader
+    let output = Output()
+    private var derivedCount = 0
+    private var violations: [CoverageViolation] = []
+    private var verifier: DerivedVerifier?
+    private var problems = 0
+    private var recordOutput: Output?
+
+    init(command: ReplayCommand, header: LogHeader) {
+        self.command = command
+        self.header = header
+        if command.verify { verifier = DerivedVerifier() }
+    }
+
+    // MARK: Set-up
+
+    /// Builds the bus, the plugins, the recorder and the check on `loop`. Loop-confined.
+    private func makeReplayer(on loop: any BusLoop, progress: Progress) throws -> (Replayer, LogRecorder, CoverageCheck?) {
+        let bus = Bus(loop: loop, screen: Screen(size: header.screen, safeArea: header.safeArea ?? .zero))
+        do {
+            try BuiltinPlugins.register(on: bus, disabling: Set(command.disabled))
+        } catch {
+            complain("internal error: \(error)")
+            throw Exit.internalError
+        }
+        let replayer = Replayer(bus: bus)
+        replayer.apply(header)
+        let text = command.format == .text
+        if let path = command.record {
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                complain("cannot write '\(path)': \(String(cString: strerror(errno)))")
+                throw Exit.noInput
+            }
+            let file = Output(descriptor: descriptor, closes: true)
+            file.line(LogWriter.line(for: header))
+            recordOutput = file
+        }
+        let recorder = LogRecorder(bus: bus, selection: .all, clock: { [unowned replayer] in replayer.logTime }) { [unowned self] record in
+            recordOutput?.line(LogWriter.line(for: record))
+            guard record.origin != .external else { return }
+            derivedCount += 1
+            verifier?.addProduced(record)
+            output.line(text ? Timeline.derived(record) : LogWriter.line(for: record))
+        }
+        recorder.onUnknown = { [unowned self] event, t in
+            // A plugin's own events: shown in the timeline, not part of the format's output.
+            guard text, !(event.name == EventName.turnSettled), let by = event.origin.derivingPlugin else { return }
+            output.line("\(Timeline.time(t))    → \(by): \(event.name.rawValue)")
+        }
+        replayer.willPost = { [unowned self] record, _ in
+            if text { output.line(Timeline.external(record)) }
+        }
+        replayer.onProblem = { [unowned self] error in
+            problems += 1
+            progress.finish()
+            complain("\(command.log): \(error)")
+        }
+        replayer.onRecordedDerived = { [unowned self] record, location in
+            verifier?.addRecorded(record, at: location)
+        }
+        replayer.onProgress = { consumed, total in progress.update(consumed, total) }
+        var check: CoverageCheck?
+        if command.check {
+            let coverage = CoverageCheck(bus: bus)
+            coverage.onViolation = { [unowned self] violation in
+                violations.append(violation)
+                if text { output.line("\(Timeline.time(violation.t))  ⚠ covered: \(violation)") }
+            }
+            check = coverage
+        }
+        return (replayer, recorder, check)
+    }
+
+    // MARK: Running
+
+    func runVirtual(_ reader: LogReader) throws -> Outcome {
+        let loop = VirtualTimeLoop()
+        let progress = Progress(totalBytes: reader.totalBytes)
+        let (replayer, recorder, check) = try makeReplayer(on: loop, progress: progress)
+        let summary = replayer.replay(reader, on: loop, strict: command.strict)
+        progress.finish()
+        recorder.stop()
+        check?.stop()
+        return finish(summary, bus: replayer.bus)
+    }
+
+    func runOnLibuv(_ reader: LogReader) throws -> Outcome {
+        let loop = UVEventLoop()
+        let done = DispatchSemaphore(value: 0)
+        let result = UncheckedResult()
+        let unchecked = UncheckedSession(session: self, reader: reader)
+        loop.execute {
+            let session = unchecked.session
+            let progress = Progress(totalBytes: nil)
+            do {
+                let (replayer, recorder, check) = try session.makeReplayer(on: loop, progress: progress)
+                var watches: [UVWatch] = []
+                let end: (Replayer.Summary) -> Void = { summary in
+                    for watch in watches { watch.stop() }
+                    recorder.stop()
+                    check?.stop()
+                    result.outcome = session.finish(summary, bus: replayer.bus)
+                    done.signal()
+                }
+                var waitForMore: ((@escaping () -> Void) -> Void)?
+                if session.command.follow {
+                    var resume: (() -> Void)?
+                    watches.append(try loop.watchFile(atPath: session.command.log) {
+                        let next = resume
+                        resume = nil
+                        next?()
+                    })
+                    waitForMore = { resume = $0 }
+                    watches.append(loop.watchSignals([SIGINT, SIGTERM]) { _ in
+                        progress.finish()
+                        end(replayer.currentSummary)
+                    })
+                }
+                replayer.replayInRealTime(
+                    unchecked.reader, on: loop, speed: session.command.speed, strict: session.command.strict,
+                    waitForMore: waitForMore, completion: end)
+            } catch {
+                result.error = error
+                done.signal()
+            }
+        }
+        done.wait()
+        loop.shutdown()
+        if let error = result.error { throw error }
+        return result.outcome ?? Outcome()
+    }
+
+    /// Prints the summary and what the checks found.
+    private func finish(_ summary: Replayer.Summary, bus: Bus) -> Outcome {
+        var outcome = Outcome()
+        let firstResponder = bus.screen.firstResponder?.id.rawValue
+        let originY = bus.screen.rootOriginY
+        if command.format == .jsonl {
+            output.line(
+                "{\"derived\":\(derivedCount),\"event\":\"summary\",\"events\":\(summary.externalEvents),\"firstResponder\":\(firstResponder.map(JSONText.string) ?? "null"),\"originY\":\(JSONText.number(originY)),\"violations\":\(violations.count)}"
+            )
+        } else {
+            output.line(
+                "\(summary.externalEvents) events, \(derivedCount) derived; root at y \(JSONText.number(originY)); first responder \(firstResponder.map { "'\($0)'" } ?? "none")"
+                    + (command.check ? "; \(violations.count) covered-field violation\(violations.count == 1 ? "" : "s")" : ""))
+        }
+        output.flush()
+        recordOutput?.flush()
+        recordOutput = nil
+        if summary.rejectedLines > 0 {
+            complain("\(command.log): \(summary.rejectedLines) line\(summary.rejectedLines == 1 ? "" : "s") skipped")
+        }
+        if let stopped = summary.stoppedAt {
+            complain("stopped at line \(stopped.line) (--strict)")
+            outcome.stopped = true
+        }
+        if command.check, !violations.isEmpty {
+            if command.format == .jsonl {
+                for violation in violations { complain("check: \(violation)") }
+            }
+            complain("check: the focused field was left covered \(violations.count) time\(violations.count == 1 ? "" : "s")")
+            outcome.failedCheck = true
+        }
+        if let verifier {
+            if let difference = verifier.finish() {
+                complain("verify: \(difference)")
+                outcome.failedCheck = true
+            } else {
+                complain("verify: \(verifier.matched) derived events match the log")
+            }
+        }
+        return outcome
+    }
+}
+
+/// Hands the session to the loop thread, which alone uses it until the main thread reads the
+/// result after the semaphore.
+struct UncheckedSession: @unchecked Sendable {
+    let session: ReplaySession
+    let reader: LogReader
+}
+
+/// The loop thread's result, read by the main thread after the semaphore.
+final class UncheckedResult: @unchecked Sendable {
+    var outcome: ReplaySession.Outcome?
+    var error: (any Error)?
+}

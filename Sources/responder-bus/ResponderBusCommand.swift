@@ -1,0 +1,20 @@
+import ArgumentParser
+
+/// The `responder-bus` command: replay logs through the plugins, and import iOS console dumps.
+@main
+struct ResponderBusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "responder-bus",
+        abstract: "Replay keyboard and responder event logs through ResponderBus's plugins, and import iOS console dumps.",
+        discussion: """
+            Exit codes: 0 success; 1 a check or verification failed; 64 bad usage; 65 bad input data; \
+            66 input missing or unreadable; 70 internal error; 78 a plugin that cannot be loaded.
+
+            Examples:
+              responder-bus replay session.jsonl
+              responder-bus replay session.jsonl --format jsonl --check
+              responder-bus import console.txt --screen 375x812 -o session.jsonl
+            """,
+        subcommands: [ReplayCommand.self, ImportCommand.self]
+    )
+}

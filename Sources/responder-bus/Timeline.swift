@@ -1,0 +1,61 @@
+import EventLog
+import ResponderBus
+
+/// The readable timeline `replay` prints by default.
+enum Timeline {
+    static func time(_ t: Double) -> String {
+        let millis = Int((t * 1000).rounded())
+        let text = "\(millis / 1000).\(String(repeating: "0", count: 3 - String(millis % 1000).count))\(millis % 1000)"
+        return String(repeating: " ", count: max(0, 9 - text.count)) + text
+    }
+
+    static func point(_ value: Double) -> String { JSONText.number(value) }
+
+    /// One external event.
+    static func external(_ record: LogRecord) -> String {
+        let name = record.event.name.padding(to: 24)
+        return "\(time(record.t))  \(name)\(describe(record.event))"
+    }
+
+    /// One decision.
+    static func derived(_ record: LogRecord) -> String {
+        let by = record.origin.derivingPlugin ?? "?"
+        return "\(time(record.t))    → \(by): \(record.event.name) \(describe(record.event))"
+    }
+
+    static func describe(_ event: LogEvent) -> String {
+        switch event {
+        case .keyboard(_, let info):
+            var parts: [String] = []
+            if let end = info.end { parts.append("end \(end)") } else if let begin = info.begin { parts.append("begin \(begin)") }
+            if let duration = info.duration { parts.append("\(point(duration)) s") }
+            if let curve = info.curve { parts.append("curve \(curve)") }
+            if info.isLocal == false { parts.append("another app's keyboard") }
+            return parts.joined(separator: "  ")
+        case .didBeginEditing(let info), .didEndEditing(let info): return "'\(info.view)'"
+        case .returnKey(let info): return "in '\(info.view)'"
+        case .scene(let info):
+            var count = 0
+            var stack = [info.root]
+            while let view = stack.popLast() {
+                count += 1
+                stack.append(contentsOf: view.children)
+            }
+            return "\(count) views" + (info.lastFieldAction.map { ", last field performs '\($0)'" } ?? "")
+        case .setFrame(let change): return "'\(change.view)' to \(change.frame)"
+        case .screen(let change): return "\(change.size)" + (change.safeArea.map { ", safe area \($0)" } ?? "")
+        case .viewShift(let shift): return "root to y \(point(shift.originY)) (\(point(shift.duration)) s, curve \(shift.curve))"
+        case .scroll(let scroll): return "'\(scroll.view)' to offset \(point(scroll.contentOffsetY)), bottom inset \(point(scroll.bottomInset))"
+        case .focusChange(let change): return "'\(change.from?.rawValue ?? "none")' → '\(change.to?.rawValue ?? "none")'"
+        case .action(let action): return "'\(action.name)'"
+        case .resign(let resign): return "'\(resign.view)'"
+        case .diagnostic(let diagnostic): return "\(diagnostic.level.rawValue): \(diagnostic.message)"
+        }
+    }
+}
+
+extension String {
+    func padding(to width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}

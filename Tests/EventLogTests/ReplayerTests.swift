@@ -1,0 +1,143 @@
+import EventLog
+import FieldAdvancing
+import KeyboardAvoidance
+import ResponderBus
+import TextViewOrdering
+import Testing
+
+/// Replays a log text through the built-in plugins on the virtual-time loop.
+final class ReplayRun {
+    let loop = VirtualTimeLoop()
+    let bus: Bus
+    let replayer: Replayer
+    var derived: [LogRecord] = []
+    var problems: [LogReadError] = []
+    var recordedDerived: [LogRecord] = []
+    let verifier = DerivedVerifier()
+    var check: CoverageCheck?
+    private var recorder: LogRecorder?
+
+    init(plugins: [any ResponderPlugin] = [TextViewOrdering(), FieldAdvancing(), KeyboardAvoidance()], check: Bool = false) {
+        bus = Bus(loop: loop)
+        for plugin in plugins { try! bus.register(plugin) }
+        replayer = Replayer(bus: bus)
+        recorder = LogRecorder(bus: bus, selection: .derived) { [unowned self] record in
+            derived.append(record)
+            verifier.addProduced(record)
+        }
+        if check { self.check = CoverageCheck(bus: bus) }
+        replayer.onProblem = { [unowned self] in problems.append($0) }
+        replayer.onRecordedDerived = { [unowned self] record, location in
+            recordedDerived.append(record)
+            verifier.addRecorded(record, at: location)
+        }
+    }
+
+    @discardableResult
+    func run(_ text: String, strict: Bool = false) throws -> Replayer.Summary {
+        let reader = LogReader(bytes: Array(text.utf8))
+        replayer.apply(try reader.readHeader())
+        return replayer.replay(reader, on: loop, strict: strict)
+    }
+}
+
+@Suite("Replayer, verifier and coverage check")
+struct ReplayerTests {
+    static let scene = #"{"t":0,"event":"scene","lastFieldAction":"signIn","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[{"id":"email","kind":"textField","tag":1,"frame":[20,560,335,44]},{"id":"notes","kind":"textView","tag":2,"frame":[20,620,335,120]}]}}"#
+    static let show = #""begin":[0,812,375,291],"end":[0,521,375,291],"duration":0.25,"curve":7,"isLocal":true"#
+
+    static let session = [
+        header, scene,
+        #"{"t":0.5,"event":"didBeginEditing","view":"email"}"#,
+        #"{"t":0.51,"event":"keyboardWillChangeFrame",\#(show)}"#,
+        #"{"t":0.51,"event":"keyboardWillShow",\#(show)}"#,
+        #"{"t":2,"event":"returnKey","view":"email"}"#,
+        #"{"t":2.01,"event":"didBeginEditing","view":"notes"}"#,
+        #"{"t":3,"event":"keyboardWillHide","begin":[0,521,375,291],"end":[0,812,375,291],"duration":0.25,"curve":7}"#,
+    ].joined(separator: "\n") + "\n"
+
+    @Test("external events drive the plugins at their recorded times; same-t events share a turn")
+    func replay() throws {
+        let run = ReplayRun()
+        let summary = try run.run(Self.session)
+        #expect(summary.externalEvents == 7)
+        #expect(run.problems.isEmpty)
+        // email 560…604 → 521 − 624 = −103; notes 620…740 → 521 − 760 = −239; hide → 0.
+        #expect(run.derived.map { LogWriter.line(for: $0) } == [
+            #"{"by":"KeyboardAvoidance","curve":7,"duration":0.25,"event":"viewShift","origin":"derived","originY":-103,"t":0.51}"#,
+            #"{"by":"FieldAdvancing","event":"focusChange","from":"email","origin":"derived","t":2,"to":"notes"}"#,
+            #"{"by":"KeyboardAvoidance","curve":7,"duration":0.25,"event":"viewShift","origin":"derived","originY":-239,"t":2}"#,
+            #"{"by":"KeyboardAvoidance","curve":7,"duration":0.25,"event":"viewShift","origin":"derived","originY":0,"t":3}"#,
+        ])
+        #expect(run.bus.screen.rootOriginY == 0)
+    }
+
+    @Test("verify: a log with its own recorded decisions matches; a changed one shows the first difference")
+    func verify() throws {
+        let first = ReplayRun()
+        try first.run(Self.session)
+        var lines = Self.session.split(separator: "\n").map(String.init)
+        let recorded = first.derived.map { LogWriter.line(for: $0) }
+        // Interleave by time: each derived record after the external ones of its time.
+        lines.insert(contentsOf: recorded[0...0], at: 5)
+        lines.insert(contentsOf: recorded[1...2], at: 7)
+        lines.append(recorded[3])
+        let good = ReplayRun()
+        try good.run(lines.joined(separator: "\n"))
+        #expect(good.verifier.finish() == nil)
+        #expect(good.verifier.matched == 4)
+
+        lines[5] = lines[5].replacingOriginY(-103, with: -100)
+        let bad = ReplayRun()
+        try bad.run(lines.joined(separator: "\n"))
+        let difference = try #require(bad.verifier.finish())
+        #expect(difference.contains("#1"))
+        #expect(difference.contains("-100"))
+        #expect(difference.contains("-103"))
+        #expect(difference.contains("line 6"))
+    }
+
+    @Test("check: a field left covered after the keyboard settles is reported once; with avoidance nothing is")
+    func check() throws {
+        let unavoided = ReplayRun(plugins: [], check: true)
+        try unavoided.run(Self.session)
+        let violations = try #require(unavoided.check?.violations)
+        #expect(violations.map(\.field) == ["email"])
+        #expect(violations.first?.t == 0.76)
+        #expect(violations.first?.coveredHeight == 83)
+
+        let avoided = ReplayRun(check: true)
+        try avoided.run(Self.session)
+        #expect(avoided.check?.violations == [])
+    }
+
+    @Test("unknown view ids are rejected with their line and column, and skipped")
+    func unknownView() throws {
+        let text = [header, Self.scene, #"{"t":1,"event":"didBeginEditing","view":"ghost"}"#, #"{"t":2,"event":"didBeginEditing","view":"email"}"#].joined(separator: "\n")
+        let run = ReplayRun()
+        let summary = try run.run(text)
+        #expect(summary.externalEvents == 2)
+        #expect(summary.rejectedLines == 1)
+        #expect(run.problems.first?.code == .unknownView)
+        #expect(run.problems.first?.line == 3)
+        #expect(run.problems.first?.column == 41)
+        #expect(run.bus.screen.firstResponder?.id == "email")
+    }
+
+    @Test("strict stops at the first rejected line")
+    func strict() throws {
+        let text = [header, Self.scene, #"{"t":1,"event":"nope"}"#, #"{"t":2,"event":"didBeginEditing","view":"email"}"#].joined(separator: "\n")
+        let run = ReplayRun()
+        let summary = try run.run(text, strict: true)
+        #expect(summary.stoppedAt?.code == .unknownEvent)
+        #expect(summary.externalEvents == 1)
+        #expect(run.bus.screen.firstResponder == nil)
+    }
+}
+
+extension String {
+    func replacingOriginY(_ old: Int, with new: Int) -> String {
+        let parts = split(separator: "\"originY\":\(old)", omittingEmptySubsequences: false)
+        return parts.joined(separator: "\"originY\":\(new)")
+    }
+}
