@@ -12,7 +12,8 @@ import Musl
 /// a static member of a type rather than top-level code (a callback written at the top level of
 /// `main.swift` would be inferred `@MainActor` and trap when called on the loop thread). State is
 /// reached through the handle's `data` pointer: an unretained ``UVLoopCore`` for the loop's own
-/// handles, a retained ``UVTimer`` for each timer.
+/// handles, a retained ``UVTimer`` for each timer, a retained ``UVWatcher`` for each handle of a
+/// file or signal watch.
 enum UVCallbacks {
     /// The loop thread's entry point. `argument` is a retained ``UVLoopCore``; the thread owns that
     /// reference until it ends.
@@ -55,5 +56,35 @@ enum UVCallbacks {
         let timer = Unmanaged<UVTimer>.fromOpaque(data).takeRetainedValue()
         timer.handle.deinitialize(count: 1)
         timer.handle.deallocate()
+    }
+
+    /// `uv_fs_event_t` (inotify): the watched file changed.
+    static let fileEvent: uv_fs_event_cb = { handle, _, _, _ in
+        guard let data = handle?.pointee.data else { return }
+        Unmanaged<UVWatcher>.fromOpaque(data).takeUnretainedValue().fileMayHaveChanged()
+    }
+
+    /// `uv_fs_poll_t`: the watched file's `stat` differs from the previous poll, or `stat` started
+    /// failing or failing differently (the file went away, say).
+    static let filePolled: uv_fs_poll_cb = { handle, _, _, _ in
+        guard let data = handle?.pointee.data else { return }
+        Unmanaged<UVWatcher>.fromOpaque(data).takeUnretainedValue().fileMayHaveChanged()
+    }
+
+    /// `uv_signal_t`: a watched signal arrived.
+    static let signalReceived: uv_signal_cb = { handle, signal in
+        guard let data = handle?.pointee.data else { return }
+        Unmanaged<UVWatcher>.fromOpaque(data).takeUnretainedValue().signalReceived(signal)
+    }
+
+    /// Close callback of every watch handle: drops the reference `data` held, then frees the
+    /// handle (a C struct, trivially destroyed, whatever its type).
+    static let watchHandleClosed: uv_close_cb = { handle in
+        guard let handle else { return }
+        if let data = handle.pointee.data {
+            handle.pointee.data = nil
+            Unmanaged<UVWatcher>.fromOpaque(data).release()
+        }
+        UnsafeMutableRawPointer(handle).deallocate()
     }
 }

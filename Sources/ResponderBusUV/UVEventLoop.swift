@@ -35,13 +35,16 @@ import ResponderBus
 /// - ``runWhenIdle(_:)`` runs on a `uv_idle_t`, always after pending end-of-turn work. Each idle
 ///   callback runs the batch queued before it started; idle work queued by that batch runs on a
 ///   later iteration.
+/// - ``watchFile(atPath:pollInterval:_:)`` watches a file with both a `uv_fs_event_t` (inotify) and
+///   a `uv_fs_poll_t`; ``watchSignals(_:_:)`` starts a `uv_signal_t` per signal. Each returns a
+///   ``UVWatch`` whose ``UVWatch/stop()`` closes the handles.
 ///
 /// ## Shutting down
 ///
-/// ``shutdown()`` runs everything posted before it, cancels pending timers, closes every handle,
-/// closes the libuv loop (see ``closeResult``) and waits for the thread to end. After it has been
-/// called, ``execute(_:)`` refuses work: the work does not run and is counted in
-/// ``rejectedWorkCount``; ``submit(_:)`` reports the refusal to its caller.
+/// ``shutdown()`` runs everything posted before it, cancels pending timers, stops running watches,
+/// closes every handle, closes the libuv loop (see ``closeResult``) and waits for the thread to
+/// end. After it has been called, ``execute(_:)`` refuses work: the work does not run and is
+/// counted in ``rejectedWorkCount``; ``submit(_:)`` reports the refusal to its caller.
 ///
 /// Releasing the last reference to the loop without calling ``shutdown()`` shuts it down the same
 /// way: `deinit` waits for the thread when it runs on another thread. When the last reference is
@@ -52,7 +55,8 @@ import ResponderBus
 ///
 /// ``execute(_:)``, ``submit(_:)``, ``now``, ``inLoop``, ``rejectedWorkCount``, ``closeResult`` and
 /// ``shutdown()`` (not on the loop thread) are thread-safe. ``schedule(after:_:)``,
-/// ``runAtEndOfTurn(_:)``, ``runWhenIdle(_:)`` and `ScheduledWork.cancel()` are loop-confined and
+/// ``runAtEndOfTurn(_:)``, ``runWhenIdle(_:)``, ``watchFile(atPath:pollInterval:_:)``,
+/// ``watchSignals(_:_:)``, `ScheduledWork.cancel()` and ``UVWatch/stop()`` are loop-confined and
 /// stop the process with a clear message when called from another thread, because libuv handles
 /// must only be touched from the loop thread.
 public final class UVEventLoop: BusLoop {
@@ -145,14 +149,100 @@ public final class UVEventLoop: BusLoop {
         core.runWhenIdle(work)
     }
 
+    // MARK: Watching files and signals
+
+    /// Calls `onChange` on the loop soon after the file at `path` changes: appended to, written,
+    /// truncated, its attributes changed, renamed or removed. Loop-confined.
+    ///
+    /// Made for following a log as it grows (`tail -f`): on each call, read from where the last read
+    /// stopped to the end of the file.
+    ///
+    /// Two libuv watchers feed the one callback:
+    /// - a `uv_fs_event_t` (inotify), which reports a change within the loop iteration that sees
+    ///   it;
+    /// - a `uv_fs_poll_t`, which compares the file's `stat` every `pollInterval` and catches what
+    ///   inotify misses: files on filesystems without inotify support (network filesystems, some
+    ///   FUSE mounts), and a new file created at `path` after the watched one was renamed or
+    ///   removed (inotify follows the original file).
+    ///
+    /// Everything either watcher reports during one loop iteration leads to a single call, at the
+    /// end of that iteration (``runAtEndOfTurn(_:)``). A change is usually reported twice, though:
+    /// by inotify at once, and again by the poll up to `pollInterval` later; `onChange` must treat
+    /// a call as "look at the file", which may find nothing new.
+    ///
+    /// The watch runs until ``UVWatch/stop()``, the release of the returned ``UVWatch``, or the
+    /// loop's shutdown. Started while the loop is shutting down, the watch is refused: the returned
+    /// watch is already stopped and `onChange` is never called.
+    ///
+    /// - Parameters:
+    ///   - path: the file to watch; it must exist.
+    ///   - pollInterval: how often the fallback poll calls `stat`; rounded up to whole
+    ///     milliseconds, at least 1 ms.
+    ///   - onChange: called on the loop thread.
+    /// - Returns: the running watch; keep it as long as the watch should run.
+    /// - Throws: ``UVWatchError`` with libuv's message when a watcher cannot start, for example
+    ///   `ENOENT` when there is no file at `path`; nothing is left running then.
+    public func watchFile(
+        atPath path: String,
+        pollInterval: Duration = .milliseconds(250),
+        _ onChange: @escaping () -> Void
+    ) throws(UVWatchError) -> UVWatch {
+        try watchFile(atPath: path, pollInterval: pollInterval, usingInotify: true, onChange)
+    }
+
+    /// ``watchFile(atPath:pollInterval:_:)``, optionally without inotify, to exercise the poll
+    /// fallback alone. For tests.
+    package func watchFile(
+        atPath path: String,
+        pollInterval: Duration,
+        usingInotify: Bool,
+        _ onChange: @escaping () -> Void
+    ) throws(UVWatchError) -> UVWatch {
+        let watcher = try core.watchFile(atPath: path, pollInterval: pollInterval, usingInotify: usingInotify, onChange)
+        return UVWatch(core: core, watcher: watcher)
+    }
+
+    /// Calls `handler` on the loop with the signal number each time one of `signals` (such as
+    /// `SIGINT` and `SIGTERM`) is delivered to the process. Loop-confined.
+    ///
+    /// Uses one `uv_signal_t` per distinct signal. While any libuv signal watcher is running for a
+    /// signal, in any loop of the process, the signal no longer has its default effect (ending the
+    /// process, for `SIGINT` and `SIGTERM`); libuv restores the default action when the last one
+    /// stops. Signals that arrive close together may be reported once.
+    ///
+    /// libuv's signal handler may run on any thread, and forwards the signal to the loop. The
+    /// watched signals are unblocked on the loop thread, which may have inherited a mask blocking
+    /// them (as threads of Dispatch and of the Swift concurrency pool block nearly every signal),
+    /// so a signal sent to the process (`kill`, Control-C) always has a thread to land on. A
+    /// signal sent to one thread (`raise`, `pthread_kill`) that blocks it stays pending there and
+    /// is never reported.
+    ///
+    /// The watch runs until ``UVWatch/stop()``, the release of the returned ``UVWatch``, or the
+    /// loop's shutdown. Started while the loop is shutting down, the watch is refused: the returned
+    /// watch is already stopped and `handler` is never called.
+    ///
+    /// Stops the process with libuv's message if a signal cannot be watched (an invalid number,
+    /// `SIGKILL`, `SIGSTOP`).
+    ///
+    /// - Returns: the running watch; keep it as long as the watch should run.
+    public func watchSignals(_ signals: [Int32], _ handler: @escaping (Int32) -> Void) -> UVWatch {
+        UVWatch(core: core, watcher: core.watchSignals(signals, handler))
+    }
+
+    /// How many file and signal watches are running. Loop-confined. For tests.
+    package var runningWatchCount: Int { core.watcherCount }
+
+    // MARK: Shutting down
+
     /// Shuts the loop down and waits until its thread has ended.
     ///
     /// In order: everything posted with ``execute(_:)`` before this call runs, with the end-of-turn
     /// and idle work it queues; pending timers are cancelled (their handles report
-    /// `isCancelled`, their work never runs, and timers scheduled meanwhile are refused); every
-    /// libuv handle is closed; `uv_run` returns; `uv_loop_close` runs (its result is
-    /// ``closeResult``); the thread ends. Work posted after this call is refused (see
-    /// ``rejectedWorkCount``).
+    /// `isCancelled`, their work never runs, and timers scheduled meanwhile are refused); running
+    /// watches are stopped (they report ``UVWatch/isStopped``, their callbacks are not called once
+    /// the shutdown was requested, and watches started meanwhile are refused); every libuv handle
+    /// is closed; `uv_run` returns; `uv_loop_close` runs (its result is ``closeResult``); the
+    /// thread ends. Work posted after this call is refused (see ``rejectedWorkCount``).
     ///
     /// Idempotent, and callable from several threads at once: every caller returns once the loop
     /// is down. Must not be called on the loop thread, which cannot wait for itself: that stops the

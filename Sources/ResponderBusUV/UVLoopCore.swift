@@ -77,7 +77,10 @@ final class UVLoopCore: @unchecked Sendable {
     private var checkActive = false
     private var idleActive = false
     private var timers: [ObjectIdentifier: UVTimer] = [:]
-    /// Set once the stop request is seen: pending timers are cancelled, new ones refused.
+    /// File and signal watchers that are running; shutdown stops them all.
+    private var watchers: [ObjectIdentifier: UVWatcher] = [:]
+    /// Set once the stop request is seen: pending timers are cancelled and running watchers
+    /// stopped; new ones are refused.
     private var stopping = false
     /// Set by the drain that saw the stop request: nothing more can arrive through the inbox.
     private var inboxClosed = false
@@ -138,11 +141,12 @@ final class UVLoopCore: @unchecked Sendable {
         }
     }
 
-    /// Queues `work` and wakes the loop; `false` (and counted) once a stop was requested.
-    func submit(_ work: @escaping @Sendable () -> Void) -> Bool {
+    /// Queues `work` and wakes the loop; `false` once a stop was requested, and then counted in
+    /// `rejected` unless `countingRefusal` is `false` (for the loop's own bookkeeping).
+    func submit(countingRefusal: Bool = true, _ work: @escaping @Sendable () -> Void) -> Bool {
         inbox.withLock { inbox in
             guard !inbox.stopRequested else {
-                inbox.rejected += 1
+                if countingRefusal { inbox.rejected += 1 }
                 return false
             }
             let wasEmpty = inbox.work.isEmpty
@@ -244,13 +248,17 @@ final class UVLoopCore: @unchecked Sendable {
         finishIfDrained()
     }
 
-    /// Cancels every pending timer and refuses new ones.
+    /// Cancels every pending timer, stops every watcher, and refuses new ones.
     private func beginStop() {
         guard !stopping else { return }
         stopping = true
         for timer in Array(timers.values) {
             timer.scheduled?.cancel()
             cancel(timer)  // already done through the handle's onCancel; a no-op then
+        }
+        // Closes their handles; `uv_run` does not return before the close callbacks have run.
+        for watcher in Array(watchers.values) {
+            watcher.stop()
         }
     }
 
@@ -351,6 +359,97 @@ final class UVLoopCore: @unchecked Sendable {
         let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
         let (total, overflow2) = whole.addingReportingOverflow(UInt64(fraction))
         return overflow || overflow2 ? .max : total
+    }
+
+    // MARK: Watchers
+
+    /// How many watchers are running. Loop-confined.
+    var watcherCount: Int {
+        requireInLoop("watcherCount")
+        return watchers.count
+    }
+
+    /// Starts watching `path` with inotify (`uv_fs_event_t`, unless `usingInotify` is `false`) and
+    /// with `stat` every `pollInterval` (`uv_fs_poll_t`). Loop-confined.
+    ///
+    /// While the loop is stopping, returns a watcher that is already stopped.
+    func watchFile(
+        atPath path: String,
+        pollInterval: Duration,
+        usingInotify: Bool,
+        _ onChange: @escaping () -> Void
+    ) throws(UVWatchError) -> UVWatcher {
+        requireInLoop("watchFile(atPath:pollInterval:_:)")
+        let watcher = UVWatcher(core: self, action: .fileChanged(onChange))
+        guard !stopping else {
+            watcher.stop()
+            return watcher
+        }
+        watchers[ObjectIdentifier(watcher)] = watcher
+        let nanoseconds = Self.nanoseconds(pollInterval)
+        let milliseconds = nanoseconds / 1_000_000 + (nanoseconds % 1_000_000 == 0 ? 0 : 1)
+        let interval = UInt32(clamping: max(1, milliseconds))  // libuv's unit; at least 1 ms
+        do throws(UVLibError) {
+            if usingInotify {
+                let event = try watcher.addHandle(uv_fs_event_t(), operation: "uv_fs_event_init") { uv_fs_event_init(loop, $0) }
+                try UVLibError.check(uv_fs_event_start(event, UVCallbacks.fileEvent, path, 0), "uv_fs_event_start")
+            }
+            let poll = try watcher.addHandle(uv_fs_poll_t(), operation: "uv_fs_poll_init") { uv_fs_poll_init(loop, $0) }
+            try UVLibError.check(uv_fs_poll_start(poll, UVCallbacks.filePolled, path, interval), "uv_fs_poll_start")
+        } catch {
+            watcher.stop()  // closes the handles initialised so far
+            throw UVWatchError(path: path, operation: "\(error.operation)", code: error.code)
+        }
+        return watcher
+    }
+
+    /// Starts one `uv_signal_t` per distinct signal in `signals`. Loop-confined.
+    ///
+    /// While the loop is stopping, returns a watcher that is already stopped. Stops the process with
+    /// a message if libuv refuses a signal.
+    func watchSignals(_ signals: [Int32], _ handler: @escaping (Int32) -> Void) -> UVWatcher {
+        requireInLoop("watchSignals(_:_:)")
+        let watcher = UVWatcher(core: self, action: .signal(handler))
+        guard !stopping else {
+            watcher.stop()
+            return watcher
+        }
+        watchers[ObjectIdentifier(watcher)] = watcher
+        var seen = Set<Int32>()
+        var watched = sigset_t()
+        sigemptyset(&watched)
+        for signal in signals where seen.insert(signal).inserted {
+            do throws(UVLibError) {
+                let handle = try watcher.addHandle(uv_signal_t(), operation: "uv_signal_init") { uv_signal_init(loop, $0) }
+                try UVLibError.check(uv_signal_start(handle, UVCallbacks.signalReceived, signal), "uv_signal_start")
+            } catch {
+                watcher.stop()
+                preconditionFailure("UVEventLoop.watchSignals: cannot watch signal \(signal): \(error.operation) failed: \(UVWatchError.message(for: error.code))")
+            }
+            sigaddset(&watched, signal)
+        }
+        // The loop thread inherited the signal mask of the thread that created it, and threads of
+        // Dispatch and of the Swift concurrency pool block nearly every signal. Accepting the
+        // watched signals here guarantees that one thread of the process does: the kernel delivers
+        // a signal sent to the process only to a thread that does not block it.
+        pthread_sigmask(SIG_UNBLOCK, &watched, nil)
+        return watcher
+    }
+
+    /// Called by a watcher when it stops.
+    func watcherStopped(_ watcher: UVWatcher) {
+        watchers.removeValue(forKey: ObjectIdentifier(watcher))
+    }
+
+    /// Called first by every watcher callback (they run in the poll phase, or in the check phase
+    /// for coalesced file changes); `false` once shutdown was requested, in which case every
+    /// watcher has been stopped and the callback must not run.
+    func watcherCallbackMayRun() -> Bool {
+        phase = .pollOrLater
+        if !stopping, inbox.withLock({ $0.stopRequested }) {
+            beginStop()  // no watcher callback runs once shutdown was asked for, as for timers
+        }
+        return !stopping
     }
 
     // MARK: End of turn and idle
