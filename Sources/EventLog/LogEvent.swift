@@ -115,24 +115,35 @@ public enum LogEvent: Hashable, Sendable {
     /// The log event for a bus event, or `nil` for events the format does not know (such as
     /// `turnSettled` or a plugin's own events).
     public init?(_ event: AnyEvent) {
-        if let e = event.as(.keyboardWillShow) { self = .keyboard(.keyboardWillShow, e.payload) }
-        else if let e = event.as(.keyboardDidShow) { self = .keyboard(.keyboardDidShow, e.payload) }
-        else if let e = event.as(.keyboardWillHide) { self = .keyboard(.keyboardWillHide, e.payload) }
-        else if let e = event.as(.keyboardDidHide) { self = .keyboard(.keyboardDidHide, e.payload) }
-        else if let e = event.as(.keyboardWillChangeFrame) { self = .keyboard(.keyboardWillChangeFrame, e.payload) }
-        else if let e = event.as(.keyboardDidChangeFrame) { self = .keyboard(.keyboardDidChangeFrame, e.payload) }
-        else if let e = event.as(.didBeginEditing) { self = .didBeginEditing(e.payload) }
-        else if let e = event.as(.didEndEditing) { self = .didEndEditing(e.payload) }
-        else if let e = event.as(.returnKey) { self = .returnKey(e.payload) }
-        else if let e = event.as(.scene) { self = .scene(e.payload) }
-        else if let e = event.as(.setFrame) { self = .setFrame(e.payload) }
-        else if let e = event.as(.screen) { self = .screen(e.payload) }
-        else if let e = event.as(.viewShift) { self = .viewShift(e.payload) }
-        else if let e = event.as(.scroll) { self = .scroll(e.payload) }
-        else if let e = event.as(.focusChange) { self = .focusChange(e.payload) }
-        else if let e = event.as(.action) { self = .action(e.payload) }
-        else if let e = event.as(.resign) { self = .resign(e.payload) }
-        else if let e = event.as(.diagnostic) { self = .diagnostic(e.payload) }
-        else { return nil }
+        // One switch on the interned id, then one cast: this runs for every event a recorder sees.
+        let id = event.name.id
+        let payload = event.payload
+        func keyboard(_ kind: KeyboardEvent) -> LogEvent? {
+            (payload as? KeyboardInfo).map { .keyboard(kind, $0) }
+        }
+        let result: LogEvent?
+        switch id {
+        case EventName.keyboardWillShow.id: result = keyboard(.keyboardWillShow)
+        case EventName.keyboardDidShow.id: result = keyboard(.keyboardDidShow)
+        case EventName.keyboardWillHide.id: result = keyboard(.keyboardWillHide)
+        case EventName.keyboardDidHide.id: result = keyboard(.keyboardDidHide)
+        case EventName.keyboardWillChangeFrame.id: result = keyboard(.keyboardWillChangeFrame)
+        case EventName.keyboardDidChangeFrame.id: result = keyboard(.keyboardDidChangeFrame)
+        case EventName.didBeginEditing.id: result = (payload as? EditingInfo).map { .didBeginEditing($0) }
+        case EventName.didEndEditing.id: result = (payload as? EditingInfo).map { .didEndEditing($0) }
+        case EventName.returnKey.id: result = (payload as? ReturnKeyInfo).map { .returnKey($0) }
+        case EventName.scene.id: result = (payload as? SceneInfo).map { .scene($0) }
+        case EventName.setFrame.id: result = (payload as? FrameChange).map { .setFrame($0) }
+        case EventName.screen.id: result = (payload as? ScreenChange).map { .screen($0) }
+        case EventName.viewShift.id: result = (payload as? ViewShift).map { .viewShift($0) }
+        case EventName.scroll.id: result = (payload as? ScrollChange).map { .scroll($0) }
+        case EventName.focusChange.id: result = (payload as? FocusChange).map { .focusChange($0) }
+        case EventName.action.id: result = (payload as? ActionInfo).map { .action($0) }
+        case EventName.resign.id: result = (payload as? ResignInfo).map { .resign($0) }
+        case EventName.diagnostic.id: result = (payload as? Diagnostic).map { .diagnostic($0) }
+        default: result = nil
+        }
+        guard let result else { return nil }
+        self = result
     }
 }

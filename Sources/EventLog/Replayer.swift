@@ -167,7 +167,10 @@ public final class Replayer {
                 let due = following ? loop.now : start + .seconds(turn[0].0.t / speed)
                 loop.schedule(after: due - loop.now) { [self] in
                     logTimeAnchor = (turn[0].0.t, loop.now, speed)
+                    postingTurn = true
                     post(turn)
+                    // What the plugins decide at the end of this turn is timed at the turn's t.
+                    loop.runAtEndOfTurn { [self] in postingTurn = false }
                     step()
                 }
             }
@@ -179,11 +182,17 @@ public final class Replayer {
     public var currentSummary: Summary { summary }
 
     private var logTimeAnchor: (t: Double, at: Duration, speed: Double)?
+    private var postingTurn = false
 
-    /// The time in the log's own clock, in seconds: for a real-time replay, the last posted turn's
-    /// `t` plus the loop time since, times the speed. Use it to time what the plugins derive.
+    /// The time in the log's own clock, in seconds. Use it to time what the plugins derive.
+    ///
+    /// On the virtual-time loop it is the loop's clock. In a real-time replay it is the last posted
+    /// turn's `t` during that turn (its end-of-turn work included), so that decisions are timed as
+    /// exactly as in a fast replay; later (a plugin's timer), that `t` plus the loop time since,
+    /// times the speed.
     public var logTime: Double {
         guard let anchor = logTimeAnchor else { return bus.loop.now.seconds }
+        if postingTurn { return anchor.t }
         return anchor.t + (bus.loop.now - anchor.at).seconds * anchor.speed
     }
 

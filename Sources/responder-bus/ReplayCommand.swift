@@ -144,7 +144,7 @@ final class ReplaySession {
             file.line(LogWriter.line(for: header))
             recordOutput = file
         }
-        let recorder = LogRecorder(bus: bus, selection: .all, clock: { [unowned replayer] in replayer.logTime }) { [unowned self] record in
+        let recorder = LogRecorder(bus: bus, selection: recordOutput == nil ? .derived : .all, clock: { [unowned replayer] in replayer.logTime }) { [unowned self] record in
             recordOutput?.line(LogWriter.line(for: record))
             guard record.origin != .external else { return }
             derivedCount += 1

@@ -1,5 +1,6 @@
 import DequeModule
 import HeapModule
+import Synchronization
 
 /// A deterministic event loop with virtual time, for tests and for replaying logs as fast as the
 /// machine allows.
@@ -38,6 +39,8 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
     private var endOfTurn = Deque<() -> Void>()
     private var idle = Deque<() -> Void>()
     private let inbox = Locked<[@Sendable () -> Void]>([])
+    /// How many pieces of work wait in the inbox, readable without taking its lock.
+    private let inboxCount = Atomic<Int>(0)
 
     /// The virtual clock, starting at zero.
     public private(set) var now: Duration = .zero
@@ -50,7 +53,10 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
 
     /// Queues `work` to run at the current virtual time during the next ``run()``. Thread-safe.
     public func execute(_ work: @escaping @Sendable () -> Void) {
-        inbox.withLock { $0.append(work) }
+        inbox.withLock {
+            $0.append(work)
+            inboxCount.add(1, ordering: .releasing)
+        }
     }
 
     /// Schedules `work` for `now + delay` (a negative delay counts as zero).
@@ -73,7 +79,7 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
 
     /// Whether any work is waiting: due now, scheduled for later, or queued for a hook.
     public var hasPendingWork: Bool {
-        !tasks.isEmpty || !endOfTurn.isEmpty || !idle.isEmpty || inbox.withLock { !$0.isEmpty }
+        !tasks.isEmpty || !endOfTurn.isEmpty || !idle.isEmpty || inboxCount.load(ordering: .acquiring) > 0
     }
 
     /// The deadline of the earliest scheduled task that has not run, if any.
@@ -100,7 +106,7 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
                 drainEndOfTurn()
                 continue
             }
-            if inbox.withLock({ !$0.isEmpty }) { continue }
+            if inboxCount.load(ordering: .acquiring) > 0 { continue }
             return
         }
     }
@@ -147,8 +153,12 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
     }
 
     private func moveInboxToTasks() {
+        guard inboxCount.load(ordering: .acquiring) > 0 else { return }
         let submitted = inbox.withLock { queue -> [@Sendable () -> Void] in
-            defer { queue.removeAll() }
+            defer {
+                inboxCount.subtract(queue.count, ordering: .releasing)
+                queue.removeAll()
+            }
             return queue
         }
         for work in submitted {
