@@ -67,6 +67,11 @@ let package = Package(
             name: "EventLogTests",
             dependencies: ["EventLog", "ResponderBus", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering"]
         ),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["responder-bus"],
+            exclude: ["Golden"]
+        ),
         .testTarget(name: "ResponderBusUVTests", dependencies: ["ResponderBus", "ResponderBusUV"]),
     ],
     swiftLanguageModes: [.v6]

@@ -58,7 +58,7 @@ public final class Replayer {
         precondition(bus.loop === loop, "replay on the bus's own loop")
         summary = Summary()
         self.strict = strict
-        var turn: [(LogRecord, RecordLocation)] = []
+        var turn: [TurnItem] = []
         var turnT = -1.0
         var items = 0
 
@@ -77,7 +77,8 @@ public final class Replayer {
             if items & 0x3FFF == 0 { onProgress(reader.bytesConsumed, reader.totalBytes) }
             switch item {
             case .problem(let error):
-                reject(error)
+                // Reported in line order, with the turn it sits in.
+                if turn.isEmpty { reject(error) } else { turn.append(.problem(error)) }
             case .record(let record, let location):
                 if record.origin != .external {
                     summary.recordedDerived += 1
@@ -88,7 +89,7 @@ public final class Replayer {
                     flush()
                     turnT = record.t
                 }
-                turn.append((record, location))
+                turn.append(.record(record, location))
             }
         }
         if summary.stoppedAt == nil {
@@ -122,36 +123,40 @@ public final class Replayer {
         let following = waitForMore != nil
 
         enum Step {
-            case turn([(LogRecord, RecordLocation)])
+            case turn(t: Double, [TurnItem])
             case waiting
             case end
         }
 
         // Reads the next turn: external records sharing one t.
         func readTurn() -> Step {
-            var turn: [(LogRecord, RecordLocation)] = []
+            var turn: [TurnItem] = []
+            var turnT: Double?
             if let first = peeked {
-                turn.append(first)
+                turn.append(.record(first.0, first.1))
+                turnT = first.0.t
                 peeked = nil
             }
             while summary.stoppedAt == nil, let item = reader.next() {
                 switch item {
                 case .problem(let error):
-                    reject(error)
+                    if turn.isEmpty { reject(error) } else { turn.append(.problem(error)) }
                 case .record(let record, let location):
                     if record.origin != .external {
                         summary.recordedDerived += 1
                         onRecordedDerived(record, location)
                         continue
                     }
-                    if let first = turn.first, record.t != first.0.t || turn.count >= maxTurnSize {
+                    if let t = turnT, record.t != t || turn.count >= maxTurnSize {
                         peeked = (record, location)
-                        return .turn(turn)
+                        return .turn(t: t, turn)
                     }
-                    turn.append((record, location))
+                    turnT = record.t
+                    turn.append(.record(record, location))
                 }
             }
-            if !turn.isEmpty { return .turn(turn) }
+            if let t = turnT { return .turn(t: t, turn) }
+            for item in turn { if case .problem(let error) = item { reject(error) } }
             return following && summary.stoppedAt == nil ? .waiting : .end
         }
 
@@ -162,11 +167,11 @@ public final class Replayer {
                 loop.schedule(after: .seconds(1 / speed)) { [self] in completion(summary) }
             case .waiting:
                 waitForMore?(step)
-            case .turn(let turn):
+            case .turn(let t, let turn):
                 // Following a live file, events are posted as they arrive; otherwise at their time.
-                let due = following ? loop.now : start + .seconds(turn[0].0.t / speed)
+                let due = following ? loop.now : start + .seconds(t / speed)
                 loop.schedule(after: due - loop.now) { [self] in
-                    logTimeAnchor = (turn[0].0.t, loop.now, speed)
+                    logTimeAnchor = (t, loop.now, speed)
                     postingTurn = true
                     post(turn)
                     // What the plugins decide at the end of this turn is timed at the turn's t.
@@ -198,9 +203,19 @@ public final class Replayer {
 
     // MARK: Posting
 
-    private func post(_ events: [(LogRecord, RecordLocation)]) {
-        for (record, location) in events {
+    /// One entry of a turn: a record to post, or a rejected line to report in its place.
+    private enum TurnItem {
+        case record(LogRecord, RecordLocation)
+        case problem(LogReadError)
+    }
+
+    private func post(_ items: [TurnItem]) {
+        for item in items {
             if summary.stoppedAt != nil { return }
+            guard case .record(let record, let location) = item else {
+                if case .problem(let error) = item { reject(error) }
+                continue
+            }
             if let missing = unknownView(in: record.event) {
                 reject(LogReadError(
                     .unknownView, line: location.line, column: location.viewColumn ?? 0,

@@ -148,10 +148,10 @@ struct LogReaderBadInputTests {
     static let cases: [Case] = [
         Case(name: "malformed JSON", line: #"{"t":0,"event":"returnKey","view":"a""#, code: .malformedJSON, column: nil, mentions: "expected"),
         Case(name: "not an object", line: #"[1,2,3]"#, code: .malformedJSON, column: 1, mentions: "'{'"),
-        Case(name: "trailing garbage", line: #"{"t":0,"event":"returnKey","view":"a"} x"#, code: .malformedJSON, column: 41, mentions: "end of the line"),
+        Case(name: "trailing garbage", line: #"{"t":0,"event":"returnKey","view":"a"} x"#, code: .malformedJSON, column: 40, mentions: "end of the line"),
         Case(name: "wrong field type", line: #"{"t":0,"event":"returnKey","view":42}"#, code: .malformedJSON, column: 35, mentions: "a string"),
-        Case(name: "rectangle with three numbers", line: #"{"t":0,"event":"keyboardWillShow","end":[0,521,375]}"#, code: .wrongType, column: 40, mentions: "[x, y, width, height]"),
-        Case(name: "unknown event", line: #"{"t":0,"event":"keyboardWillExplode"}"#, code: .unknownEvent, column: 15, mentions: "keyboardWillExplode"),
+        Case(name: "rectangle with three numbers", line: #"{"t":0,"event":"keyboardWillShow","end":[0,521,375]}"#, code: .wrongType, column: 41, mentions: "[x, y, width, height]"),
+        Case(name: "unknown event", line: #"{"t":0,"event":"keyboardWillExplode"}"#, code: .unknownEvent, column: 16, mentions: "keyboardWillExplode"),
         Case(name: "missing event", line: #"{"t":0,"view":"a"}"#, code: .missingField, column: 1, mentions: "event"),
         Case(name: "missing t", line: #"{"event":"returnKey","view":"a"}"#, code: .missingField, column: 1, mentions: "\"t\""),
         Case(name: "missing view", line: #"{"t":0,"event":"returnKey"}"#, code: .missingField, column: 1, mentions: "view"),
@@ -162,9 +162,9 @@ struct LogReaderBadInputTests {
         Case(name: "negative t", line: #"{"t":-1,"event":"returnKey","view":"a"}"#, code: .invalidValue, column: 1, mentions: "negative"),
         Case(name: "derived without by", line: #"{"t":0,"event":"resign","view":"a","origin":"derived"}"#, code: .missingField, column: 45, mentions: "by"),
         Case(name: "unknown origin", line: #"{"t":0,"event":"resign","view":"a","origin":"alien"}"#, code: .invalidValue, column: 45, mentions: "alien"),
-        Case(name: "unknown view kind", line: #"{"t":0,"event":"scene","root":{"id":"r","kind":"button","frame":[0,0,1,1]}}"#, code: .invalidValue, column: 46, mentions: "button"),
+        Case(name: "unknown view kind", line: #"{"t":0,"event":"scene","root":{"id":"r","kind":"button","frame":[0,0,1,1]}}"#, code: .invalidValue, column: 48, mentions: "button"),
         Case(name: "a second header", line: #"{"format":"responder-bus-log","version":1,"screen":{"width":1,"height":1}}"#, code: .invalidValue, column: 1, mentions: "second header"),
-        Case(name: "an unescaped control character", line: "{\"t\":0,\"event\":\"action\",\"name\":\"a\tb\",\"origin\":\"derived\",\"by\":\"X\"}", code: .malformedJSON, column: 35, mentions: "control character"),
+        Case(name: "an unescaped control character", line: "{\"t\":0,\"event\":\"action\",\"name\":\"a\tb\",\"origin\":\"derived\",\"by\":\"X\"}", code: .malformedJSON, column: 34, mentions: "control character"),
         Case(name: "a leading zero", line: #"{"t":01,"event":"returnKey","view":"a"}"#, code: .malformedJSON, column: 6, mentions: "start with 0"),
     ]
 

@@ -102,9 +102,12 @@ struct ReplayerTests {
         let unavoided = ReplayRun(plugins: [], check: true)
         try unavoided.run(Self.session)
         let violations = try #require(unavoided.check?.violations)
-        #expect(violations.map(\.field) == ["email"])
+        // Without field advancing, Return leaves the focus on email; the recorded echo then moves it
+        // to notes, also covered.
+        #expect(violations.map(\.field) == ["email", "notes"])
         #expect(violations.first?.t == 0.76)
-        #expect(violations.first?.coveredHeight == 83)
+        #expect(violations.first?.coveredHeight == 44)
+        #expect(violations.last?.coveredHeight == 120)
 
         let avoided = ReplayRun(check: true)
         try avoided.run(Self.session)
