@@ -41,7 +41,7 @@ struct ImportCommand: ParsableCommand {
         if let screen, Self.parseScreen(screen) == nil {
             throw ValidationError("--screen \(screen): expected WIDTHxHEIGHT in points, such as 375x812")
         }
-        if LogEvent.KeyboardEvent(rawValue: event) == nil {
+        if ConsoleImporter.keyboardEvent(named: event) == nil {
             throw ValidationError("--event \(event): expected one of \(LogEvent.KeyboardEvent.allCases.map(\.rawValue).joined(separator: ", "))")
         }
     }
@@ -55,14 +55,14 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard let text = Self.readAll(dump) else { throw Exit.noInput }
+        guard let bytes = Self.readAll(dump) else { throw Exit.noInput }
         var options = ConsoleImporter.Options()
         options.screen = screen.flatMap(Self.parseScreen)
-        options.defaultEvent = LogEvent.KeyboardEvent(rawValue: event) ?? .keyboardWillChangeFrame
-        let result = ConsoleImporter(options: options).importDump(text)
+        options.defaultEvent = ConsoleImporter.keyboardEvent(named: event) ?? .keyboardWillChangeFrame
+        let result = ConsoleImporter(options: options).importDump(bytes)
         for problem in result.problems { complain("\(dump): \(problem)") }
         guard !result.records.isEmpty else {
-            complain("\(dump): nothing importable: no keyboard or editing notifications were found")
+            if result.problems.isEmpty { complain("\(dump): nothing importable") }
             throw Exit.dataError
         }
         let log = LogWriter.text(header: result.header, records: result.records)
@@ -81,8 +81,8 @@ struct ImportCommand: ParsableCommand {
         complain("\(dump): imported \(result.records.count) events (screen \(result.header.screen), \(result.header.screenSource ?? "given"))")
     }
 
-    /// Reads a whole file (or standard input), decoding invalid UTF-8 leniently.
-    static func readAll(_ path: String) -> String? {
+    /// Reads a whole file (or standard input).
+    static func readAll(_ path: String) -> [UInt8]? {
         let descriptor: Int32 = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             complain("cannot open '\(path)': \(String(cString: strerror(errno))); check the path")
@@ -109,6 +109,6 @@ struct ImportCommand: ParsableCommand {
                 break
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }

@@ -1,0 +1,269 @@
+import ResponderBus
+
+/// Turns what an iOS app printed to its console into a v1 log: `responder-bus import DUMP`.
+///
+/// It finds the keyboard notifications (`UIKeyboardWillShow…` and the five others) and the text
+/// fields' and text views' `DidBeginEditing`/`DidEndEditing` notifications inside whatever
+/// surrounds them:
+///
+/// - Objective-C `NSConcreteNotification 0x… {name = …; userInfo = {…}}` and
+///   `{name = …; object = <UITextField: 0x…; …>}`, with or without an NSLog prefix
+///   (`2019-04-30 21:44:27.627646+0800 test[7689:297428] `);
+/// - bare `userInfo = {…}` / NSDictionary dumps, values quoted (`"NSRect: {{0, 352}, {320, 216}}"`)
+///   or not, keys in any order, with or without their braces;
+/// - Swift `name = …, object = nil, userInfo = Optional([AnyHashable("…"): …])` and Swift
+///   dictionaries with `AnyHashable("…")`, `AnyHashable(\"…\")` or plain string keys;
+/// - a line that labels a keyboard frame (`keyboardSize (0.0, 768.0, 1024.0, 398.0)`), taken as
+///   the end frame (the begin frame when the label says `begin`);
+/// - a list of notification names, one per line (each is an event with no userInfo, unless a
+///   userInfo follows the list directly: then every name of the run carries it; a name whose own
+///   userInfo opens on its line, `keyboardWillHide: {`, takes it alone).
+///
+/// Names are recognised as `UIKeyboardWillShowNotification`, `UIKeyboardWillShow`,
+/// `UIResponder.keyboardWillShowNotification`, `keyboardWillShowNotification`, `keyboardWillShow`,
+/// when they are a description's `name = …` or lead their line; a name mentioned in prose or code
+/// (`addObserver(…, name: …)`) is not an event. A userInfo printed without its name is
+/// ``Options/defaultEvent`` (`keyboardWillChangeFrame`: every keyboard change posts it).
+///
+/// Around the dump, comment markers (`//`, `/* */`, Javadoc `*`), Markdown fences and quotes,
+/// notes and indentation are skipped; lines starting with `#` are annotations and never read.
+/// Imported keys: `UIKeyboardFrameBeginUserInfoKey`/`FrameEnd` (→ `begin`/`end`),
+/// `AnimationDuration`, `AnimationCurve`, `IsLocal`. `Bounds`, `CenterBegin`/`CenterEnd`,
+/// `FrameChangedByUserInteraction` and unknown keys are read past.
+///
+/// ## Times
+/// When the dump has NSLog timestamps, an event's `t` is its line's timestamp (or the last one
+/// before it) minus the first event's, to the microsecond; otherwise events are 0.1 s apart, in
+/// dump order, from 0. Times never go backwards (see ``ImportProblem/Kind/timeWentBack``).
+///
+/// ## Screen
+/// ``Options/screen`` when given (`screenSource: "given"`); otherwise inferred from the keyboard
+/// frames (`screenSource: "inferred"`). A docked keyboard spans the screen's width from x = 0 and
+/// touches its bottom edge: its width is the screen's width, and the screen's height is its maxY
+/// when it is on screen (the end frame of a show) or its minY when it is just below the screen
+/// (the begin frame of a show, the end frame of a hide). Each frame at x = 0 votes for
+/// (width, minY) and (width, maxY); the pair with the most votes wins, ties going to a real iOS
+/// screen size and then to the pair seen first. Before iOS 8, a landscape keyboard's frame is
+/// sideways in the unrotated portrait screen (`{{0, 0}, {352, 1024}}`): its height is the screen's
+/// height, and the width comes from the only portrait screen of that era with that height
+/// (320×480, 320×568, 768×1024). Frames that are not at x = 0 or that reach the top of the screen
+/// (floating, split, undocked) do not vote. When nothing votes and no screen is given, nothing is imported
+/// (``ImportProblem/Kind/screenUnknown``): pass `--screen WxH`.
+///
+/// ## Editing notifications
+/// The view is named after the printed object: its class and address (`UITextField-0x189f10`),
+/// or its class and tag when there is no address (`UITextField-tag3`), or its class alone
+/// (`UITextField`, `UITextView`) when the notification prints no object. Because replay needs every
+/// view it is told about, such a log starts with a `scene` record at t = 0: a root view the size of
+/// the screen whose children are those fields, with the frame printed in their description (in
+/// their superview's coordinates, taken as the root's) or an empty frame when none was printed.
+///
+/// Importing never throws and never traps, whatever the bytes: what cannot be read is reported in
+/// ``ImportResult/problems`` with its line and column.
+public struct ConsoleImporter: Sendable {
+    /// How to import.
+    public struct Options: Hashable, Sendable {
+        /// The screen size in points (`--screen WxH`); inferred from the keyboard frames when `nil`.
+        public var screen: Size?
+        /// The event a userInfo printed without its notification's name becomes (`--event NAME`).
+        public var defaultEvent: LogEvent.KeyboardEvent
+
+        /// Creates options.
+        public init(screen: Size? = nil, defaultEvent: LogEvent.KeyboardEvent = .keyboardWillChangeFrame) {
+            self.screen = screen
+            self.defaultEvent = defaultEvent
+        }
+    }
+
+    /// The options in use.
+    public var options: Options
+
+    /// Creates an importer.
+    public init(options: Options = .init()) {
+        self.options = options
+    }
+
+    /// The keyboard event a notification name stands for, in any spelling the importer recognises
+    /// (`keyboardWillShow`, `UIKeyboardWillShowNotification`, `UIKeyboardWillShow`,
+    /// `UIResponder.keyboardWillShowNotification`, any case): for `--event NAME`.
+    public static func keyboardEvent(named name: String) -> LogEvent.KeyboardEvent? {
+        let bytes = Array(name.utf8)
+        guard case .keyboardName(let event) = ConsoleWord.classify(bytes[...]) else { return nil }
+        return event
+    }
+
+    /// Imports a dump given as text.
+    public func importDump(_ text: String) -> ImportResult {
+        importDump(Array(text.utf8))
+    }
+
+    /// Imports a dump given as bytes (invalid UTF-8 is tolerated; it is never part of a notification).
+    public func importDump(_ bytes: [UInt8]) -> ImportResult {
+        var scanner = ConsoleScanner(bytes: bytes, defaultEvent: options.defaultEvent)
+        scanner.run()
+        var problems = scanner.problems
+        let found = scanner.notifications
+
+        func finish(_ header: LogHeader, _ records: [LogRecord], _ whole: [ImportProblem]) -> ImportResult {
+            var sorted = problems.enumerated().sorted { a, b in
+                (a.element.line, a.element.column ?? 0, a.offset) < (b.element.line, b.element.column ?? 0, b.offset)
+            }.map(\.element)
+            if scanner.droppedProblems > 0 {
+                sorted.append(
+                    ImportProblem(kind: .strayText, line: 0, message: "\(scanner.droppedProblems) more problems were not listed"))
+            }
+            return ImportResult(header: header, records: records, problems: sorted + whole)
+        }
+
+        let placeholder = LogHeader(screen: options.screen ?? .zero, screenSource: options.screen == nil ? nil : "given")
+        if found.isEmpty {
+            var message = "nothing to import: no keyboard notification, userInfo dump or editing notification was found"
+            if let mention = scanner.keyMentions.first {
+                message += "; line \(mention.line), column \(mention.column) names \(mention.word) but gives it no `=` or `:` value"
+            }
+            return finish(placeholder, [], [ImportProblem(kind: .nothingImportable, line: 0, message: message)])
+        }
+
+        // The screen.
+        let screen: Size
+        let source: String
+        if let given = options.screen {
+            screen = given
+            source = "given"
+        } else if let inferred = ScreenInference.infer(from: found) {
+            screen = inferred
+            source = "inferred"
+        } else {
+            let keyboard = found.filter { if case .keyboard = $0.kind { true } else { false } }.count
+            let editing = found.count - keyboard
+            var parts: [String] = []
+            if keyboard > 0 { parts.append("\(keyboard) keyboard notification\(keyboard == 1 ? "" : "s")") }
+            if editing > 0 { parts.append("\(editing) editing notification\(editing == 1 ? "" : "s")") }
+            let message =
+                "found \(parts.joined(separator: " and ")) but no docked keyboard frame to infer the screen from; pass --screen WxH (e.g. --screen 375x667)"
+            return finish(placeholder, [], [ImportProblem(kind: .screenUnknown, line: 0, message: message)])
+        }
+
+        // Times.
+        var times: [Double] = []
+        times.reserveCapacity(found.count)
+        if let base = found.lazy.compactMap(\.timestamp).first {
+            var previous = 0.0
+            for notification in found {
+                var t = previous
+                if let stamp = notification.timestamp {
+                    let micros = stamp &- base
+                    t = Double(micros) / 1_000_000
+                    if t < previous {
+                        problems.append(
+                            ImportProblem(
+                                kind: .timeWentBack, line: notification.line,
+                                message: "this timestamp is \(formatSeconds(previous - t)) s earlier than the one before it; the dump order is kept and t stays at \(formatSeconds(previous))"))
+                        t = previous
+                    }
+                }
+                times.append(t)
+                previous = t
+            }
+        } else {
+            for index in found.indices { times.append(Double(index) / 10) }
+        }
+
+        // Records, with a scene for the editing views.
+        var records: [LogRecord] = []
+        records.reserveCapacity(found.count + 1)
+        var views: [ScannedView] = []
+        var seen: Set<ViewID> = []
+        for notification in found {
+            if case .editing(_, let view) = notification.kind, !seen.contains(view.id) {
+                seen.insert(view.id)
+                views.append(view)
+            }
+        }
+        if !views.isEmpty {
+            let children = views.map { view in
+                ViewSpec(id: view.id, kind: view.kind, frame: view.frame ?? .zero, tag: view.tag)
+            }
+            let rootID: ViewID = seen.contains("root") ? "screen-root" : "root"
+            let root = ViewSpec(id: rootID, kind: .view, frame: Rect(origin: .zero, size: screen), children: children)
+            records.append(LogRecord(t: 0, event: .scene(SceneInfo(root: root))))
+        }
+        for (notification, t) in zip(found, times) {
+            switch notification.kind {
+            case .keyboard(let event, let info):
+                records.append(LogRecord(t: t, event: .keyboard(event, info)))
+            case .editing(let isBegin, let view):
+                let info = EditingInfo(view: view.id)
+                records.append(LogRecord(t: t, event: isBegin ? .didBeginEditing(info) : .didEndEditing(info)))
+            }
+        }
+        return finish(LogHeader(screen: screen, screenSource: source), records, [])
+    }
+
+    private func formatSeconds(_ value: Double) -> String {
+        let rounded = (value * 1_000_000).rounded() / 1_000_000
+        return rounded.isFinite ? "\(rounded)" : "?"
+    }
+}
+
+/// Infers the screen from docked keyboard frames; see ``ConsoleImporter`` ("Screen").
+enum ScreenInference {
+    /// Portrait screens of iOS devices, in points (landscape is the same pair swapped).
+    static let knownScreens: Set<Size> = {
+        let portrait: [(Double, Double)] = [
+            (320, 480), (320, 568), (375, 667), (414, 736), (375, 812), (414, 896), (360, 780), (390, 844),
+            (428, 926), (393, 852), (430, 932), (402, 874), (440, 956), (420, 912), (768, 1024), (834, 1112),
+            (834, 1194), (1024, 1366), (810, 1080), (820, 1180), (744, 1133), (834, 1210), (1032, 1376),
+        ]
+        var sizes: Set<Size> = []
+        for (w, h) in portrait {
+            sizes.insert(Size(width: w, height: h))
+            sizes.insert(Size(width: h, height: w))
+        }
+        return sizes
+    }()
+
+    /// Portrait height → width of the screens that ran iOS before 8 (sideways landscape frames).
+    static let preIOS8Widths: [Double: Double] = [480: 320, 568: 320, 1024: 768]
+
+    static func infer(from notifications: [ScannedNotification]) -> Size? {
+        var votes: [Size: (count: Int, first: Int)] = [:]
+        var order = 0
+        func vote(_ size: Size) {
+            guard size.width > 0, size.height > 0, size.width.isFinite, size.height.isFinite else { return }
+            if let existing = votes[size] {
+                votes[size] = (existing.count + 1, existing.first)
+            } else {
+                votes[size] = (1, order)
+                order += 1
+            }
+        }
+        for notification in notifications {
+            guard case .keyboard(_, let info) = notification.kind else { continue }
+            for frame in [info.begin, info.end].compactMap({ $0 }) {
+                guard frame.components.allSatisfy(\.isFinite), frame.size.width > 0, frame.size.height >= 0 else { continue }
+                if frame.origin.y == 0, frame.size.height > frame.size.width,
+                    let width = preIOS8Widths[frame.size.height]
+                {
+                    vote(Size(width: width, height: frame.size.height))
+                    continue
+                }
+                // Docked: from x = 0, and below the top of the screen (an undocked iPad keyboard's
+                // `{{0, 0}, {768, 304}}` → `{{0, -264}, …}` says nothing about the screen).
+                guard abs(frame.origin.x) < 0.5, frame.minY > 0 else { continue }
+                let candidates = frame.minY == frame.maxY ? [frame.minY] : [frame.minY, frame.maxY]
+                for height in candidates where height > 0 && height >= frame.height {
+                    vote(Size(width: frame.size.width, height: height))
+                }
+            }
+        }
+        let best = votes.max { a, b in
+            if a.value.count != b.value.count { return a.value.count < b.value.count }
+            let aKnown = knownScreens.contains(a.key)
+            let bKnown = knownScreens.contains(b.key)
+            if aKnown != bKnown { return !aKnown }
+            return a.value.first > b.value.first
+        }
+        return best?.key
+    }
+}
