@@ -15,8 +15,12 @@ public enum JSONText {
 
     /// A JSON string literal, with the escapes JSON requires.
     public static func string(_ value: String) -> String {
+        // Fast path: nothing to escape (the usual ids, names and messages).
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + value + "\""
+        }
         var out = "\""
-        out.reserveCapacity(value.utf8.count + 2)
+        out.reserveCapacity(value.utf8.count + 8)
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -41,14 +45,26 @@ public enum JSONText {
         "[\(number(rect.origin.x)),\(number(rect.origin.y)),\(number(rect.size.width)),\(number(rect.size.height))]"
     }
 
-    /// An object whose members are written in sorted key order.
+    /// An object whose members are written in sorted key order (keys are ASCII, compared by bytes).
     static func object(_ members: [(String, String)]) -> String {
-        let sorted = members.sorted { $0.0 < $1.0 }
+        var sorted = members
+        // Insertion sort: a record has a dozen members at most.
+        for i in 1..<max(sorted.count, 1) {
+            var j = i
+            while j > 0, sorted[j].0.utf8.lexicographicallyPrecedes(sorted[j - 1].0.utf8) {
+                sorted.swapAt(j, j - 1)
+                j -= 1
+            }
+        }
+        var length = 2
+        for member in sorted { length += member.0.utf8.count + member.1.utf8.count + 4 }
         var out = "{"
+        out.reserveCapacity(length)
         for (index, member) in sorted.enumerated() {
             if index > 0 { out += "," }
-            out += string(member.0)
-            out += ":"
+            out += "\""
+            out += member.0
+            out += "\":"
             out += member.1
         }
         out += "}"
