@@ -39,12 +39,14 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
     /// When the rule is applied.
     public var timing: Timing
     /// Whether another app's keyboard (`isLocal: false`) is avoided too. Default `false`.
-    public var honorsOtherAppsKeyboards: Bool
+    public var honorsOtherAppsKeyboards: Bool {
+        get { keyboard.followsOtherApps }
+        set { keyboard.followsOtherApps = newValue }
+    }
     /// The gap kept above the keyboard for fields that set no `keyboardDistance`.
     public var defaultGap: Double
 
-    private var keyboard: KeyboardInfo?
-    private var keyboardHidden = true
+    private var keyboard = KeyboardState()
     /// Set from a `screen` event to the end of its loop turn: a rotation is decided once.
     private var screenChangingThisTurn = false
     /// The offset and inset each scroll view had before avoidance changed it.
@@ -57,7 +59,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
     ) {
         self.name = name
         self.timing = timing
-        self.honorsOtherAppsKeyboards = honorsOtherAppsKeyboards
+        keyboard.followsOtherApps = honorsOtherAppsKeyboards
         self.defaultGap = defaultGap
     }
 
@@ -72,37 +74,14 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
 
     /// The part of the screen the keyboard covers now, as avoidance sees it.
     public func coveredPart(on screen: Screen) -> Rect? {
-        keyboard?.coveredPart(ofScreen: screen.size, isHide: keyboardHidden)
+        keyboard.coveredPart(ofScreen: screen.size)
     }
 
     // MARK: Keyboard events
 
-    /// Notes the keyboard and decides.
-    public func keyboardWillShow(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardChanged(event, context) }
-    /// Notes the keyboard and decides.
-    public func keyboardDidShow(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardChanged(event, context) }
-    /// Notes the keyboard and decides.
-    public func keyboardWillHide(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardChanged(event, context) }
-    /// Notes the keyboard and decides.
-    public func keyboardDidHide(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardChanged(event, context) }
-    /// Notes the keyboard and decides.
-    public func keyboardWillChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardChanged(event, context) }
-    /// Notes the keyboard and decides.
-    public func keyboardDidChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardChanged(event, context) }
-
-    private func keyboardChanged(_ event: Event<KeyboardInfo>, _ context: PluginContext) {
-        let info = event.payload
-        if info.isLocal == false && !honorsOtherAppsKeyboards { return }
-        if event.name.isHide {
-            keyboard = info
-            keyboardHidden = true
-        } else if info.end != nil {
-            keyboard = info
-            keyboardHidden = false
-        } else {
-            return
-        }
-        decideUnlessDeferred(context)
+    /// Notes the keyboard (any of the six events) and decides.
+    public func keyboardEvent(_ event: Event<KeyboardInfo>, context: PluginContext) {
+        if keyboard.note(event) { decideUnlessDeferred(context) }
     }
 
     // MARK: Other events
@@ -191,7 +170,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
 
         let target = screen.restingRootOriginY + decision.rootOffsetY
         if screen.root != nil, target != screen.rootOriginY {
-            let animation = keyboard ?? KeyboardInfo()
+            let animation = keyboard.latest ?? KeyboardInfo()
             context.post(.viewShift, ViewShift(originY: target, duration: animation.effectiveDuration, curve: animation.effectiveCurve))
         }
     }

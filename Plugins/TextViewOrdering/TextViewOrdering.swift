@@ -35,8 +35,7 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
     private var settler: TurnSettler
     private var window: ScheduledWork?
     private var heldTimeout: ScheduledWork?
-    private var keyboard: KeyboardInfo?
-    private var keyboardHidden = true
+    private var keyboard = KeyboardState()
     private var reportedHold: Duration?
 
     /// Creates the plugin.
@@ -66,29 +65,10 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
         ]
     }
 
-    /// Notes the keyboard.
-    public func keyboardWillShow(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardEvent(event, context) }
-    /// Notes the keyboard.
-    public func keyboardDidShow(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardEvent(event, context) }
-    /// Notes the keyboard.
-    public func keyboardWillHide(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardEvent(event, context) }
-    /// Notes the keyboard.
-    public func keyboardDidHide(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardEvent(event, context) }
-    /// Notes the keyboard.
-    public func keyboardWillChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardEvent(event, context) }
-    /// Notes the keyboard.
-    public func keyboardDidChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) { keyboardEvent(event, context) }
-
-    private func keyboardEvent(_ event: Event<KeyboardInfo>, _ context: PluginContext) {
-        if event.payload.isLocal == false {
-            // Another app's keyboard: no field of ours will come for it, so it is never "held".
-        } else if event.name.isHide {
-            keyboard = event.payload
-            keyboardHidden = true
-        } else if event.payload.end != nil {
-            keyboard = event.payload
-            keyboardHidden = false
-        }
+    /// Notes the keyboard (any of the six events).
+    public func keyboardEvent(_ event: Event<KeyboardInfo>, context: PluginContext) {
+        // Another app's keyboard ends a turn like any event but is never "held" for a field of ours.
+        keyboard.note(event)
         schedule(settler.note(isKeyboard: true), context)
     }
 
@@ -126,7 +106,7 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
 
     private func turnDidSettle(_ context: PluginContext) {
         _ = settler.settle()
-        let covers = keyboard?.coveredPart(ofScreen: context.screen.size, isHide: keyboardHidden) != nil
+        let covers = keyboard.coveredPart(ofScreen: context.screen.size) != nil
         let hold = settler.settled(keyboardCovers: covers, hasField: context.firstResponder != nil, now: context.now)
         switch hold {
         case .started:
@@ -137,7 +117,7 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
                 self.reportedHold = since
                 context.diagnose(
                     .warning,
-                    "a keyboard frame \(self.keyboard?.end?.description ?? "?") has been held since \(Self.seconds(since)) for a field that has not begun editing; nothing moved")
+                    "a keyboard frame \(self.keyboard.latest?.end?.description ?? "?") has been held since \(Self.seconds(since)) for a field that has not begun editing; nothing moved")
             }
         case .used:
             heldTimeout?.cancel()

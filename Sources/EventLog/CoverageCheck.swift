@@ -46,23 +46,17 @@ public final class CoverageCheck {
     private let bus: Bus
     private var token: ObservationToken?
     private var pending: ScheduledWork?
-    private var keyboard: KeyboardInfo?
-    private var keyboardHidden = true
+    private var keyboard = KeyboardState()
     private var lastReported: CoverageViolation?
 
     /// Starts watching `bus`. Loop-confined.
     public init(bus: Bus) {
         self.bus = bus
         token = bus.observeAll { [unowned self] event in
-            if let keyboardEvent = LogEvent(event), case .keyboard(let kind, let info) = keyboardEvent, event.origin == .external,
-                info.isLocal != false
-            {
-                if kind.eventName.isHide {
-                    keyboard = info
-                    keyboardHidden = true
-                } else if info.end != nil {
-                    keyboard = info
-                    keyboardHidden = false
+            for name in EventName<KeyboardInfo>.allKeyboardEvents {
+                if let keyboardEvent = event.as(name) {
+                    keyboard.note(keyboardEvent)
+                    break
                 }
             }
             scheduleCheck()
@@ -78,7 +72,7 @@ public final class CoverageCheck {
 
     private func scheduleCheck() {
         pending?.cancel()
-        let delay = Duration.seconds(keyboard?.effectiveDuration ?? 0.25)
+        let delay = Duration.seconds(keyboard.latest?.effectiveDuration ?? 0.25)
         pending = bus.loop.schedule(after: delay) { [weak self] in self?.check() }
     }
 
@@ -86,7 +80,7 @@ public final class CoverageCheck {
     public func check() {
         let screen = bus.screen
         guard let field = screen.firstResponder, field.isVisible,
-            let covering = keyboard?.coveredPart(ofScreen: screen.size, isHide: keyboardHidden)
+            let covering = keyboard.coveredPart(ofScreen: screen.size)
         else {
             lastReported = nil
             return

@@ -56,46 +56,15 @@ public final class Replayer {
     /// times).
     public func replay(_ reader: LogReader, on loop: VirtualTimeLoop, strict: Bool = false) -> Summary {
         precondition(bus.loop === loop, "replay on the bus's own loop")
-        summary = Summary()
-        self.strict = strict
-        var turn: [TurnItem] = []
-        var turnT = -1.0
-        var items = 0
-
-        func flush() {
-            guard !turn.isEmpty else { return }
-            loop.advance(to: .seconds(turnT))
+        start(strict: strict)
+        var turns = TurnReader(reader: reader, following: false)
+        while case .turn(let t, let items) = turns.next(self) {
+            loop.advance(to: .seconds(t))
             logTimeAnchor = nil
-            let events = turn
-            turn.removeAll(keepingCapacity: true)
-            loop.schedule(after: .zero) { [self] in post(events) }
+            loop.schedule(after: .zero) { [self] in post(items) }
             loop.run()
         }
-
-        while summary.stoppedAt == nil, let item = reader.next() {
-            items += 1
-            if items & 0x3FFF == 0 { onProgress(reader.bytesConsumed, reader.totalBytes) }
-            switch item {
-            case .problem(let error):
-                // Reported in line order, with the turn it sits in.
-                if turn.isEmpty { reject(error) } else { turn.append(.problem(error)) }
-            case .record(let record, let location):
-                if record.origin != .external {
-                    summary.recordedDerived += 1
-                    onRecordedDerived(record, location)
-                    continue
-                }
-                if record.t != turnT || turn.count >= maxTurnSize {
-                    flush()
-                    turnT = record.t
-                }
-                turn.append(.record(record, location))
-            }
-        }
-        if summary.stoppedAt == nil {
-            flush()
-            loop.runUntilQuiet(limit: 1_000_000)
-        }
+        if summary.stoppedAt == nil { loop.runUntilQuiet(limit: 1_000_000) }
         onProgress(reader.bytesConsumed, reader.totalBytes)
         return summary
     }
@@ -110,70 +79,31 @@ public final class Replayer {
     /// With `waitForMore` (following a growing file), reaching the current end of the input is not
     /// the end: the replayer hands `waitForMore` a closure to call when more has been appended, and
     /// posts what arrives as soon as it arrives. `completion` is then never called; stop the replay
-    /// from outside (an interrupt) and read ``summary``.
+    /// from outside (an interrupt) and read ``currentSummary``.
     public func replayInRealTime(
         _ reader: LogReader, on loop: any BusLoop, speed: Double = 1, strict: Bool = false,
         waitForMore: ((@escaping () -> Void) -> Void)? = nil, completion: @escaping (Summary) -> Void
     ) {
-        summary = Summary()
-        self.strict = strict
+        start(strict: strict)
         let start = loop.now
         let speed = speed > 0 && speed.isFinite ? speed : 1
-        var peeked: (LogRecord, RecordLocation)?
         let following = waitForMore != nil
-
-        enum Step {
-            case turn(t: Double, [TurnItem])
-            case waiting
-            case end
-        }
-
-        // Reads the next turn: external records sharing one t.
-        func readTurn() -> Step {
-            var turn: [TurnItem] = []
-            var turnT: Double?
-            if let first = peeked {
-                turn.append(.record(first.0, first.1))
-                turnT = first.0.t
-                peeked = nil
-            }
-            while summary.stoppedAt == nil, let item = reader.next() {
-                switch item {
-                case .problem(let error):
-                    if turn.isEmpty { reject(error) } else { turn.append(.problem(error)) }
-                case .record(let record, let location):
-                    if record.origin != .external {
-                        summary.recordedDerived += 1
-                        onRecordedDerived(record, location)
-                        continue
-                    }
-                    if let t = turnT, record.t != t || turn.count >= maxTurnSize {
-                        peeked = (record, location)
-                        return .turn(t: t, turn)
-                    }
-                    turnT = record.t
-                    turn.append(.record(record, location))
-                }
-            }
-            if let t = turnT { return .turn(t: t, turn) }
-            for item in turn { if case .problem(let error) = item { reject(error) } }
-            return following && summary.stoppedAt == nil ? .waiting : .end
-        }
+        var turns = TurnReader(reader: reader, following: following)
 
         func step() {
             onProgress(reader.bytesConsumed, reader.totalBytes)
-            switch readTurn() {
+            switch turns.next(self) {
             case .end:
                 loop.schedule(after: .seconds(1 / speed)) { [self] in completion(summary) }
             case .waiting:
                 waitForMore?(step)
-            case .turn(let t, let turn):
+            case .turn(let t, let items):
                 // Following a live file, events are posted as they arrive; otherwise at their time.
                 let due = following ? loop.now : start + .seconds(t / speed)
                 loop.schedule(after: due - loop.now) { [self] in
                     logTimeAnchor = (t, loop.now, speed)
                     postingTurn = true
-                    post(turn)
+                    post(items)
                     // What the plugins decide at the end of this turn is timed at the turn's t.
                     loop.runAtEndOfTurn { [self] in postingTurn = false }
                     step()
@@ -199,6 +129,73 @@ public final class Replayer {
         guard let anchor = logTimeAnchor else { return bus.loop.now.seconds }
         if postingTurn { return anchor.t }
         return anchor.t + (bus.loop.now - anchor.at).seconds * anchor.speed
+    }
+
+    // MARK: Reading turns
+
+    private func start(strict: Bool) {
+        summary = Summary()
+        self.strict = strict
+        logTimeAnchor = nil
+        postingTurn = false
+    }
+
+    /// What reading the next turn gave.
+    private enum Step {
+        /// External records sharing one `t` (and rejected lines among them, in line order).
+        case turn(t: Double, [TurnItem])
+        /// Following a file: nothing more for now.
+        case waiting
+        /// The end of the input, or a strict replay stopped.
+        case end
+    }
+
+    /// Groups the reader's records into turns, with one record of look-ahead. Recorded derived
+    /// records are handed to ``onRecordedDerived`` as they are read.
+    private struct TurnReader {
+        let reader: LogReader
+        let following: Bool
+        var peeked: (LogRecord, RecordLocation)?
+        var items = 0
+
+        init(reader: LogReader, following: Bool) {
+            self.reader = reader
+            self.following = following
+        }
+
+        mutating func next(_ replayer: Replayer) -> Step {
+            var turn: [TurnItem] = []
+            var turnT: Double?
+            if let (record, location) = peeked {
+                turn.append(.record(record, location))
+                turnT = record.t
+                peeked = nil
+            }
+            while replayer.summary.stoppedAt == nil, let item = reader.next() {
+                items += 1
+                if items & 0x3FFF == 0 { replayer.onProgress(reader.bytesConsumed, reader.totalBytes) }
+                switch item {
+                case .problem(let error):
+                    // Reported in line order, with the turn it sits in.
+                    if turn.isEmpty { replayer.reject(error) } else { turn.append(.problem(error)) }
+                case .record(let record, let location):
+                    if record.origin != .external {
+                        replayer.summary.recordedDerived += 1
+                        replayer.onRecordedDerived(record, location)
+                        continue
+                    }
+                    if let t = turnT, record.t != t || turn.count >= replayer.maxTurnSize {
+                        peeked = (record, location)
+                        return .turn(t: t, turn)
+                    }
+                    turnT = record.t
+                    turn.append(.record(record, location))
+                }
+            }
+            if let t = turnT { return .turn(t: t, turn) }
+            for case .problem(let error) in turn { replayer.reject(error) }
+            return following && replayer.summary.stoppedAt == nil ? .waiting : .end
+        }
     }
 
     // MARK: Posting

@@ -2,7 +2,8 @@
 ///
 /// Implement only the callbacks you need; the others default to doing nothing. Every callback
 /// receives the event (its ``KeyboardInfo`` payload may lack any field: real devices omit them) and
-/// the plugin's ``PluginContext``.
+/// the plugin's ``PluginContext``. A plugin that treats all six alike implements
+/// ``keyboardEvent(_:context:)`` alone: the six callbacks' defaults forward to it.
 ///
 /// ```swift
 /// final class KeyboardLogger: KeyboardObserving {
@@ -30,19 +31,36 @@ public protocol KeyboardObserving: ResponderPlugin {
     func keyboardWillChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) throws
     /// The keyboard's frame has changed.
     func keyboardDidChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) throws
+    /// Any of the six, for plugins that treat them alike (``Event/name`` tells which): called by
+    /// the default implementations of the six callbacks above.
+    func keyboardEvent(_ event: Event<KeyboardInfo>, context: PluginContext) throws
 }
 
 extension KeyboardObserving {
+    /// Forwards to ``keyboardEvent(_:context:)``.
+    public func keyboardWillShow(_ event: Event<KeyboardInfo>, context: PluginContext) throws {
+        try keyboardEvent(event, context: context)
+    }
+    /// Forwards to ``keyboardEvent(_:context:)``.
+    public func keyboardDidShow(_ event: Event<KeyboardInfo>, context: PluginContext) throws {
+        try keyboardEvent(event, context: context)
+    }
+    /// Forwards to ``keyboardEvent(_:context:)``.
+    public func keyboardWillHide(_ event: Event<KeyboardInfo>, context: PluginContext) throws {
+        try keyboardEvent(event, context: context)
+    }
+    /// Forwards to ``keyboardEvent(_:context:)``.
+    public func keyboardDidHide(_ event: Event<KeyboardInfo>, context: PluginContext) throws {
+        try keyboardEvent(event, context: context)
+    }
+    /// Forwards to ``keyboardEvent(_:context:)``.
+    public func keyboardWillChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) throws {
+        try keyboardEvent(event, context: context)
+    }
+    /// Forwards to ``keyboardEvent(_:context:)``.
+    public func keyboardDidChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) throws {
+        try keyboardEvent(event, context: context)
+    }
     /// Does nothing.
-    public func keyboardWillShow(_ event: Event<KeyboardInfo>, context: PluginContext) throws {}
-    /// Does nothing.
-    public func keyboardDidShow(_ event: Event<KeyboardInfo>, context: PluginContext) throws {}
-    /// Does nothing.
-    public func keyboardWillHide(_ event: Event<KeyboardInfo>, context: PluginContext) throws {}
-    /// Does nothing.
-    public func keyboardDidHide(_ event: Event<KeyboardInfo>, context: PluginContext) throws {}
-    /// Does nothing.
-    public func keyboardWillChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) throws {}
-    /// Does nothing.
-    public func keyboardDidChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) throws {}
+    public func keyboardEvent(_ event: Event<KeyboardInfo>, context: PluginContext) throws {}
 }
