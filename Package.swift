@@ -5,7 +5,9 @@ let package = Package(
     name: "ResponderBus",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "ResponderBus", targets: ["ResponderBus"]),
+        // Dynamic, so that a plugin library loaded at run time and the host share one copy of the
+        // plugin protocols' type metadata (see TOOLCHAIN-NOTES §2, recipe A).
+        .library(name: "ResponderBus", type: .dynamic, targets: ["ResponderBus"]),
         .library(name: "ResponderBusUV", targets: ["ResponderBusUV"]),
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "KeyboardAvoidance", targets: ["KeyboardAvoidance"]),
@@ -52,7 +54,9 @@ let package = Package(
                 "ResponderBus", "ResponderBusUV", "EventLog", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            exclude: ["Examples"]
+            exclude: ["Examples"],
+            // Plugins loaded with dlopen bind their ResponderBus symbols to the host's copy.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
         ),
         .executableTarget(
             name: "responder-bus-example",

@@ -59,6 +59,9 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Stop at the first line that cannot be replayed, with exit 65.")
     var strict = false
 
+    @Option(name: .customLong("plugin"), help: ArgumentHelp("Load a plugin library (a lib<Name>.so built from a `responder-bus new-plugin` package) and run it after the built-in plugins (repeatable).", valueName: "path"))
+    var pluginPaths: [String] = []
+
     @Option(help: ArgumentHelp("Also write the whole session, external and derived events, as a v1 log to this file.", valueName: "file"))
     var record: String?
 
@@ -86,7 +89,16 @@ struct ReplayCommand: ParsableCommand {
             throw Exit.dataError
         }
         reader.follows = follow
-        let session = ReplaySession(command: self, header: header)
+        var loaded: [any ResponderPlugin] = []
+        for path in pluginPaths {
+            do {
+                loaded.append(try PluginLoader.load(path))
+            } catch {
+                complain(error.message)
+                throw Exit.pluginError
+            }
+        }
+        let session = ReplaySession(command: self, header: header, plugins: loaded)
         let outcome: ReplaySession.Outcome
         if realtime || follow {
             outcome = try session.runOnLibuv(reader)
@@ -114,9 +126,13 @@ final class ReplaySession {
     private var problems = 0
     private var recordOutput: Output?
 
-    init(command: ReplayCommand, header: LogHeader) {
+    /// Plugins loaded from libraries, registered after the built-ins.
+    let loadedPlugins: [any ResponderPlugin]
+
+    init(command: ReplayCommand, header: LogHeader, plugins: [any ResponderPlugin] = []) {
         self.command = command
         self.header = header
+        self.loadedPlugins = plugins
         if command.verify { verifier = DerivedVerifier() }
     }
 
@@ -130,6 +146,14 @@ final class ReplaySession {
         } catch {
             complain("internal error: \(error)")
             throw Exit.internalError
+        }
+        for plugin in loadedPlugins {
+            do {
+                try bus.register(plugin)
+            } catch {
+                complain("cannot use plugin '\(plugin.name)': \(error)")
+                throw Exit.pluginError
+            }
         }
         let replayer = Replayer(bus: bus)
         replayer.apply(header)
