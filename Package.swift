@@ -10,9 +10,11 @@ let package = Package(
         .library(name: "ResponderBus", type: .dynamic, targets: ["ResponderBus"]),
         .library(name: "ResponderBusUV", targets: ["ResponderBusUV"]),
         .library(name: "EventLog", targets: ["EventLog"]),
+        .library(name: "ResponderBusTesting", targets: ["ResponderBusTesting"]),
         .library(name: "KeyboardAvoidance", targets: ["KeyboardAvoidance"]),
         .library(name: "FieldAdvancing", targets: ["FieldAdvancing"]),
         .library(name: "TextViewOrdering", targets: ["TextViewOrdering"]),
+        .library(name: "KeyboardNoise", targets: ["KeyboardNoise"]),
         .executable(name: "responder-bus", targets: ["responder-bus"]),
         .executable(name: "responder-bus-example", targets: ["responder-bus-example"]),
     ],
@@ -44,10 +46,12 @@ let package = Package(
             name: "EventLog",
             dependencies: ["ResponderBus", .product(name: "DequeModule", package: "swift-collections")]
         ),
+        .target(name: "ResponderBusTesting", dependencies: ["ResponderBus", "EventLog"]),
         // The built-in plugins: each depends only on the public API of ResponderBus.
         .target(name: "KeyboardAvoidance", dependencies: ["ResponderBus"], path: "Plugins/KeyboardAvoidance"),
         .target(name: "FieldAdvancing", dependencies: ["ResponderBus"], path: "Plugins/FieldAdvancing"),
         .target(name: "TextViewOrdering", dependencies: ["ResponderBus"], path: "Plugins/TextViewOrdering"),
+        .target(name: "KeyboardNoise", dependencies: ["ResponderBus"], path: "Plugins/KeyboardNoise"),
         .executableTarget(
             name: "responder-bus",
             dependencies: [
@@ -65,7 +69,9 @@ let package = Package(
         .testTarget(name: "ResponderBusTests", dependencies: ["ResponderBus"]),
         .testTarget(
             name: "PluginTests",
-            dependencies: ["ResponderBus", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering"]
+            dependencies: [
+                "ResponderBus", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering", "KeyboardNoise", "ResponderBusTesting",
+            ]
         ),
         .testTarget(
             name: "EventLogTests",

@@ -248,4 +248,25 @@ struct PluginRoutingTests {
         #expect(log == ["show", "show", "decide by Deferring"])
         _ = (t1, t2)
     }
+
+    @Test("a removed plugin's context posts nothing, even from a timer it left behind")
+    func removedPluginIsSilenced() throws {
+        final class Ticker: KeyboardObserving {
+            func keyboardWillShow(_ event: Event<KeyboardInfo>, context: PluginContext) {
+                context.loop.schedule(after: .seconds(1)) {
+                    #expect(context.isRegistered == false)
+                    context.diagnose(.info, "too late")
+                }
+            }
+        }
+        let bus = Bus(loop: loop)
+        try bus.register(Ticker())
+        var diagnostics = 0
+        let token = bus.observe(.diagnostic) { _ in diagnostics += 1 }
+        bus.post(.keyboardWillShow, KeyboardInfo())
+        #expect(bus.unregister(named: "Ticker"))
+        loop.advance(by: .seconds(2))
+        #expect(diagnostics == 0)
+        _ = token
+    }
 }

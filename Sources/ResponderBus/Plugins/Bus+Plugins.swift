@@ -3,6 +3,7 @@ struct PluginEntry {
     let plugin: any ResponderPlugin
     let name: String
     let records: [ObserverRecord]
+    let registration: PluginRegistration
 }
 
 extension Bus {
@@ -39,19 +40,21 @@ extension Bus {
             }
             if case .before = position { index = at } else { index = at + 1 }
         }
-        let records = makeRecords(for: plugin, name: name)
+        let registration = PluginRegistration()
+        let records = makeRecords(for: plugin, name: name, registration: registration)
         guard !records.isEmpty else {
             throw PluginRegistrationError(
                 code: .noCapability,
                 message: "'\(name)' conforms to none of KeyboardObserving, EditingObserving, ReturnKeyHandling or EventObserving, so it would never be called")
         }
-        plugins.insert(PluginEntry(plugin: plugin, name: name, records: records), at: index)
+        plugins.insert(PluginEntry(plugin: plugin, name: name, records: records, registration: registration), at: index)
         renumberPipeline()
         for record in records { attach(record) }
     }
 
-    /// Removes the plugin with this name from the pipeline, at once (also in the middle of a post).
-    /// Loop-confined.
+    /// Removes the plugin with this name from the pipeline, at once (also in the middle of a post):
+    /// it is called no more, and what it posts through its context from then on (from a timer it
+    /// left behind, say) is dropped. Loop-confined.
     ///
     /// - Returns: whether such a plugin was registered.
     @discardableResult
@@ -59,6 +62,7 @@ extension Bus {
         loop.assertInLoop()
         guard let index = plugins.firstIndex(where: { $0.name == name }) else { return false }
         let entry = plugins.remove(at: index)
+        entry.registration.isActive = false
         for record in entry.records {
             record.markRemoved()
             detach(record)
@@ -88,8 +92,8 @@ extension Bus {
         wildcard.pipeline.sort { $0.sortKey < $1.sortKey }
     }
 
-    private func makeRecords(for plugin: any ResponderPlugin, name: String) -> [ObserverRecord] {
-        let context = PluginContext(pluginName: name, bus: self)
+    private func makeRecords(for plugin: any ResponderPlugin, name: String, registration: PluginRegistration) -> [ObserverRecord] {
+        let context = PluginContext(pluginName: name, bus: self, registration: registration)
         var records: [ObserverRecord] = []
 
         func route<P>(_ event: EventName<P>, _ call: @escaping (Event<P>, PluginContext) throws -> Void) {

@@ -7,11 +7,17 @@ public struct PluginContext {
     /// The name of the plugin this context belongs to: the `"by"` of what it derives.
     public let pluginName: String
     unowned let bus: Bus
+    let registration: PluginRegistration
 
-    init(pluginName: String, bus: Bus) {
+    init(pluginName: String, bus: Bus, registration: PluginRegistration) {
         self.pluginName = pluginName
         self.bus = bus
+        self.registration = registration
     }
+
+    /// Whether the plugin is still registered. Once it is removed, what it posts through this
+    /// context (from a timer it left behind, say) is dropped: removal takes effect at once.
+    public var isRegistered: Bool { registration.isActive }
 
     /// The screen model, as it is after the event being delivered.
     public var screen: Screen { bus.screen }
@@ -38,7 +44,8 @@ public struct PluginContext {
         return false
     }
 
-    /// Posts an event derived by this plugin (`origin` is `.derived(by: pluginName)`).
+    /// Posts an event derived by this plugin (`origin` is `.derived(by: pluginName)`); nothing once
+    /// the plugin has been removed.
     ///
     /// From a callback it is delivered after the current event, before the outermost post returns;
     /// with ``PostingStyle/asap`` at the end of the loop turn, when every event of the turn has been
@@ -46,6 +53,7 @@ public struct PluginContext {
     public func post<Payload>(
         _ name: EventName<Payload>, _ payload: Payload, style: PostingStyle = .now, coalescing: Coalescing = .none
     ) {
+        guard registration.isActive else { return }
         bus.post(name, payload, sender: nil, origin: .derived(by: pluginName), style: style, coalescing: coalescing)
     }
 
@@ -53,4 +61,9 @@ public struct PluginContext {
     public func diagnose(_ level: Diagnostic.Level, _ message: String) {
         post(.diagnostic, Diagnostic(level: level, message: message))
     }
+}
+
+/// Whether one registration of a plugin is still in place; shared by the plugin's contexts.
+final class PluginRegistration {
+    var isActive = true
 }

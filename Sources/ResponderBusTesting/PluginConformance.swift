@@ -1,0 +1,224 @@
+import EventLog
+import ResponderBus
+
+/// The checks every plugin should pass, for plugin authors to run in their own tests:
+///
+/// ```swift
+/// @Test func conformance() throws {
+///     try PluginConformance { MyPlugin() }.check()
+/// }
+/// ```
+///
+/// It checks that the plugin
+/// 1. has a non-empty name;
+/// 2. is **deterministic**: two fresh instances replaying the same log derive the same events;
+/// 3. is **silent outside its protocols**: fed only events none of its protocols cover, it derives
+///    nothing;
+/// 4. **survives being added and removed mid-session**: removed halfway through a session, it
+///    derives nothing more; added again, it works;
+/// 5. **never crashes or throws** on any log of the ``LogCorpus`` (a crash would stop the test
+///    process; a thrown error shows up as an error diagnostic and fails the check);
+/// 6. derives **no event without a `by`**: everything it posts is derived under its own name, never
+///    passed off as an external event.
+public struct PluginConformance {
+    /// One failed check.
+    public struct Failure: Error, CustomStringConvertible {
+        /// Which check.
+        public let check: String
+        /// What went wrong.
+        public let message: String
+        /// `check: message`.
+        public var description: String { "\(check): \(message)" }
+    }
+
+    /// All the failed checks, thrown by ``check()``.
+    public struct Failures: Error, CustomStringConvertible {
+        /// The failures.
+        public let failures: [Failure]
+        /// One line per failure.
+        public var description: String {
+            "\(failures.count) conformance check\(failures.count == 1 ? "" : "s") failed:\n" + failures.map { "- \($0)" }.joined(separator: "\n")
+        }
+    }
+
+    private let makePlugin: () -> any ResponderPlugin
+    /// The logs replayed; the whole ``LogCorpus`` by default.
+    public var corpus: [LogCorpus.Entry]
+
+    /// Creates the suite for plugins made by `makePlugin` (called once per replay: it must return a
+    /// fresh instance each time).
+    public init(corpus: [LogCorpus.Entry] = LogCorpus.all, _ makePlugin: @escaping () -> any ResponderPlugin) {
+        self.makePlugin = makePlugin
+        self.corpus = corpus
+    }
+
+    /// Runs every check and throws ``Failures`` listing what failed.
+    public func check() throws(Failures) {
+        let found = failures()
+        if !found.isEmpty { throw Failures(failures: found) }
+    }
+
+    /// Runs every check and returns what failed (empty when the plugin conforms).
+    public func failures() -> [Failure] {
+        var failures: [Failure] = []
+        let name = makePlugin().name
+        if name.isEmpty { failures.append(Failure(check: "name", message: "the plugin's name is empty")) }
+        for entry in corpus {
+            failures += crashesAndBy(entry, name: name)
+            failures += determinism(entry, name: name)
+        }
+        failures += silence(name: name)
+        failures += addRemove(name: name)
+        return failures
+    }
+
+    // MARK: Checks
+
+    /// Replays one log, watching for errors and for events posted without a `by`.
+    private func crashesAndBy(_ entry: LogCorpus.Entry, name: String) -> [Failure] {
+        var failures: [Failure] = []
+        var expectedExternal = 0
+        var token: ObservationToken?
+        do {
+            let outcome = try PluginHarness.replay(LogReader(bytes: Array(entry.text.utf8)).withHeader(), through: [makePlugin()]) { bus, replayer in
+                replayer.willPost = { _, _ in expectedExternal += 1 }
+                token = bus.observeAll { event in
+                    switch event.origin {
+                    case .external:
+                        if expectedExternal > 0 {
+                            expectedExternal -= 1
+                        } else {
+                            failures.append(Failure(check: "by", message: "\(entry.name): '\(event.name)' was posted as an external event during the replay; post through the context so it is derived by the plugin"))
+                        }
+                    case .derived(let by):
+                        if by.isEmpty { failures.append(Failure(check: "by", message: "\(entry.name): '\(event.name)' was derived with an empty \"by\"")) }
+                    }
+                }
+            }
+            for entry2 in outcome.derived(by: name) {
+                if let diagnostic = entry2.event.as(.diagnostic), diagnostic.payload.level == .error, diagnostic.payload.message.contains("threw") {
+                    failures.append(Failure(check: "no errors", message: "\(entry.name): \(diagnostic.payload.message)"))
+                }
+            }
+        } catch {
+            failures.append(Failure(check: "replay", message: "\(entry.name): \(error)"))
+        }
+        token?.cancel()
+        return failures
+    }
+
+    private func determinism(_ entry: LogCorpus.Entry, name: String) -> [Failure] {
+        func run() -> [String]? {
+            guard let outcome = try? PluginHarness.replay(entry.text, through: [makePlugin()]) else { return nil }
+            return outcome.derived(by: name).map { "\($0.t) \($0.event.name) \($0.event.payload)" }
+        }
+        guard let first = run(), let second = run() else { return [] }
+        guard first == second else {
+            let index = zip(first, second).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(first.count, second.count)
+            return [Failure(check: "determinism", message: "\(entry.name): two replays differ at derived event #\(index + 1): \(index < first.count ? first[index] : "nothing") vs \(index < second.count ? second[index] : "nothing")")]
+        }
+        return []
+    }
+
+    /// Feeds only events none of the plugin's protocols cover.
+    private func silence(name: String) -> [Failure] {
+        let plugin = makePlugin()
+        var covered: Set<Int> = []
+        if plugin is any KeyboardObserving { covered.formUnion(EventName<KeyboardInfo>.allKeyboardEvents.map(\.id)) }
+        if plugin is any EditingObserving { covered.formUnion([EventName.didBeginEditing.id, EventName.didEndEditing.id]) }
+        if plugin is any ReturnKeyHandling { covered.insert(EventName.returnKey.id) }
+        if let generic = plugin as? any EventObserving {
+            guard let names = generic.observedEvents else { return [] }  // it observes everything
+            covered.formUnion(names.map(\.id))
+        }
+        let device = CannedScreens.Device.iPhoneX
+        let session = CannedScreens.session(on: device, scene: CannedScreens.signUp(on: device), focusing: "email")
+            + [LogRecord(t: 4, event: .setFrame(FrameChange(view: "bio", frame: Rect(x: 20, y: 600, width: 335, height: 140)))),
+               LogRecord(t: 5, event: .screen(ScreenChange(width: 812, height: 375)))]
+        // The scene (t = 0) sets the model up; the events after it are the ones none of its
+        // protocols cover, and nothing may be derived from them.
+        let uncovered = session.filter { record in
+            guard let id = eventID(record.event) else { return false }
+            return record.t == 0 || !covered.contains(id)
+        }
+        do {
+            let outcome = try PluginHarness.replay(uncovered, header: device.header, through: [plugin])
+            let said = outcome.derived(by: name).filter { $0.t > 0 }
+            if !said.isEmpty {
+                return [Failure(check: "silence", message: "derived \(said.map { "'\($0.event.name)'" }.joined(separator: ", ")) from events none of its protocols cover")]
+            }
+        } catch {
+            return [Failure(check: "silence", message: "\(error)")]
+        }
+        return []
+    }
+
+    /// Removes the plugin halfway through a session and adds a fresh one back.
+    private func addRemove(name: String) -> [Failure] {
+        let device = CannedScreens.Device.iPhoneX
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop, screen: Screen(size: device.screen, safeArea: device.safeArea))
+        let recorder = RecordingObserver(bus: bus)
+        var failures: [Failure] = []
+        do {
+            try bus.register(makePlugin())
+            let session = CannedScreens.session(on: device, scene: CannedScreens.signUp(on: device), focusing: "password")
+            for (index, record) in session.enumerated() {
+                loop.advance(to: .seconds(record.t))
+                record.event.post(on: bus)
+                loop.run()
+                if index == session.count / 2 {
+                    guard bus.unregister(named: name) else {
+                        failures.append(Failure(check: "add/remove", message: "unregister(named: \"\(name)\") found no plugin of that name"))
+                        break
+                    }
+                    // Everything it says from now on — timers it left behind included — is too much.
+                    recorder.clear()
+                }
+            }
+            loop.runUntilQuiet(limit: 10_000)
+            let after = recorder.derived.filter { $0.event.origin.derivingPlugin == name }
+            if !after.isEmpty {
+                failures.append(Failure(check: "add/remove", message: "derived \(after.count) event(s) after it was removed"))
+            }
+            try bus.register(makePlugin())
+            for record in CannedScreens.session(on: device, scene: CannedScreens.login(on: device), focusing: "password") {
+                loop.advance(to: loop.now + .seconds(1))
+                record.event.post(on: bus)
+                loop.run()
+            }
+            loop.runUntilQuiet(limit: 10_000)
+        } catch {
+            failures.append(Failure(check: "add/remove", message: "\(error)"))
+        }
+        return failures
+    }
+
+    private func eventID(_ event: LogEvent) -> Int? {
+        switch event {
+        case .keyboard(let kind, _): kind.eventName.id
+        case .didBeginEditing: EventName.didBeginEditing.id
+        case .didEndEditing: EventName.didEndEditing.id
+        case .returnKey: EventName.returnKey.id
+        case .scene: EventName.scene.id
+        case .setFrame: EventName.setFrame.id
+        case .screen: EventName.screen.id
+        default: nil
+        }
+    }
+}
+
+extension LogReader {
+    /// Reads the header and returns the reader with it, for ``PluginHarness``.
+    fileprivate func withHeader() throws -> (LogReader, LogHeader) {
+        (self, try readHeader())
+    }
+}
+
+extension PluginHarness {
+    fileprivate static func replay(
+        _ input: (LogReader, LogHeader), through plugins: [any ResponderPlugin], configure: @escaping (Bus, Replayer) -> Void
+    ) throws -> ReplayOutcome {
+        try replay(input.0, header: input.1, through: plugins, configure: configure)
+    }
+}
