@@ -84,7 +84,7 @@ public enum AvoidanceRule {
     ///
     /// - Parameters:
     ///   - covering: the part of the screen the keyboard covers
-    ///     (``ResponderBus/KeyboardInfo/coveredPart(ofScreen:isHide:)``), `nil` when nothing.
+    ///     (`KeyboardInfo.coveredPart(ofScreen:isHide:)`), `nil` when nothing.
     ///   - field: the focused field, `nil` when there is none.
     ///   - screen: the screen's size.
     ///   - safeTop: the safe area's top inset.

@@ -8,12 +8,12 @@ import ResponderBus
 /// offset and bottom inset (`scroll`). The geometry is ``AvoidanceRule``; this class is the thin
 /// adapter that keeps the keyboard's state and decides when to apply the rule:
 ///
-/// - **Which keyboard covers**: see ``ResponderBus/KeyboardInfo/coveredPart(ofScreen:isHide:)``.
+/// - **Which keyboard covers**: see `KeyboardInfo.coveredPart(ofScreen:isHide:)`.
 ///   Another app's keyboard (`isLocal: false`) is ignored unless ``honorsOtherAppsKeyboards``. A
 ///   keyboard event with no end frame (old iPads' `Did` events) leaves the keyboard as it was.
 /// - **When**: on every keyboard event, first-responder change (`didBeginEditing`,
 ///   `didEndEditing`, `focusChange`, `resign`), frame change, screen change and scene. When a
-///   ``ResponderBus/TurnSettling`` plugin (text-view ordering) runs before it, it decides once per
+///   `TurnSettling` plugin (text-view ordering) runs before it, it decides once per
 ///   loop turn, on `turnSettled`, instead (see ``Timing``). Without one, a turn that changes the
 ///   screen (a rotation) is still decided once, at the end of the turn: one move to the new target,
 ///   never a restore followed by a recompute.

@@ -5,7 +5,7 @@ import ResponderBus
 /// `info` diagnostic when the session ends with a hide. A quiet session says nothing.
 ///
 /// This is the worked example of the "Writing a plugin" guide: it uses nothing a third-party author
-/// cannot use — one capability protocol (``ResponderBus/KeyboardObserving``), the context's clock and
+/// cannot use — one capability protocol (`KeyboardObserving`), the context's clock and
 /// screen, and a derived event — and keeps its decision logic in a value type (``NoiseCounter``)
 /// tested on its own.
 public final class KeyboardNoise: KeyboardObserving {
@@ -15,7 +15,9 @@ public final class KeyboardNoise: KeyboardObserving {
 
     /// Creates the plugin.
     ///
-    /// - Parameter burstWindow: frames closer together than this (in seconds) are one burst.
+    /// - Parameters:
+    ///   - burstWindow: frames closer together than this (in seconds) are one burst.
+    ///   - name: the plugin's name, `"KeyboardNoise"` unless you run two.
     public init(burstWindow: Double = 0.05, name: String = "KeyboardNoise") {
         self.name = name
         counter = NoiseCounter(burstWindow: burstWindow)

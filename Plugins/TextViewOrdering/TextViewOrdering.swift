@@ -6,7 +6,7 @@ import ResponderBus
 /// *after* it, in the same run-loop turn (the same `t` in a log). Naive avoidance therefore has no
 /// field when a text view's keyboard arrives, and moving from a text field to a text view moves for
 /// the old field first. This plugin collects each turn's keyboard, editing, focus, frame and screen
-/// events and posts one ``ResponderBus/EventName/turnSettled`` at the end of the turn (the bus's
+/// events and posts one `EventName.turnSettled` at the end of the turn (the bus's
 /// as-soon-as-possible posting style, coalesced), so that the plugins after it — avoidance above
 /// all — decide once, on the turn's final state:
 ///
@@ -44,6 +44,7 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
     ///   - settleWindow: collapse keyboard frames arriving within this window; `nil` (the default)
     ///     settles at the end of every loop turn.
     ///   - heldFrameTimeout: how long a keyboard frame may wait for its field before a diagnostic.
+    ///   - name: the plugin's name, `"TextViewOrdering"` unless you run two.
     public init(settleWindow: Duration? = nil, heldFrameTimeout: Duration = .seconds(1), name: String = "TextViewOrdering") {
         self.name = name
         self.heldFrameTimeout = heldFrameTimeout

@@ -34,7 +34,7 @@ public struct CoverageViolation: Hashable, Sendable, CustomStringConvertible {
 /// shift and scroll offsets applied.
 ///
 /// The keyboard counts as covering by the same rule the avoidance plugin uses
-/// (``ResponderBus/KeyboardInfo/coveredPart(ofScreen:isHide:)``; another app's keyboard is ignored).
+/// (`KeyboardInfo.coveredPart(ofScreen:isHide:)`; another app's keyboard is ignored).
 /// A field counts as covered when more than half a point of it is under the keyboard's top edge. The
 /// same covered state is reported once, not at every later check.
 public final class CoverageCheck {

@@ -41,7 +41,7 @@ public enum PluginHarness {
     /// Replays a log's text through `plugins` (registered in this order).
     ///
     /// - Throws: the header's problem when the log has no valid header, or a
-    ///   ``ResponderBus/PluginRegistrationError``.
+    ///   `PluginRegistrationError`.
     public static func replay(_ log: String, through plugins: [any ResponderPlugin]) throws -> ReplayOutcome {
         let reader = LogReader(bytes: Array(log.utf8))
         let header = try reader.readHeader()

@@ -1,6 +1,6 @@
 import ResponderBus
 
-/// The production ``BusLoop``: a libuv loop running on a thread of its own.
+/// The production `BusLoop`: a libuv loop running on a thread of its own.
 ///
 /// The loop starts in `init` on a new thread named ``threadName`` and runs until ``shutdown()``.
 /// ``inLoop`` is `true` exactly on that thread.
@@ -26,12 +26,12 @@ import ResponderBus
 ///   in deadline order to that resolution; deadlines within the same millisecond fire in the order
 ///   they were scheduled. Cancelling stops the timer and closes its handle. With libuv 1.44, a
 ///   zero-delay timer scheduled from a timer runs in the same timer pass, so a timer that keeps
-///   rescheduling itself with no delay starves the loop (as it would a ``VirtualTimeLoop``).
+///   rescheduling itself with no delay starves the loop (as it would a `VirtualTimeLoop`).
 /// - ``runAtEndOfTurn(_:)`` runs on a `uv_check_t`, after the callbacks of the current loop
 ///   iteration (the timers that were due, then the work posted through ``execute(_:)``) and before
 ///   the loop waits for anything new. A turn is therefore one iteration of the libuv loop: two
 ///   pieces of work handed to ``execute(_:)`` together both run before the end-of-turn work either
-///   one queued, whereas ``VirtualTimeLoop`` runs end-of-turn work after each piece.
+///   one queued, whereas `VirtualTimeLoop` runs end-of-turn work after each piece.
 /// - ``runWhenIdle(_:)`` runs on a `uv_idle_t`, always after pending end-of-turn work. Each idle
 ///   callback runs the batch queued before it started; idle work queued by that batch runs on a
 ///   later iteration.

@@ -14,7 +14,10 @@ struct ResponderBusCommand: ParsableCommand {
               responder-bus replay session.jsonl
               responder-bus replay session.jsonl --format jsonl --check
               responder-bus import console.txt --screen 375x812 -o session.jsonl
+              responder-bus replay session.jsonl --report session.html
+              responder-bus render session.jsonl --at 3.2 -o frame.svg
+              responder-bus new-plugin FocusReporter
             """,
-        subcommands: [ReplayCommand.self, ImportCommand.self]
+        subcommands: [ReplayCommand.self, ImportCommand.self, NewPluginCommand.self, RenderCommand.self]
     )
 }

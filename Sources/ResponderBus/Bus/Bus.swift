@@ -38,7 +38,7 @@ import DequeModule
 ///   compared by identity and held weakly: an observation filtered on a sender that has died never
 ///   matches again, not even a new object at the same address.
 /// - **Type safety.** An ``EventName`` carries its payload type, so a payload of the wrong type can
-///   never reach an observer; ``post(_:)`` of an ``AnyEvent`` whose payload does not fit its name is
+///   never reach an observer; ``post(_:)-(AnyEvent)`` of an ``AnyEvent`` whose payload does not fit its name is
 ///   reported as a diagnostic, not a crash.
 /// - **Errors.** A plugin that throws is reported as a ``EventName/diagnostic`` event; the other
 ///   plugins and observers still run.

@@ -1,0 +1,116 @@
+import ArgumentParser
+import ResponderBus
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `responder-bus new-plugin`.
+struct NewPluginCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "new-plugin",
+        abstract: "Write a ready package for a third-party plugin.",
+        discussion: """
+            Writes NAME/ with a Package.swift that depends on ResponderBus (by default on the source \
+            checkout this responder-bus was built from), a plugin with the entry points \
+            `replay --plugin` loads, a passing test that uses the ResponderBusTesting kit, and a README. \
+            `swift build` and `swift test` pass in it unchanged; the library to load is \
+            .build/debug/lib<NAME>.so.
+
+            Examples:
+              responder-bus new-plugin FocusReporter
+              responder-bus new-plugin FocusReporter --path ~/plugins
+              responder-bus new-plugin FocusReporter --responder-bus https://example.com/responder-bus.git
+              cd FocusReporter && swift build && responder-bus replay session.jsonl --plugin .build/debug/libFocusReporter.so
+            """
+    )
+
+    @Argument(help: "The plugin's name: a Swift type name such as FocusReporter.")
+    var name: String
+
+    @Option(help: ArgumentHelp("The folder to create the package in.", valueName: "dir"))
+    var path: String = "."
+
+    @Option(
+        name: .customLong("responder-bus"),
+        help: ArgumentHelp("Where ResponderBus comes from: a local checkout's path or a git URL (default: this binary's source checkout).", valueName: "path|url"))
+    var responderBus: String?
+
+    func validate() throws {
+        guard let first = name.unicodeScalars.first, first.properties.isXIDStart || first == "_",
+            name.unicodeScalars.allSatisfy({ $0.properties.isXIDContinue }), name.unicodeScalars.allSatisfy(\.isASCII)
+        else {
+            throw ValidationError("'\(name)' is not a Swift type name; use letters and digits, starting with a letter, such as FocusReporter")
+        }
+    }
+
+    func run() throws {
+        let source = responderBus ?? Self.sourceCheckout
+        guard let source else {
+            throw ValidationError("cannot tell where this responder-bus was built from; pass --responder-bus PATH or URL")
+        }
+        let isURL = source.contains("://") || source.hasPrefix("git@")
+        if !isURL {
+            var info = stat()
+            guard stat(source + "/Package.swift", &info) == 0 else {
+                complain("no ResponderBus package at '\(source)' (no Package.swift there); pass --responder-bus with a checkout's path or a git URL")
+                throw Exit.noInput
+            }
+        }
+        let folder = (path.hasSuffix("/") ? path : path + "/") + name
+        var info = stat()
+        if stat(folder, &info) == 0 {
+            throw ValidationError("'\(folder)' already exists; choose another --path or name")
+        }
+        let files = PluginTemplate(name: name, responderBus: source, isURL: isURL).files
+        for (relative, contents) in files {
+            let file = folder + "/" + relative
+            try Self.makeParents(of: file)
+            guard Self.writeFile(contents, to: file) else {
+                complain("cannot write '\(file)': \(String(cString: strerror(errno)))")
+                throw Exit.noInput
+            }
+        }
+        print("Wrote \(folder)/ (\(files.count) files). Next:")
+        print("  cd \(folder) && swift build && swift test")
+        print("  responder-bus replay LOG --plugin \(folder)/.build/debug/lib\(name).so")
+    }
+
+    /// The checkout this binary was built from, when it is still there.
+    static var sourceCheckout: String? {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count > 3 else { return nil }
+        parts.removeLast(3)  // Sources/responder-bus/NewPluginCommand.swift
+        let root = parts.joined(separator: "/")
+        var info = stat()
+        return stat(root + "/Package.swift", &info) == 0 ? root : nil
+    }
+
+    static func makeParents(of file: String) throws {
+        var current = ""
+        let components = file.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+        for (index, component) in components.enumerated() {
+            current += (index == 0 ? "" : "/") + component
+            if current.isEmpty || current == "." { continue }
+            if mkdir(current, 0o755) != 0 && errno != EEXIST {
+                complain("cannot create '\(current)': \(String(cString: strerror(errno)))")
+                throw Exit.noInput
+            }
+        }
+    }
+
+    static func writeFile(_ contents: String, to path: String) -> Bool {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var bytes = Array(contents.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return false }
+            offset += written
+        }
+        return true
+    }
+}

@@ -1,0 +1,162 @@
+import ResponderBus
+
+/// The files `responder-bus new-plugin` writes.
+struct PluginTemplate {
+    let name: String
+    let responderBus: String
+    let isURL: Bool
+
+    /// SwiftPM's identity for the dependency: its last path component, without `.git`.
+    var identity: String {
+        var last = String(responderBus.split(separator: "/").last ?? "responder-bus")
+        if last.hasSuffix(".git") { last.removeLast(4) }
+        return last.lowercased()
+    }
+
+    var files: [(String, String)] {
+        [
+            ("Package.swift", packageSwift),
+            ("Sources/\(name)/\(name).swift", plugin),
+            ("Sources/\(name)/EntryPoints.swift", entryPoints),
+            ("Tests/\(name)Tests/\(name)Tests.swift", tests),
+            ("README.md", readme),
+            (".gitignore", ".build/\n.swiftpm/\nPackage.resolved\n"),
+        ]
+    }
+
+    var dependency: String {
+        isURL ? ".package(url: \"\(responderBus)\", branch: \"main\")" : ".package(path: \"\(responderBus)\")"
+    }
+
+    var packageSwift: String {
+        """
+        // swift-tools-version: 6.0
+        import PackageDescription
+
+        let package = Package(
+            name: "\(name)",
+            products: [
+                // The library `responder-bus replay --plugin` loads: .build/debug/lib\(name).so
+                .library(name: "\(name)", type: .dynamic, targets: ["\(name)"]),
+            ],
+            dependencies: [
+                \(dependency),
+            ],
+            targets: [
+                .target(name: "\(name)", dependencies: [.product(name: "ResponderBus", package: "\(identity)")]),
+                .testTarget(
+                    name: "\(name)Tests",
+                    dependencies: ["\(name)", .product(name: "ResponderBusTesting", package: "\(identity)")]
+                ),
+            ],
+            swiftLanguageModes: [.v6]
+        )
+
+        """
+    }
+
+    var plugin: String {
+        """
+        import ResponderBus
+
+        /// Says, each time the keyboard shows, which field it showed for — or that no field was focused
+        /// yet (a text view's keyboard comes before its didBeginEditing).
+        ///
+        /// Replace this with your plugin: conform to the capability protocols you need
+        /// (`KeyboardObserving`, `EditingObserving`, `ReturnKeyHandling`, `EventObserving`), implement
+        /// only the callbacks you use, read the screen through the context, and post what you decide
+        /// through it.
+        public final class \(name): KeyboardObserving {
+            /// The plugin's name, as it appears in the `"by"` of what it derives.
+            public let name = "\(name)"
+
+            /// Creates the plugin.
+            public init() {}
+
+            /// Reports the field the keyboard showed for.
+            public func keyboardWillShow(_ event: Event<KeyboardInfo>, context: PluginContext) {
+                let field = context.firstResponder.map { "'\\($0.id)'" } ?? "no field yet"
+                context.diagnose(.info, "the keyboard showed for \\(field)")
+            }
+        }
+
+        """
+    }
+
+    var entryPoints: String {
+        """
+        import ResponderBus
+
+        // The two symbols `responder-bus replay --plugin` looks for (see `PluginABI`).
+
+        /// The plugin API version this library was built against.
+        @_cdecl("\(PluginABI.versionSymbol)")
+        public func responderBusPluginAPIVersion() -> Int32 { PluginABI.version }
+
+        /// Makes a new plugin, retained once for the host.
+        @_cdecl("\(PluginABI.makeSymbol)")
+        public func responderBusPluginMake() -> UnsafeMutableRawPointer {
+            Unmanaged.passRetained(\(name)() as AnyObject).toOpaque()
+        }
+
+        """
+    }
+
+    var tests: String {
+        """
+        import ResponderBusTesting
+        import Testing
+        import \(name)
+
+        @Suite struct \(name)Tests {
+            @Test("passes the ResponderBus plugin conformance suite")
+            func conformance() throws {
+                try PluginConformance { \(name)() }.check()
+            }
+
+            @Test("reports the field the keyboard showed for", arguments: CannedScreens.Device.all)
+            func reportsTheField(_ device: CannedScreens.Device) throws {
+                let session = CannedScreens.session(on: device, scene: CannedScreens.login(on: device), focusing: "password")
+                let outcome = try PluginHarness.replay(session, header: device.header, through: [\(name)()])
+                #expect(outcome.diagnostics == ["info: the keyboard showed for 'password'"])
+            }
+
+            @Test("says so when a text view's keyboard comes first")
+            func textView() throws {
+                let device = CannedScreens.Device.iPhoneX
+                let session = CannedScreens.session(
+                    on: device, scene: CannedScreens.textViewInScrollView(on: device), focusing: "notes", kind: .textView)
+                let outcome = try PluginHarness.replay(session, header: device.header, through: [\(name)()])
+                #expect(outcome.diagnostics == ["info: the keyboard showed for no field yet"])
+            }
+        }
+
+        """
+    }
+
+    var readme: String {
+        """
+        # \(name)
+
+        A [ResponderBus](\(isURL ? responderBus : "file://" + responderBus)) plugin.
+
+        ```sh
+        swift build && swift test
+        responder-bus replay session.jsonl --plugin .build/debug/lib\(name).so
+        ```
+
+        - `Sources/\(name)/\(name).swift` — the plugin. Conform to the capability protocols you need and
+          implement only the callbacks you use.
+        - `Sources/\(name)/EntryPoints.swift` — the two C entry points `responder-bus` loads the plugin
+          through. Keep them.
+        - `Tests/\(name)Tests` — tests with the ResponderBusTesting kit: the conformance suite, canned
+          screens and sessions, and a replay harness.
+
+        Build the plugin with the same Swift toolchain and the same ResponderBus source as the
+        `responder-bus` that loads it: Swift has no stable ABI on Linux, and `responder-bus` refuses a
+        library built for another plugin API version. It also refuses a library that others can write
+        to (`chmod go-w`).
+
+        """
+    }
+}

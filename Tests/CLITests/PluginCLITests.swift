@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// Runs a shell command (for `swift build` and `cc`), returning its status and output.
+func shell(_ command: String, in folder: String? = nil) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command + " 2>&1"]
+    if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+@Suite("Plugins written by third parties: new-plugin, --plugin, and every way loading can fail", .serialized)
+struct PluginCLITests {
+    @Test("new-plugin writes a package that builds and tests unchanged, and replay --plugin runs it with the built-ins")
+    func scaffoldBuildLoad() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("responder-bus-plugin-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let made = try CLI.run(["new-plugin", "FocusReporter", "--path", folder, "--responder-bus", CLI.repository.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        let package = folder + "/FocusReporter"
+        for file in ["Package.swift", "Sources/FocusReporter/FocusReporter.swift", "Sources/FocusReporter/EntryPoints.swift", "Tests/FocusReporterTests/FocusReporterTests.swift", "README.md"] {
+            #expect(FileManager.default.fileExists(atPath: package + "/" + file), "\(file)")
+        }
+
+        let build = try shell("swift build", in: package)
+        try #require(build.status == 0, "swift build failed:\n\(build.output.suffix(3000))")
+        let test = try shell("swift test", in: package)
+        #expect(test.status == 0, "swift test failed:\n\(test.output.suffix(3000))")
+        #expect(test.output.contains("passed"))
+
+        let library = package + "/.build/debug/libFocusReporter.so"
+        let replay = try CLI.run(["replay", CLI.example, "--plugin", library])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.contains("→ FocusReporter: diagnostic info: the keyboard showed for 'name'"))
+        // The built-ins still decide as before.
+        #expect(replay.stdout.contains("→ KeyboardAvoidance: viewShift root to y -23"))
+        let jsonl = try CLI.run(["replay", CLI.example, "--plugin", library, "--format", "jsonl"])
+        #expect(jsonl.stdout.contains(#""by":"FocusReporter""#))
+    }
+
+    @Test("new-plugin refuses bad names and existing folders")
+    func scaffoldErrors() throws {
+        let bad = try CLI.run(["new-plugin", "9lives"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("not a Swift type name"))
+        let folder = try CLI.temporaryFile("", name: "Taken")
+        let taken = try CLI.run(["new-plugin", "Taken", "--path", (folder as NSString).deletingLastPathComponent])
+        #expect(taken.status == 64)
+        #expect(taken.stderr.contains("already exists"))
+        let nowhere = try CLI.run(["new-plugin", "Fine", "--path", "/tmp", "--responder-bus", "/nonexistent/checkout"])
+        #expect(nowhere.status == 66)
+        #expect(nowhere.stderr.contains("no ResponderBus package"))
+    }
+
+    /// Builds a C shared library exporting the given source.
+    static func cLibrary(_ source: String, name: String) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("responder-bus-clib-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try source.write(toFile: folder + "/lib.c", atomically: true, encoding: .utf8)
+        let library = folder + "/lib\(name).so"
+        let built = try shell("cc -shared -fPIC -o '\(library)' lib.c", in: folder)
+        try #require(built.status == 0, "cc failed: \(built.output)")
+        return library
+    }
+
+    @Test("each loading failure exits 78 with a message that says what to do")
+    func loadingFailures() throws {
+        let missing = try CLI.run(["replay", CLI.example, "--plugin", "/nonexistent/libNope.so"])
+        #expect(missing.status == 78)
+        #expect(missing.stderr.contains("No such file or directory") && missing.stderr.contains("swift build"))
+
+        let text = try CLI.temporaryFile("not a library", name: "libText.so")
+        let notLibrary = try CLI.run(["replay", CLI.example, "--plugin", text])
+        #expect(notLibrary.status == 78)
+        #expect(notLibrary.stderr.contains("not a loadable library"))
+
+        let plain = try Self.cLibrary("int nothing_here(void) { return 0; }\n", name: "Plain")
+        let notPlugin = try CLI.run(["replay", CLI.example, "--plugin", plain])
+        #expect(notPlugin.status == 78)
+        #expect(notPlugin.stderr.contains("is not a ResponderBus plugin") && notPlugin.stderr.contains("new-plugin"))
+
+        let future = try Self.cLibrary("int responder_bus_plugin_api_version(void) { return 999; }\n", name: "Future")
+        let mismatch = try CLI.run(["replay", CLI.example, "--plugin", future])
+        #expect(mismatch.status == 78)
+        #expect(mismatch.stderr.contains("built for plugin API version 999") && mismatch.stderr.contains("rebuild the plugin"))
+
+        let headless = try Self.cLibrary("int responder_bus_plugin_api_version(void) { return 1; }\n", name: "Headless")
+        let noEntry = try CLI.run(["replay", CLI.example, "--plugin", headless])
+        #expect(noEntry.status == 78)
+        #expect(noEntry.stderr.contains("exports no responder_bus_plugin_make"))
+
+        let null = try Self.cLibrary("int responder_bus_plugin_api_version(void) { return 1; }\nvoid *responder_bus_plugin_make(void) { return 0; }\n", name: "Null")
+        let noPlugin = try CLI.run(["replay", CLI.example, "--plugin", null])
+        #expect(noPlugin.status == 78)
+        #expect(noPlugin.stderr.contains("returned no plugin"))
+
+        let loose = try Self.cLibrary("int responder_bus_plugin_api_version(void) { return 1; }\n", name: "Loose")
+        chmod(loose, 0o666)
+        let writable = try CLI.run(["replay", CLI.example, "--plugin", loose])
+        #expect(writable.status == 78)
+        #expect(writable.stderr.contains("refusing to load") && writable.stderr.contains("chmod go-w"))
+    }
+}
