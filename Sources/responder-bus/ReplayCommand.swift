@@ -23,6 +23,7 @@ struct ReplayCommand: ParsableCommand {
               responder-bus replay session.jsonl
               responder-bus replay session.jsonl --format jsonl > decisions.jsonl
               responder-bus replay session.jsonl --check --verify
+              responder-bus replay session.jsonl --report session.html
               responder-bus replay live.jsonl --follow
               cat session.jsonl | responder-bus replay - --disable FieldAdvancing
             """
@@ -65,12 +66,16 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the whole session, external and derived events, as a v1 log to this file.", valueName: "file"))
     var record: String?
 
+    @Option(help: ArgumentHelp("Also write a self-contained HTML report: a timeline, the screen before and after each decision, every record.", valueName: "file.html"))
+    var report: String?
+
     func validate() throws {
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number, got \(speed)") }
         for name in disabled where !BuiltinPlugins.names.contains(name) {
             throw ValidationError("--disable \(name): no such plugin; the built-in plugins are \(BuiltinPlugins.names.joined(separator: ", "))")
         }
         if follow && log == "-" { throw ValidationError("--follow needs a file to watch, not standard input") }
+        if report == "-" { throw ValidationError("--report needs a file to write, such as --report session.html") }
     }
 
     func run() throws {
@@ -106,6 +111,7 @@ struct ReplayCommand: ParsableCommand {
             outcome = try session.runVirtual(reader)
         }
         if outcome.stopped { throw Exit.dataError }
+        if outcome.unwritable { throw Exit.noInput }
         if outcome.failedCheck { throw Exit.checkFailed }
     }
 }
@@ -115,6 +121,7 @@ final class ReplaySession {
     struct Outcome {
         var stopped = false
         var failedCheck = false
+        var unwritable = false
     }
 
     let command: ReplayCommand
@@ -125,6 +132,7 @@ final class ReplaySession {
     private var verifier: DerivedVerifier?
     private var problems = 0
     private var recordOutput: Output?
+    private var report: ReplayReport?
 
     /// Plugins loaded from libraries, registered after the built-ins.
     let loadedPlugins: [any ResponderPlugin]
@@ -168,6 +176,9 @@ final class ReplaySession {
             file.line(LogWriter.line(for: header))
             recordOutput = file
         }
+        if let path = command.report {
+            report = try ReplayReport(path: path, bus: bus, clock: { [unowned replayer] in replayer.logTime })
+        }
         let recorder = LogRecorder(bus: bus, selection: recordOutput == nil ? .derived : .all, clock: { [unowned replayer] in replayer.logTime }) { [unowned self] record in
             recordOutput?.line(LogWriter.line(for: record))
             guard record.origin != .external else { return }
@@ -193,9 +204,11 @@ final class ReplaySession {
         }
         replayer.onProgress = { consumed, total in progress.update(consumed, total) }
         var check: CoverageCheck?
-        if command.check {
+        if command.check || report != nil {
             let coverage = CoverageCheck(bus: bus)
             coverage.onViolation = { [unowned self] violation in
+                report?.note(violation)
+                guard command.check else { return }
                 violations.append(violation)
                 if text { output.line("\(Timeline.time(violation.t))  ⚠ covered: \(violation)") }
             }
@@ -280,6 +293,12 @@ final class ReplaySession {
         output.flush()
         recordOutput?.flush()
         recordOutput = nil
+        if let report, !report.finish(
+            log: command.log, header: header, summary: summary, plugins: bus.pluginNames, disabled: command.disabled)
+        {
+            outcome.unwritable = true
+        }
+        report = nil
         if summary.rejectedLines > 0 {
             complain("\(command.log): \(summary.rejectedLines) line\(summary.rejectedLines == 1 ? "" : "s") skipped")
         }

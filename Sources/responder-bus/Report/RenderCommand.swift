@@ -1,0 +1,108 @@
+import ArgumentParser
+import EventLog
+import ResponderBus
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `responder-bus render`: the screen as it was at one moment of a log, as an SVG file.
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Draw the screen as it was at one moment of a log, as SVG, for bug reports.",
+        discussion: """
+            Replays the log through the built-in plugins on the virtual-time loop, up to the given time, and \
+            draws the screen model after the last record at or before it: every view's outline with its id, \
+            kind and tag, the first responder, the keyboard and the part of the screen it covers, the safe \
+            area, the root's shift, and a covered field, cross-hatched and labelled. Lines that cannot be read \
+            are reported on standard error and skipped, as replay does.
+
+            Examples:
+              responder-bus render session.jsonl --at 3.2 -o frame.svg
+              responder-bus render session.jsonl --at 1.26 --disable KeyboardAvoidance > covered.svg
+            """
+    )
+
+    @Argument(help: "The log (JSON Lines, format v1), or - for standard input.")
+    var log: String
+
+    @Option(help: ArgumentHelp("The moment to draw, in seconds from the start of the log.", valueName: "seconds"))
+    var at: Double
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the SVG to this file instead of standard output.", valueName: "file.svg"))
+    var output: String?
+
+    @Option(name: .customLong("disable"), help: ArgumentHelp("Turn a built-in plugin off (repeatable).", valueName: "name"))
+    var disabled: [String] = []
+
+    func validate() throws {
+        guard at.isFinite, at >= 0 else { throw ValidationError("--at must be a number of seconds, 0 or more, got \(at)") }
+        for name in disabled where !BuiltinPlugins.names.contains(name) {
+            throw ValidationError("--disable \(name): no such plugin; the built-in plugins are \(BuiltinPlugins.names.joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        let reader: LogReader
+        let header: LogHeader
+        do {
+            reader = try LogReader(path: log)
+        } catch {
+            complain(error.message)
+            throw Exit.noInput
+        }
+        do {
+            header = try reader.readHeader()
+        } catch {
+            complain("\(log): \(error)")
+            throw Exit.dataError
+        }
+        // Open the output first: a path that cannot be written fails before the replay.
+        var descriptor: Int32 = 1
+        if let output {
+            descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                complain("cannot write '\(output)': \(String(cString: strerror(errno)))")
+                throw Exit.noInput
+            }
+        }
+        let file = Output(descriptor: descriptor, closes: output != nil)
+
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop, screen: Screen(size: header.screen, safeArea: header.safeArea ?? .zero))
+        do {
+            try BuiltinPlugins.register(on: bus, disabling: Set(disabled))
+        } catch {
+            complain("internal error: \(error)")
+            throw Exit.internalError
+        }
+        let replayer = Replayer(bus: bus)
+        replayer.apply(header)
+        let recorder = ReportRecorder(bus: bus, clock: { [unowned replayer] in replayer.logTime })
+        replayer.onProblem = { [log] error in complain("\(log): \(error)") }
+        let summary = replayer.replay(reader, on: loop)
+        recorder.stop()
+        if summary.rejectedLines > 0 {
+            complain("\(log): \(summary.rejectedLines) line\(summary.rejectedLines == 1 ? "" : "s") skipped")
+        }
+
+        let (index, item) = recorder.state(at: at)
+        let state = recorder.states[index]
+        let name = log == "-" ? "standard input" : String(log.split(separator: "/").last ?? Substring(log))
+        let moment = "t = \(Markup.time(at)) s"
+        let after = item.map {
+            let record = recorder.items[$0].record
+            return "after record #\($0 + 1) at \(Markup.time(record.t)) s, \(record.event.name) (\(ReportText.origin(record.origin)))"
+        } ?? "before the first record"
+        let svg = ScreenDrawing.standalone(
+            state, title: "\(name) at \(moment)", caption: ["\(name), \(moment)", "\(after)."])
+        file.line(String(svg.dropLast()))
+        file.flush()
+        if file.failed {
+            complain("cannot write '\(output ?? "standard output")': \(String(cString: strerror(errno)))")
+            throw Exit.noInput
+        }
+        if let output { complain("render: wrote \(output): the screen at \(moment), \(after)") }
+    }
+}

@@ -1,0 +1,231 @@
+import EventLog
+import ResponderBus
+
+/// The self-contained HTML report of one replay: a header with the counts, the timeline, the screen
+/// before and after each decision, the violations, and every record in a table.
+///
+/// No external resources: the drawings are inline SVG, the style and the one small script are in
+/// the page. Every state of the screen that is shown is drawn once (as a `<g>` in a hidden `<svg>`)
+/// and shown with `<use>`; a decision whose before and after screens were already shown links to the
+/// first one instead of repeating them.
+struct ReportDocument {
+    var logName: String
+    var header: LogHeader
+    var recorder: ReportRecorder
+    var summary: Replayer.Summary
+    /// The plugins that ran, in pipeline order.
+    var plugins: [String]
+    /// The built-in plugins that were turned off.
+    var disabled: [String]
+
+    /// A decision shown with its own pair of screens, or one that repeats an earlier pair.
+    private struct Decision {
+        var item: Int
+        var repeatOf: Int?
+    }
+
+    func html() -> String {
+        let items = recorder.items
+        // Decisions, and which pairs of states they show.
+        var decisions: [Decision] = []
+        var firstWithPair: [Pair: Int] = [:]
+        var drawn: [Int] = []
+        var isDrawn = Set<Int>()
+        func draw(_ state: Int) {
+            if isDrawn.insert(state).inserted { drawn.append(state) }
+        }
+        for (index, item) in items.enumerated() where item.record.origin != .external {
+            let pair = Pair(before: item.before, after: item.after)
+            if let first = firstWithPair[pair] {
+                decisions.append(Decision(item: index, repeatOf: first))
+            } else {
+                firstWithPair[pair] = index
+                decisions.append(Decision(item: index, repeatOf: nil))
+                draw(item.before)
+                draw(item.after)
+            }
+        }
+        for violation in recorder.violations { draw(violation.state) }
+        let finalState = items.last?.after ?? 0
+        draw(finalState)
+
+        let largest = drawn.map { max(recorder.states[$0].size.width, recorder.states[$0].size.height) }.max() ?? 812
+        let scale = min(0.65, 480 / max(largest, 1))
+        let fontSize = 10.5 / scale
+        var drawings: [Int: ScreenDrawing] = [:]
+        for state in drawn { drawings[state] = ScreenDrawing(recorder.states[state], fontSize: fontSize) }
+
+        /// A drawn state, on `area` (its own canvas by default; a pair shares one, so that before and
+        /// after line up).
+        func shot(_ state: Int, _ label: String, on area: Rect? = nil) -> String {
+            let box = area ?? drawings[state]!.canvas
+            let n = Markup.number
+            return "<svg class=\"shot\" viewBox=\"\(n(box.minX)) \(n(box.minY)) \(n(box.width)) \(n(box.height))\" width=\"\(n(box.width * scale))\" height=\"\(n(box.height * scale))\" role=\"img\" aria-label=\"\(Markup.escape(label + ": " + recorder.states[state].summary))\"><use href=\"#s\(state)\"/></svg>"
+        }
+
+        let timeline = TimelineChart(recorder: recorder, plugins: plugins)
+        let external = items.filter { $0.record.origin == .external }.count
+        let derivedCount = items.count - external
+        var byPlugin: [(String, Int)] = []
+        for item in items {
+            guard let by = item.record.origin.derivingPlugin else { continue }
+            if let index = byPlugin.firstIndex(where: { $0.0 == by }) { byPlugin[index].1 += 1 } else { byPlugin.append((by, 1)) }
+        }
+        let final = recorder.states[finalState]
+
+        var out = """
+            <!DOCTYPE html>
+            <html lang="en" data-report-script="not run">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="generator" content="responder-bus">
+            <title>Replay report: \(Markup.escape(logName))</title>
+            <style>
+            \(ReportAssets.css)
+            \(ScreenDrawing.css)
+            </style>
+            </head>
+            <body>
+            <a class="skip" href="#events">Skip to the events table</a>
+            <header id="summary">
+            <h1>Replay report: <code>\(Markup.escape(logName))</code></h1>
+            <dl class="facts">
+
+            """
+        func fact(_ name: String, _ value: String, count: (String, Int)? = nil) {
+            let data = count.map { " data-count=\"\($0.0)\" data-value=\"\($0.1)\"" } ?? ""
+            out += "<div><dt>\(name)</dt><dd\(data)>\(value)</dd></div>\n"
+        }
+        fact("Device", Markup.escape(header.device ?? "not given in the log"))
+        var screenText = "\(header.screen) pt"
+        if let source = header.screenSource { screenText += " (\(source))" }
+        if let safe = header.safeArea { screenText += ", safe area \(ScreenState.insets(safe))" }
+        fact("Screen", Markup.escape(screenText))
+        fact("Duration", "\(Markup.time(items.last?.record.t ?? 0)) s")
+        fact("Events", "\(external)", count: ("events", external))
+        let pluginCounts = byPlugin.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+        fact("Decisions", "\(derivedCount)" + (pluginCounts.isEmpty ? "" : " (\(Markup.escape(pluginCounts)))"), count: ("derived", derivedCount))
+        let violations = recorder.violations.count
+        fact(
+            "Violations",
+            violations == 0
+                ? "0: the focused field was never left covered"
+                : "<strong class=\"bad\">⚠ \(violations): the focused field was left covered</strong> (<a href=\"#violations\">see them</a>)",
+            count: ("violations", violations))
+        fact("Screens drawn", "\(drawn.count) distinct, for \(Markup.count(decisions.count, "decision"))", count: ("screens", drawn.count))
+        fact(
+            "Plugins that ran",
+            plugins.isEmpty ? "none" : Markup.escape(plugins.joined(separator: " → "))
+                + (disabled.isEmpty ? "" : " (turned off: \(Markup.escape(disabled.joined(separator: ", "))))"))
+        if summary.rejectedLines > 0 {
+            fact("Lines skipped", "\(summary.rejectedLines) (named on standard error)", count: ("skipped", summary.rejectedLines))
+        }
+        fact(
+            "At the end",
+            "<a href=\"#end\">" + Markup.escape("root at y \(Markup.points(final.rootOriginY)); first responder \(final.firstResponder.map { "'\($0.id)'" } ?? "none")") + "</a>")
+        out += """
+            </dl>
+            <nav aria-label="Sections"><a href="#timeline">Timeline</a> · <a href="#screens">Screens at each decision</a>\(violations > 0 ? " · <a href=\"#violations\">Violations</a>" : "") · <a href="#events">Events table</a></nav>
+            </header>
+            <main>
+            <section id="timeline" aria-labelledby="timeline-h">
+            <h2 id="timeline-h">Timeline</h2>
+            <p class="hint">Lines, in screen points (down the chart is down the screen): the root view's origin, the keyboard's top edge (hatched below it: under the keyboard) and the focused field's bottom edge plus its gap. A field line inside the hatched area is a covered field. Marks: ● events, ◆ decisions (one lane per plugin), ▲ violations. <span class="js-only">Focus the chart's marks with Tab, move with ← →, Home and End; Enter goes to the record.</span> Hover or focus a mark to see its record.</p>
+            <div class="chart-scroll">\(timeline.svg())</div>
+            <div id="details" class="details" aria-live="polite"><p>Hover or focus a mark in the timeline to see its record here.</p></div>
+            <script type="application/json" id="series-data">\(timeline.seriesJSON())</script>
+            </section>
+
+            """
+
+        // The drawings, once each.
+        out += "<svg class=\"defs\" width=\"0\" height=\"0\" aria-hidden=\"true\" focusable=\"false\"><defs>\(ScreenDrawing.patterns(fontSize: fontSize))"
+        for state in drawn { out += drawings[state]!.group(id: "s\(state)") }
+        out += "</defs></svg>\n"
+
+        if !recorder.violations.isEmpty {
+            out += "<section id=\"violations\" aria-labelledby=\"violations-h\"><h2 id=\"violations-h\">⚠ Violations: the focused field left covered</h2>\n"
+            for (index, violation) in recorder.violations.enumerated() {
+                out += "<article class=\"violation\" id=\"v\(index + 1)\"><h3>⚠ Violation \(index + 1): \(Markup.escape(violation.violation.description))</h3>"
+                out += "<figure>\(shot(violation.state, "Screen at violation \(index + 1)"))<figcaption>The screen when the check found it (the keyboard had settled).</figcaption></figure></article>\n"
+            }
+            out += "</section>\n"
+        }
+
+        out += "<section id=\"screens\" aria-labelledby=\"screens-h\"><h2 id=\"screens-h\">Screens at each decision</h2>\n"
+        out += "<p class=\"hint\">Drawn to scale from the model. \(ReportAssets.legend)</p>\n"
+        if decisions.isEmpty { out += "<p>No plugin decided anything in this session.</p>" }
+        for (number, decision) in decisions.enumerated() {
+            let item = items[decision.item]
+            let record = item.record
+            let heading = "\(Markup.time(record.t)) s · \(ReportText.origin(record.origin)) · \(record.event.name): \(ReportText.describe(record.event))"
+            let id = "d\(decision.item + 1)"
+            if let first = decision.repeatOf {
+                out += "<article class=\"decision repeat\" id=\"\(id)\"><h3>\(number + 1). \(Markup.escape(heading))</h3>"
+                out += "<p>Same screens before and after as <a href=\"#d\(first + 1)\">the decision at \(Markup.time(items[first].record.t)) s</a>. <a href=\"#r\(decision.item + 1)\">Record #\(decision.item + 1)</a>.</p></article>\n"
+                continue
+            }
+            out += "<article class=\"decision\" id=\"\(id)\"><h3>\(number + 1). \(Markup.escape(heading))</h3><div class=\"pair\">"
+            if item.before == item.after {
+                out += "<figure>\(shot(item.after, "Before and after"))<figcaption>Before and after: the screen did not change.</figcaption></figure>"
+            } else {
+                let area = drawings[item.before]!.canvas.union(drawings[item.after]!.canvas)
+                out += "<figure>\(shot(item.before, "Before", on: area))<figcaption>Before. \(Markup.escape(caption(recorder.states[item.before])))</figcaption></figure>"
+                out += "<figure>\(shot(item.after, "After", on: area))<figcaption>After. \(Markup.escape(caption(recorder.states[item.after])))</figcaption></figure>"
+            }
+            out += "</div><p><a href=\"#r\(decision.item + 1)\">Record #\(decision.item + 1)</a></p></article>\n"
+        }
+        let end = items.isEmpty ? "before any record" : "after record #\(items.count) at \(Markup.time(items[items.count - 1].record.t)) s"
+        out += "<article class=\"final\" id=\"end\"><h3>At the end, \(end)</h3><figure>\(shot(finalState, "At the end"))<figcaption>\(Markup.escape(caption(recorder.states[finalState])))</figcaption></figure></article>\n"
+        out += "</section>\n"
+
+        out += """
+            <section id="events" aria-labelledby="events-h">
+            <h2 id="events-h">Events</h2>
+            <table id="events-table">
+            <caption>Every record of the replay, in the order the bus carried them: \(Markup.count(external, "external event")) and \(Markup.count(derivedCount, "decision")) (→ and the plugin's name).</caption>
+            <thead><tr><th scope="col">#</th><th scope="col">t (s)</th><th scope="col">event</th><th scope="col">by</th><th scope="col">what</th><th scope="col">screens</th></tr></thead>
+            <tbody>
+
+            """
+        for (index, item) in items.enumerated() {
+            let record = item.record
+            let derived = record.origin.derivingPlugin
+            out += "<tr id=\"r\(index + 1)\" class=\"\(derived == nil ? "ext" : "dec")\"><td>\(index + 1)</td><td>\(Markup.time(record.t))</td><td>\(record.event.name)</td><td>\(derived.map { "→ " + Markup.escape($0) } ?? "external")</td><td>\(Markup.escape(ReportText.describe(record.event)))</td><td>"
+            if derived != nil { out += "<a href=\"#d\(index + 1)\">before/after</a>" }
+            out += "</td></tr>\n"
+        }
+        out += """
+            </tbody>
+            </table>
+            </section>
+            </main>
+            <footer><p>Made by <code>responder-bus replay --report</code>. The page needs no network; its script only adds the details panel and arrow-key navigation of the timeline.</p></footer>
+            <script>
+            \(ReportAssets.script)
+            </script>
+            </body>
+            </html>
+
+            """
+        return out
+    }
+
+    private func caption(_ state: ScreenState) -> String {
+        var parts: [String] = ["Root y \(Markup.points(state.rootOriginY))"]
+        parts.append(state.firstResponder.map { "focused '\($0.id)'" } ?? "no focus")
+        if state.keyboardFrame != nil {
+            parts.append(state.covering == nil ? "keyboard not docked" : "keyboard top \(Markup.points(state.keyboardTop))")
+        } else {
+            parts.append("no keyboard")
+        }
+        if let covered = state.coveredHeight { parts.append("COVERED by \(Markup.points((covered * 10).rounded() / 10)) pt") }
+        return parts.joined(separator: ", ") + "."
+    }
+
+    private struct Pair: Hashable {
+        var before: Int
+        var after: Int
+    }
+}

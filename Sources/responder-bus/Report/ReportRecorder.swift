@@ -1,0 +1,94 @@
+import EventLog
+import ResponderBus
+
+/// Takes snapshots of the screen model during a replay, for the report and for `render`: at each
+/// external event and each decision, the record and the state of the screen after it.
+///
+/// It listens to every event on the bus (through a `LogRecorder`, so records are exactly those
+/// `--record` writes), after the screen model and the plugins have handled it. Identical states are
+/// stored once: items refer to them by index, so a long session that goes through the same few
+/// states stays small.
+final class ReportRecorder {
+    /// One record of the replay and the state of the screen before and after it.
+    struct Item {
+        var record: LogRecord
+        /// Indexes into ``ReportRecorder/states``.
+        var before: Int
+        var after: Int
+    }
+
+    /// A `--check` violation and the state when it was found.
+    struct Violation {
+        var violation: CoverageViolation
+        /// The time in the log's clock.
+        var t: Double
+        var state: Int
+    }
+
+    /// The distinct states, in the order they first appeared; the first is the state before any
+    /// record.
+    private(set) var states: [ScreenState] = []
+    /// Every record, in the order the bus carried them.
+    private(set) var items: [Item] = []
+    private(set) var violations: [Violation] = []
+    /// The state now.
+    private(set) var current = 0
+
+    private let bus: Bus
+    private let clock: () -> Double
+    private var indexes: [ScreenState: Int] = [:]
+    private var keyboard = KeyboardState()
+    private var recorder: LogRecorder?
+
+    /// Starts taking snapshots of `bus`; `clock` gives the log's time. Loop-confined.
+    init(bus: Bus, clock: @escaping () -> Double) {
+        self.bus = bus
+        self.clock = clock
+        current = intern(ScreenState(screen: bus.screen, keyboard: keyboard))
+        recorder = LogRecorder(bus: bus, selection: .all, clock: clock) { [unowned self] record in
+            take(record)
+        }
+    }
+
+    /// Notes a violation `CoverageCheck` found, with the state at that moment. Loop-confined.
+    func note(_ violation: CoverageViolation) {
+        current = intern(ScreenState(screen: bus.screen, keyboard: keyboard))
+        violations.append(Violation(violation: violation, t: clock(), state: current))
+    }
+
+    /// Stops taking snapshots.
+    func stop() {
+        recorder?.stop()
+        recorder = nil
+    }
+
+    /// The index of the state after the last record at or before `t`, or of the state before any
+    /// record.
+    func state(at t: Double) -> (state: Int, item: Int?) {
+        // Items are in time order: the last one at or before t.
+        var low = 0
+        var high = items.count
+        while low < high {
+            let middle = (low + high) / 2
+            if items[middle].record.t <= t { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0 else { return (0, nil) }
+        return (items[low - 1].after, low - 1)
+    }
+
+    private func take(_ record: LogRecord) {
+        if case .keyboard(let kind, let info) = record.event {
+            keyboard.note(Event(kind.eventName, info, origin: record.origin))
+        }
+        let before = current
+        current = intern(ScreenState(screen: bus.screen, keyboard: keyboard))
+        items.append(Item(record: record, before: before, after: current))
+    }
+
+    private func intern(_ state: ScreenState) -> Int {
+        if let index = indexes[state] { return index }
+        states.append(state)
+        indexes[state] = states.count - 1
+        return states.count - 1
+    }
+}

@@ -1,0 +1,160 @@
+import KeyboardAvoidance
+import ResponderBus
+
+/// One state of the screen model as the report draws it: what the screen, its views and the
+/// keyboard looked like at a moment, in screen coordinates.
+///
+/// A value, so that identical states (a long session goes through the same few again and again) are
+/// found with a dictionary and drawn once.
+struct ScreenState: Hashable {
+    /// One view, with its frame on the screen (the root's shift and scroll offsets applied).
+    struct View: Hashable {
+        var id: String
+        var kind: ViewKind
+        var tag: Int?
+        var frame: Rect
+        /// Hidden, or inside a hidden view.
+        var isHidden: Bool
+        var isEnabled: Bool
+        var isFirstResponder: Bool
+        /// The gap avoidance keeps above this field (its `keyboardDistance`, or the default).
+        var gap: Double
+        /// How deep in the tree: 0 for the root.
+        var depth: Int
+    }
+
+    var size: Size
+    var safeArea: EdgeInsets
+    /// Whether a scene is loaded.
+    var hasRoot: Bool
+    /// The root's y origin now, and as the scene laid it out.
+    var rootOriginY: Double
+    var restingRootOriginY: Double
+    /// The views in drawing order: a view before its subviews, subviews back to front.
+    var views: [View]
+    /// The keyboard's end frame while it is shown (docked or not), in screen coordinates.
+    var keyboardFrame: Rect?
+    /// The part of the screen the keyboard covers (the rule avoidance and `--check` share).
+    var covering: Rect?
+
+    /// The state of `screen` now, with the keyboard as `keyboard` tells it. Loop-confined.
+    init(screen: Screen, keyboard: KeyboardState, defaultGap: Double = AvoidanceRule.defaultGap) {
+        size = screen.size
+        safeArea = screen.safeArea
+        hasRoot = screen.root != nil
+        rootOriginY = screen.rootOriginY
+        restingRootOriginY = screen.restingRootOriginY
+        var views: [View] = []
+        if let root = screen.root {
+            var pending: [(ViewNode, Int, Bool)] = [(root, 0, false)]
+            while let (node, depth, hiddenAbove) = pending.popLast() {
+                let hidden = hiddenAbove || node.isHidden
+                views.append(
+                    View(
+                        id: node.id.rawValue, kind: node.kind, tag: node.tag, frame: screen.frameInScreen(of: node),
+                        isHidden: hidden, isEnabled: node.isEnabled, isFirstResponder: node.isFirstResponder,
+                        gap: node.keyboardDistance ?? defaultGap, depth: depth))
+                for child in node.children.reversed() { pending.append((child, depth + 1, hidden)) }
+            }
+        }
+        self.views = views
+        if !keyboard.isHidden, let end = keyboard.latest?.end, !end.isNull, !end.isInfinite, end.components.allSatisfy(\.isFinite) {
+            keyboardFrame = end
+        } else {
+            keyboardFrame = nil
+        }
+        covering = keyboard.coveredPart(ofScreen: screen.size)
+    }
+
+    // MARK: What the report shows of it
+
+    /// The first responder, if any.
+    var firstResponder: View? { views.first { $0.isFirstResponder } }
+
+    /// The keyboard's top edge: the top of the part it covers, or the screen's bottom edge when it
+    /// covers nothing.
+    var keyboardTop: Double { covering?.minY ?? size.height }
+
+    /// The focused field's bottom edge plus its gap, when a visible field is focused.
+    var fieldBottomWithGap: Double? {
+        guard let field = firstResponder, !field.isHidden else { return nil }
+        return field.frame.maxY + field.gap
+    }
+
+    /// How many points of the focused field the keyboard covers, by `--check`'s rule (more than
+    /// half a point, overlapping horizontally); `nil` when it is not covered.
+    var coveredHeight: Double? {
+        guard let field = firstResponder, !field.isHidden, let covering else { return nil }
+        let frame = field.frame
+        guard frame.maxX > covering.minX, frame.minX < covering.maxX else { return nil }
+        let covered = min(frame.maxY, covering.maxY) - max(frame.minY, covering.minY)
+        return covered > 0.5 ? covered : nil
+    }
+
+    /// The part of the focused field under the keyboard, when covered.
+    var coveredPart: Rect? {
+        guard coveredHeight != nil, let field = firstResponder, let covering else { return nil }
+        let part = field.frame.intersection(covering)
+        return part.isNull ? nil : part
+    }
+
+    /// A sentence or two that says what the drawing shows, for its text alternative.
+    var summary: String {
+        var parts: [String] = []
+        var screen = "\(size) screen"
+        if safeArea != .zero { screen += " (safe area \(Self.insets(safeArea)))" }
+        parts.append(screen)
+        guard hasRoot else {
+            parts.append("no scene loaded")
+            parts.append(keyboardText)
+            return parts.joined(separator: "; ") + "."
+        }
+        let shift = rootOriginY - restingRootOriginY
+        if shift == 0 {
+            parts.append("root at y \(Markup.points(rootOriginY)), not moved")
+        } else {
+            parts.append(
+                "root at y \(Markup.points(rootOriginY)), moved \(Markup.points(abs(shift))) pt \(shift < 0 ? "up" : "down")")
+        }
+        if let field = firstResponder {
+            parts.append("first responder '\(field.id)' (\(Self.kindText(field))) at \(field.frame)")
+        } else {
+            parts.append("no first responder")
+        }
+        parts.append(keyboardText)
+        if let covered = coveredHeight, let field = firstResponder {
+            parts.append("COVERED: '\(field.id)' is \(Markup.points((covered * 10).rounded() / 10)) pt under the keyboard")
+        } else if let field = firstResponder, covering != nil, !field.isHidden {
+            parts.append("'\(field.id)' is clear of the keyboard by \(Markup.points(((keyboardTop - field.frame.maxY) * 10).rounded() / 10)) pt")
+        }
+        let inputs = views.filter { $0.kind.isTextInput }
+        if !inputs.isEmpty {
+            parts.append(
+                "text inputs: "
+                    + inputs.map { "'\($0.id)' \($0.frame)\($0.isHidden ? " hidden" : "")" }.joined(separator: ", "))
+        }
+        parts.append(Markup.count(views.count, "view"))
+        return parts.joined(separator: "; ") + "."
+    }
+
+    private var keyboardText: String {
+        guard let frame = keyboardFrame else { return "no keyboard" }
+        if let covering { return "keyboard \(frame), covering from y \(Markup.points(covering.minY))" }
+        return "keyboard \(frame), not docked: covers nothing"
+    }
+
+    static func kindText(_ view: View) -> String {
+        var text = view.kind.rawValue
+        if let tag = view.tag { text += ", tag \(tag)" }
+        return text
+    }
+
+    static func insets(_ insets: EdgeInsets) -> String {
+        var parts: [String] = []
+        if insets.top != 0 { parts.append("top \(Markup.points(insets.top))") }
+        if insets.left != 0 { parts.append("left \(Markup.points(insets.left))") }
+        if insets.bottom != 0 { parts.append("bottom \(Markup.points(insets.bottom))") }
+        if insets.right != 0 { parts.append("right \(Markup.points(insets.right))") }
+        return parts.isEmpty ? "none" : parts.joined(separator: ", ")
+    }
+}
