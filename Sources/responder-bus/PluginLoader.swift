@@ -10,7 +10,7 @@ struct PluginLoadError: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-/// Loads third-party plugin libraries with `dlopen` (see ``PluginABI``).
+/// Loads third-party plugin libraries with `dlopen` (see `PluginABI`).
 ///
 /// Refuses, with a message that says what to do: a missing file, a file others could change (as ssh
 /// refuses loose key files), a file that is not a loadable library, a library without the entry
