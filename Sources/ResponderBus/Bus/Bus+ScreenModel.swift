@@ -4,7 +4,7 @@ extension Bus {
     /// Input that does not fit the model (an unknown view id, a duplicate id in a scene) changes
     /// nothing and is reported as a warning ``EventName/diagnostic`` derived by `"screen"`; the event
     /// is still delivered.
-    @inline(__always)
+    @usableFromInline
     func applyToScreen<Payload>(_ event: Event<Payload>) {
         guard let builtin = BuiltinEvent(rawValue: event.name.id) else { return }
         do {

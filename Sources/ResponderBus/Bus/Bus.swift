@@ -54,12 +54,17 @@ public final class Bus: @unchecked Sendable {
     /// The model of the screen the events are about. Loop-confined.
     public let screen: Screen
 
-    var routes: [Route] = []
-    var wildcard = Route()
+    // The delivery path below is `@inlinable`, so that a post is specialized for its payload type in
+    // the caller's module: unspecialized, every post looked up `Event<Payload>`'s generic metadata at
+    // run time and copied the payload through value witnesses (see Benchmarks/).
+    // These are loop-confined and never accessed overlappingly (no inout access spans a callback),
+    // so the run-time exclusivity checks, a quarter of a post's instructions, are turned off.
+    @exclusivity(unchecked) @usableFromInline var routes: [Route] = []
+    @exclusivity(unchecked) @usableFromInline var wildcard = Route()
     var nextSequence: UInt64 = 0
-    var isDispatching = false
-    var pending = Deque<(Bus) -> Void>()
-    var deadRecords: [ObserverRecord] = []
+    @exclusivity(unchecked) @usableFromInline var isDispatching = false
+    @exclusivity(unchecked) @usableFromInline var pending = Deque<(Bus) -> Void>()
+    @exclusivity(unchecked) @usableFromInline var deadRecords: [ObserverRecord] = []
 
     var plugins: [PluginEntry] = []
 
@@ -89,6 +94,7 @@ public final class Bus: @unchecked Sendable {
     ///   - payload: the payload.
     ///   - sender: the object posting it; observers filtered on a sender compare by identity.
     ///   - origin: ``EventOrigin/external`` for what the world did, `.derived(by:)` for a decision.
+    @inlinable
     public func post<Payload>(
         _ name: EventName<Payload>, _ payload: Payload, sender: AnyObject? = nil,
         origin: EventOrigin = .external
@@ -100,7 +106,11 @@ public final class Bus: @unchecked Sendable {
         }
         isDispatching = true
         dispatch(name, payload, sender: sender, origin: origin)
-        drainPending()
+        if pending.isEmpty && deadRecords.isEmpty {
+            isDispatching = false
+        } else {
+            drainPending()
+        }
     }
 
     /// Posts an event whose payload type is known only at run time, such as one read from a log.
@@ -125,6 +135,7 @@ public final class Bus: @unchecked Sendable {
         post(event.name, event.payload, sender: event.sender, origin: event.origin)
     }
 
+    @usableFromInline
     func drainPending() {
         while let next = pending.popFirst() {
             next(self)
@@ -139,10 +150,11 @@ public final class Bus: @unchecked Sendable {
 
     // MARK: Dispatch
 
-    @inline(__always)
+    @inlinable
     func dispatch<Payload>(_ name: EventName<Payload>, _ payload: Payload, sender: AnyObject?, origin: EventOrigin) {
         let event = Event(name, payload, sender: sender, origin: origin)
-        if name.id < BuiltinEvent.modelEventLimit {
+        // Only these ids change the model (keyboard events and returnKey do not): skip the call.
+        if name.id >= Bus.firstModelEvent && name.id < Bus.modelEventLimit {
             applyToScreen(event)
         }
         var erased: AnyEvent?
@@ -157,8 +169,8 @@ public final class Bus: @unchecked Sendable {
     }
 
     /// Calls the records of `specific` and `all` that accept the event, merged by sort key.
-    @inline(__always)
-    private func deliver<Payload>(
+    @inlinable
+    func deliver<Payload>(
         _ specific: ContiguousArray<ObserverRecord>, _ all: ContiguousArray<ObserverRecord>,
         _ event: Event<Payload>, _ erased: inout AnyEvent?
     ) {
@@ -181,8 +193,8 @@ public final class Bus: @unchecked Sendable {
         }
     }
 
-    @inline(__always)
-    private func invoke<Payload>(_ record: ObserverRecord, _ event: Event<Payload>, _ erased: inout AnyEvent?) {
+    @inlinable
+    func invoke<Payload>(_ record: ObserverRecord, _ event: Event<Payload>, _ erased: inout AnyEvent?) {
         guard !record.isRemoved else { return }
         if record.senderID != nil {
             if record.sender == nil {
@@ -254,4 +266,10 @@ extension EventName {
 extension BuiltinEvent {
     /// Ids below this are the ones the screen-model stage may apply.
     static let modelEventLimit = BuiltinEvent.resign.rawValue + 1
+}
+
+extension Bus {
+    /// The ids the screen-model stage may apply: `[firstModelEvent, modelEventLimit)`.
+    @usableFromInline static let firstModelEvent = BuiltinEvent.didBeginEditing.rawValue
+    @usableFromInline static let modelEventLimit = BuiltinEvent.modelEventLimit
 }

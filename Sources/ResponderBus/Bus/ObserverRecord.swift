@@ -4,23 +4,24 @@ import Synchronization
 ///
 /// Records are reference types so that removal is visible at once to a post that is iterating a
 /// snapshot of the observer list: delivery checks ``isRemoved`` before every call.
+@usableFromInline
 class ObserverRecord {
     /// The name id observed, or `nil` for every name.
     let nameID: Int?
     /// The sender's identity when filtered on a sender.
-    let senderID: ObjectIdentifier?
+    @usableFromInline let senderID: ObjectIdentifier?
     /// The sender, held weakly: a dead sender's reused address must never match.
-    weak var sender: AnyObject?
+    @usableFromInline weak var sender: AnyObject?
     /// Delivery order within its segment: registration order for listeners, pipeline rank for
     /// plugins.
-    var sortKey: UInt64
+    @usableFromInline var sortKey: UInt64
     /// Whether this record sits in the plugin pipeline rather than among the listeners.
     let inPipeline: Bool
     /// Whether the body takes an ``AnyEvent`` (an ``ErasedRecord``) rather than a typed event.
-    let isErased: Bool
+    @usableFromInline let isErased: Bool
     /// The plugin that owns this record, if any.
     let pluginName: String?
-    private let removed = Atomic<Bool>(false)
+    @usableFromInline let removed = Atomic<Bool>(false)
 
     init(nameID: Int?, sender: AnyObject?, sortKey: UInt64, inPipeline: Bool, isErased: Bool, pluginName: String?) {
         self.nameID = nameID
@@ -33,11 +34,11 @@ class ObserverRecord {
     }
 
     /// Whether the observation was removed; thread-safe.
-    @inline(__always)
+    @inlinable
     var isRemoved: Bool { removed.load(ordering: .acquiring) }
 
     /// Marks the observation removed; thread-safe. Returns `false` when it already was.
-    @discardableResult
+    @usableFromInline @discardableResult
     func markRemoved() -> Bool {
         removed.exchange(true, ordering: .acquiringAndReleasing) == false
     }
@@ -46,7 +47,7 @@ class ObserverRecord {
     ///
     /// A post with no sender reaches only observers without a sender filter; a filtered record
     /// whose sender died matches nothing.
-    @inline(__always)
+    @inlinable
     func accepts(_ postSender: AnyObject?) -> Bool {
         guard let senderID else { return true }
         guard let postSender, ObjectIdentifier(postSender) == senderID else { return false }
@@ -55,8 +56,9 @@ class ObserverRecord {
 }
 
 /// A record whose body takes a typed event.
+@usableFromInline
 final class TypedRecord<Payload: Sendable>: ObserverRecord {
-    let body: (Event<Payload>) -> Void
+    @usableFromInline let body: (Event<Payload>) -> Void
 
     init(nameID: Int, sender: AnyObject?, sortKey: UInt64, inPipeline: Bool, pluginName: String?,
          body: @escaping (Event<Payload>) -> Void) {
@@ -67,8 +69,9 @@ final class TypedRecord<Payload: Sendable>: ObserverRecord {
 }
 
 /// A record whose body takes an ``AnyEvent``: observers of every name, and generic plugins.
+@usableFromInline
 final class ErasedRecord: ObserverRecord {
-    let body: (AnyEvent) -> Void
+    @usableFromInline let body: (AnyEvent) -> Void
 
     init(nameID: Int?, sender: AnyObject?, sortKey: UInt64, inPipeline: Bool, pluginName: String?,
          body: @escaping (AnyEvent) -> Void) {
@@ -79,9 +82,12 @@ final class ErasedRecord: ObserverRecord {
 }
 
 /// The records for one name: the plugin pipeline first, then the listeners.
+@usableFromInline
 struct Route {
-    var pipeline: ContiguousArray<ObserverRecord> = []
-    var listeners: ContiguousArray<ObserverRecord> = []
+    @usableFromInline var pipeline: ContiguousArray<ObserverRecord> = []
+    @usableFromInline var listeners: ContiguousArray<ObserverRecord> = []
+
+    init() {}
 
     subscript(pipeline inPipeline: Bool) -> ContiguousArray<ObserverRecord> {
         get { inPipeline ? pipeline : listeners }

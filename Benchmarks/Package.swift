@@ -1,0 +1,38 @@
+// swift-tools-version: 6.1
+// The ResponderBus benchmarks: a separate package, so neither the main build nor CI's test run
+// builds them. Run `Benchmarks/run.sh` (see the README's "Benchmarks" section).
+import PackageDescription
+
+let package = Package(
+    name: "ResponderBusBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+    ],
+    targets: [
+        // C: a malloc counter (interposes malloc and friends in the benchmark executable) and the
+        // raw-libuv baseline (uv_async_send + a mutex-guarded ring of structs), written in C so that
+        // it is the cheapest hand-off a user's own glue could do.
+        .target(
+            name: "CBenchSupport",
+            linkerSettings: [.linkedLibrary("uv"), .linkedLibrary("pthread")]
+        ),
+        .executableTarget(
+            name: "BusBenchmarks",
+            dependencies: [
+                "CBenchSupport",
+                .product(name: "ResponderBus", package: "main"),
+                .product(name: "ResponderBusUV", package: "main"),
+                .product(name: "EventLog", package: "main"),
+                .product(name: "KeyboardAvoidance", package: "main"),
+                .product(name: "FieldAdvancing", package: "main"),
+                .product(name: "TextViewOrdering", package: "main"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

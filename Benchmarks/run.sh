@@ -1,0 +1,17 @@
+#!/bin/sh
+# One command for every ResponderBus benchmark: builds in release mode, generates the logs, and
+# prints a table of every case with its baseline and the ratio; raw results go to
+# Benchmarks/.build/results.json. Usage: Benchmarks/run.sh [sync,cross,replay,scale]
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+out="$here/.build"
+mkdir -p "$out"
+python3 -c 'import orjson' 2>/dev/null || pip install orjson
+echo "building (release)…" >&2
+swift build -c release --package-path "$root" --scratch-path "$root/.build-bench-release" --product responder-bus >&2
+cli="$root/.build-bench-release/release/responder-bus"
+swift build -c release --package-path "$here" --scratch-path "$out" >&2
+[ -f "$out/log-1000000.jsonl" ] || python3 "$here/gen_log.py" 1000000 "$out/log-1000000.jsonl"
+[ -f "$out/log-100000.jsonl" ] || python3 "$here/gen_log.py" 100000 "$out/log-100000.jsonl"
+"$out/release/BusBenchmarks" "$cli" "$out/log-1000000.jsonl" "$out/log-100000.jsonl" "$out/results.json" "${1:-sync,cross,replay,scale}"
