@@ -1,3 +1,5 @@
+import ArgumentParser
+import EventLog
 import FieldAdvancing
 import KeyboardAvoidance
 import ResponderBus
@@ -20,6 +22,31 @@ enum BuiltinPlugins {
     static func register(on bus: Bus, disabling disabled: Set<String>) throws {
         for name in names where !disabled.contains(name) {
             try bus.register(make(name))
+        }
+    }
+
+    /// Rejects `--disable` names that are no built-in plugin (exit 64).
+    static func validate(disabling disabled: [String]) throws {
+        for name in disabled where !names.contains(name) {
+            throw ValidationError("--disable \(name): no such plugin; the built-in plugins are \(names.joined(separator: ", "))")
+        }
+    }
+
+    /// Opens a log and reads its header, exiting 66 when it cannot be read and 65 when the header
+    /// is bad, with the reason on standard error.
+    static func openLog(_ path: String) throws -> (LogReader, LogHeader) {
+        let reader: LogReader
+        do {
+            reader = try LogReader(path: path)
+        } catch {
+            complain(error.message)
+            throw Exit.noInput
+        }
+        do {
+            return (reader, try reader.readHeader())
+        } catch {
+            complain("\(path): \(error)")
+            throw Exit.dataError
         }
     }
 }

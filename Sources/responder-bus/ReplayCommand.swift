@@ -71,28 +71,13 @@ struct ReplayCommand: ParsableCommand {
 
     func validate() throws {
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number, got \(speed)") }
-        for name in disabled where !BuiltinPlugins.names.contains(name) {
-            throw ValidationError("--disable \(name): no such plugin; the built-in plugins are \(BuiltinPlugins.names.joined(separator: ", "))")
-        }
+        try BuiltinPlugins.validate(disabling: disabled)
         if follow && log == "-" { throw ValidationError("--follow needs a file to watch, not standard input") }
         if report == "-" { throw ValidationError("--report needs a file to write, such as --report session.html") }
     }
 
     func run() throws {
-        let reader: LogReader
-        let header: LogHeader
-        do {
-            reader = try LogReader(path: log)
-        } catch {
-            complain(error.message)
-            throw Exit.noInput
-        }
-        do {
-            header = try reader.readHeader()
-        } catch {
-            complain("\(log): \(error)")
-            throw Exit.dataError
-        }
+        let (reader, header) = try BuiltinPlugins.openLog(log)
         reader.follows = follow
         var loaded: [any ResponderPlugin] = []
         for path in pluginPaths {

@@ -17,8 +17,10 @@ extension Bus {
         _ name: EventName<Payload>, _ payload: Payload, sender: (any AnyObject & Sendable)? = nil,
         origin: EventOrigin = .external
     ) {
+        // Made outside the lock, so producers hold it only to append.
+        let post: @Sendable (Bus) -> Void = { bus in bus.post(name, payload, sender: sender, origin: origin) }
         let needsWake = inbox.withLock { inbox -> Bool in
-            inbox.posts.append { bus in bus.post(name, payload, sender: sender, origin: origin) }
+            inbox.posts.append(post)
             if inbox.wakeScheduled { return false }
             inbox.wakeScheduled = true
             return true
@@ -29,11 +31,15 @@ extension Bus {
     }
 
     private func drainInbox() {
-        let batch = inbox.withLock { inbox -> Deque<@Sendable (Bus) -> Void> in
+        // Swap the queue with the loop's spare one: no copy, and both keep their capacity.
+        var batch = inboxSpare
+        inboxSpare = Deque()
+        inbox.withLock { inbox in
             inbox.wakeScheduled = false
-            defer { inbox.posts.removeAll(keepingCapacity: true) }
-            return inbox.posts
+            swap(&inbox.posts, &batch)
         }
         for post in batch { post(self) }
+        batch.removeAll(keepingCapacity: true)
+        inboxSpare = batch
     }
 }

@@ -74,6 +74,8 @@ public final class Bus: @unchecked Sendable {
     var idleDrainScheduled = false
 
     let inbox = Locked(CrossThreadInbox())
+    /// The loop's empty queue, swapped with the inbox's at each drain. Loop-confined.
+    var inboxSpare = Deque<@Sendable (Bus) -> Void>()
 
     /// Creates a bus on `loop` with a screen model (by default an empty 375×812 screen).
     public init(loop: any BusLoop, screen: Screen = Screen()) {

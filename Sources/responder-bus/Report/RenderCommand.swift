@@ -38,26 +38,11 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         guard at.isFinite, at >= 0 else { throw ValidationError("--at must be a number of seconds, 0 or more, got \(at)") }
-        for name in disabled where !BuiltinPlugins.names.contains(name) {
-            throw ValidationError("--disable \(name): no such plugin; the built-in plugins are \(BuiltinPlugins.names.joined(separator: ", "))")
-        }
+        try BuiltinPlugins.validate(disabling: disabled)
     }
 
     func run() throws {
-        let reader: LogReader
-        let header: LogHeader
-        do {
-            reader = try LogReader(path: log)
-        } catch {
-            complain(error.message)
-            throw Exit.noInput
-        }
-        do {
-            header = try reader.readHeader()
-        } catch {
-            complain("\(log): \(error)")
-            throw Exit.dataError
-        }
+        let (reader, header) = try BuiltinPlugins.openLog(log)
         // Open the output first: a path that cannot be written fails before the replay.
         var descriptor: Int32 = 1
         if let output {
