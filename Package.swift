@@ -81,7 +81,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["responder-bus"],
+            dependencies: ["responder-bus", "ResponderBusTesting"],
             exclude: ["Golden"]
         ),
         .testTarget(name: "ResponderBusUVTests", dependencies: ["ResponderBus", "ResponderBusUV"]),

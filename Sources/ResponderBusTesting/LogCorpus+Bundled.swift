@@ -1,6 +1,8 @@
 // Generated from Sources/responder-bus/Examples and the importer's golden logs of the real iOS
 // console dumps (Tests/CLITests/Golden), plus edge cases written for the conformance suite.
-// Every log is replayed by `PluginConformance`: a plugin must survive all of them.
+// Every log is replayed by `PluginConformance`: a plugin must survive all of them. Each entry is its
+// source file verbatim, as a raw string literal; `LogCorpusSourceTests` (CLITests) fails when a
+// source changes and this file was not updated to match.
 
 extension LogCorpus {
     /// The logs, by name.

@@ -115,7 +115,6 @@ final class ReplaySession {
     private var derivedCount = 0
     private var violations: [CoverageViolation] = []
     private var verifier: DerivedVerifier?
-    private var problems = 0
     private var recordOutput: Output?
     private var report: ReplayReport?
 
@@ -180,7 +179,6 @@ final class ReplaySession {
             if text { output.line(Timeline.external(record)) }
         }
         replayer.onProblem = { [unowned self] error in
-            problems += 1
             progress.finish()
             complain("\(command.log): \(error)")
         }

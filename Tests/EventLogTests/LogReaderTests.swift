@@ -282,8 +282,20 @@ struct LogReaderBadInputTests {
                 bytes += Array(fragments[Int(generator.next() % UInt64(fragments.count))].utf8)
             }
         }
-        let (_, records, problems) = readAll(bytes)
-        #expect(records.count + problems.count >= 0)
+        let reader = LogReader(bytes: bytes)
+        _ = try? reader.readHeader()
+        var items = 0
+        while let item = reader.next() {
+            items += 1
+            if case .problem(let error) = item {
+                // Every rejection is placed and explained.
+                #expect(error.line >= 2 && error.line <= reader.lineNumber, "\(error)")
+                #expect(!error.message.isEmpty)
+            }
+        }
+        // The whole input was consumed, whatever it held, and every non-blank line gave an item.
+        #expect(reader.bytesConsumed == bytes.count)
+        #expect(items <= reader.lineNumber)
     }
 }
 
