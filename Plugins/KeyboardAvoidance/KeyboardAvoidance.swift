@@ -46,11 +46,13 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
     /// The gap kept above the keyboard for fields that set no `keyboardDistance`.
     public var defaultGap: Double
 
-    private var keyboard = KeyboardState()
+    // Loop-confined state read on every event and never accessed overlappingly: no run-time
+    // exclusivity checks.
+    @exclusivity(unchecked) private var keyboard = KeyboardState()
     /// Set from a `screen` event to the end of its loop turn: a rotation is decided once.
-    private var screenChangingThisTurn = false
+    @exclusivity(unchecked) private var screenChangingThisTurn = false
     /// The offset and inset each scroll view had before avoidance changed it.
-    private var restingScroll: [ViewID: (offsetY: Double, bottomInset: Double)] = [:]
+    @exclusivity(unchecked) private var restingScroll: [ViewID: (offsetY: Double, bottomInset: Double)] = [:]
 
     /// Creates the plugin.
     public init(

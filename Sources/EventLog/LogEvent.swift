@@ -112,10 +112,19 @@ public enum LogEvent: Hashable, Sendable {
         }
     }
 
+    /// Whether the format knows the event of this interned name id.
+    public static func knows(_ id: Int) -> Bool { knownIDs.contains(id) }
+
+    private static let knownIDs: Set<Int> = Set(KeyboardEvent.allCases.map(\.eventName.id)).union([
+        EventName.didBeginEditing.id, EventName.didEndEditing.id, EventName.returnKey.id, EventName.scene.id,
+        EventName.setFrame.id, EventName.screen.id, EventName.viewShift.id, EventName.scroll.id,
+        EventName.focusChange.id, EventName.action.id, EventName.resign.id, EventName.diagnostic.id,
+    ])
+
     /// The log event for a bus event, or `nil` for events the format does not know (such as
     /// `turnSettled` or a plugin's own events).
     public init?(_ event: AnyEvent) {
-        // One switch on the interned id, then one cast: this runs for every event a recorder sees.
+        // One switch on the interned id, then one cast.
         let id = event.name.id
         let payload = event.payload
         func keyboard(_ kind: KeyboardEvent) -> LogEvent? {

@@ -20,9 +20,30 @@ public final class LogRecorder {
         public static let all: Selection = [.external, .derived]
     }
 
-    private var token: ObservationToken?
+    private var tokens: [ObservationToken] = []
+    private var unknownToken: ObservationToken?
+    private let bus: Bus
+    private let clock: () -> Double
+
     /// Called with each event the format does not know, with its time in seconds.
-    public var onUnknown: ((AnyEvent, Double) -> Void)?
+    ///
+    /// Setting it observes every name (which boxes each payload into an ``AnyEvent``); leave it `nil`
+    /// when unknown events do not matter.
+    public var onUnknown: ((AnyEvent, Double) -> Void)? {
+        didSet {
+            guard (onUnknown == nil) != (unknownToken == nil), !stopped else { return }
+            if onUnknown == nil {
+                unknownToken = nil
+                return
+            }
+            let clock = clock
+            unknownToken = bus.observeAll { [weak self] event in
+                guard !LogEvent.knows(event.name.id), let onUnknown = self?.onUnknown else { return }
+                onUnknown(event, clock())
+            }
+        }
+    }
+    private var stopped = false
 
     /// Starts recording `bus`, calling `sink` with each record. Loop-confined.
     ///
@@ -36,22 +57,42 @@ public final class LogRecorder {
         bus: Bus, selection: Selection = .all, clock: (() -> Double)? = nil, sink: @escaping (LogRecord) -> Void
     ) {
         let clock = clock ?? { [unowned bus] in bus.loop.now.seconds }
-        token = bus.observeAll { [weak self] event in
-            let isDerived = event.origin != .external
-            guard isDerived ? selection.contains(.derived) : selection.contains(.external) else { return }
-            let t = clock()
-            if let logEvent = LogEvent(event) {
-                sink(LogRecord(t: t, event: logEvent, origin: event.origin))
-            } else {
-                self?.onUnknown?(event, t)
+        self.bus = bus
+        self.clock = clock
+        // One typed observer per name the format knows: no boxing of payloads, no casts.
+        func record<Payload>(_ name: EventName<Payload>, _ make: @escaping (Payload) -> LogEvent) -> ObservationToken {
+            bus.observe(name) { event in
+                let isDerived = event.origin != .external
+                guard isDerived ? selection.contains(.derived) : selection.contains(.external) else { return }
+                sink(LogRecord(t: clock(), event: make(event.payload), origin: event.origin))
             }
         }
+        for kind in LogEvent.KeyboardEvent.allCases {
+            tokens.append(record(kind.eventName) { .keyboard(kind, $0) })
+        }
+        tokens += [
+            record(.didBeginEditing) { .didBeginEditing($0) },
+            record(.didEndEditing) { .didEndEditing($0) },
+            record(.returnKey) { .returnKey($0) },
+            record(.scene) { .scene($0) },
+            record(.setFrame) { .setFrame($0) },
+            record(.screen) { .screen($0) },
+            record(.viewShift) { .viewShift($0) },
+            record(.scroll) { .scroll($0) },
+            record(.focusChange) { .focusChange($0) },
+            record(.action) { .action($0) },
+            record(.resign) { .resign($0) },
+            record(.diagnostic) { .diagnostic($0) },
+        ]
     }
 
     /// Stops recording.
     public func stop() {
-        token?.cancel()
-        token = nil
+        stopped = true
+        for token in tokens { token.cancel() }
+        tokens = []
+        unknownToken?.cancel()
+        unknownToken = nil
     }
 }
 

@@ -4,100 +4,186 @@ import ResponderBus
 /// round-tripping form (whole numbers without a fraction), so that logs diff cleanly.
 ///
 /// Absent optional fields are left out. Derived records carry `"origin":"derived"` and `"by"`.
+///
+/// Records are written as UTF-8 bytes straight into a buffer, each object's members in sorted key
+/// order by construction (no strings per member, no sorting per record): a replay writes every
+/// derived record, so this is on its hot path. ``append(_:to:)-(LogRecord,_)`` is the fast form;
+/// ``line(for:)-(LogRecord)`` returns the same text as a `String`.
 public enum LogWriter {
     /// The header line (without a newline).
     public static func line(for header: LogHeader) -> String {
-        var members: [(String, String)] = [
-            ("format", JSONText.string(LogHeader.formatName)),
-            ("version", String(header.version)),
-            ("screen", JSONText.object([("width", JSONText.number(header.screen.width)), ("height", JSONText.number(header.screen.height))])),
-        ]
-        if let safeArea = header.safeArea { members.append(("safeArea", insets(safeArea))) }
-        if let source = header.screenSource { members.append(("screenSource", JSONText.string(source))) }
-        if let device = header.device { members.append(("device", JSONText.string(device))) }
-        return JSONText.object(members)
+        var bytes: [UInt8] = []
+        append(header, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A record line (without a newline).
     public static func line(for record: LogRecord) -> String {
-        var members: [(String, String)] = [("t", JSONText.number(record.t)), ("event", JSONText.string(record.event.name))]
-        if case .derived(let by) = record.origin {
-            members.append(("origin", JSONText.string("derived")))
-            members.append(("by", JSONText.string(by)))
-        }
-        appendPayload(of: record.event, to: &members)
-        return JSONText.object(members)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(160)
+        append(record, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The whole log as text: the header, then one line per record, each ending in a newline.
     public static func text(header: LogHeader, records: [LogRecord]) -> String {
-        var out = line(for: header) + "\n"
-        for record in records { out += line(for: record) + "\n" }
-        return out
+        var bytes: [UInt8] = []
+        append(header, to: &bytes)
+        bytes.append(0x0A)
+        for record in records {
+            append(record, to: &bytes)
+            bytes.append(0x0A)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    static func insets(_ insets: EdgeInsets) -> String {
-        JSONText.object([
-            ("top", JSONText.number(insets.top)), ("left", JSONText.number(insets.left)),
-            ("bottom", JSONText.number(insets.bottom)), ("right", JSONText.number(insets.right)),
-        ])
+    /// Appends the header line (without a newline) to `bytes`.
+    public static func append(_ header: LogHeader, to bytes: inout [UInt8]) {
+        var object = JSONObjectWriter(into: &bytes)
+        if let device = header.device { object.string("device", device) }
+        object.string("format", LogHeader.formatName)
+        if let safeArea = header.safeArea { object.object("safeArea") { insets(safeArea, &$0) } }
+        object.object("screen") { screen in
+            screen.number("height", header.screen.height)
+            screen.number("width", header.screen.width)
+        }
+        if let source = header.screenSource { object.string("screenSource", source) }
+        object.integer("version", header.version)
+        object.finish(into: &bytes)
     }
 
-    static func view(_ spec: ViewSpec) -> String {
-        var members: [(String, String)] = [
-            ("id", JSONText.string(spec.id.rawValue)), ("kind", JSONText.string(spec.kind.rawValue)),
-            ("frame", JSONText.rect(spec.frame)),
-        ]
-        if let tag = spec.tag { members.append(("tag", String(tag))) }
-        if spec.isHidden { members.append(("hidden", "true")) }
-        if !spec.isEnabled { members.append(("enabled", "false")) }
-        if let distance = spec.keyboardDistance { members.append(("keyboardDistance", JSONText.number(distance))) }
-        if let offset = spec.contentOffset { members.append(("contentOffset", "[\(JSONText.number(offset.x)),\(JSONText.number(offset.y))]")) }
-        if let size = spec.contentSize { members.append(("contentSize", "[\(JSONText.number(size.width)),\(JSONText.number(size.height))]")) }
-        if !spec.children.isEmpty { members.append(("children", "[" + spec.children.map(view).joined(separator: ",") + "]")) }
-        return JSONText.object(members)
-    }
-
-    private static func appendPayload(of event: LogEvent, to members: inout [(String, String)]) {
+    /// Appends a record line (without a newline) to `bytes`.
+    public static func append(_ record: LogRecord, to bytes: inout [UInt8]) {
+        var object = JSONObjectWriter(into: &bytes)
+        // Every case writes its keys in sorted (byte) order, interleaving the common ones: "by",
+        // "event", "origin", "t".
+        let by: String?
+        if case .derived(let plugin) = record.origin { by = plugin } else { by = nil }
+        let event = record.event
+        func common(_ object: inout JSONObjectWriter) {
+            if let by { object.string("by", by) }
+        }
+        func eventName(_ object: inout JSONObjectWriter) {
+            object.string("event", event.name)
+        }
+        func origin(_ object: inout JSONObjectWriter) {
+            if by != nil {
+                object.key("origin")
+                JSONText.append("\"derived\"", to: &object.out)
+            }
+        }
+        func time(_ object: inout JSONObjectWriter) {
+            object.number("t", record.t)
+        }
         switch event {
         case .keyboard(_, let info):
-            if let begin = info.begin { members.append(("begin", JSONText.rect(begin))) }
-            if let end = info.end { members.append(("end", JSONText.rect(end))) }
-            if let duration = info.duration { members.append(("duration", JSONText.number(duration))) }
-            if let curve = info.curve { members.append(("curve", String(curve))) }
-            if let isLocal = info.isLocal { members.append(("isLocal", isLocal ? "true" : "false")) }
+            if let begin = info.begin { object.rect("begin", begin) }
+            common(&object)
+            if let curve = info.curve { object.integer("curve", curve) }
+            if let duration = info.duration { object.number("duration", duration) }
+            if let end = info.end { object.rect("end", end) }
+            eventName(&object)
+            if let isLocal = info.isLocal { object.bool("isLocal", isLocal) }
+            origin(&object)
+            time(&object)
         case .didBeginEditing(let info), .didEndEditing(let info):
-            members.append(("view", JSONText.string(info.view.rawValue)))
+            viewRecord(info.view, &object, common, eventName, origin, time)
         case .returnKey(let info):
-            members.append(("view", JSONText.string(info.view.rawValue)))
-        case .scene(let info):
-            members.append(("root", view(info.root)))
-            if let action = info.lastFieldAction { members.append(("lastFieldAction", JSONText.string(action))) }
-        case .setFrame(let change):
-            members.append(("view", JSONText.string(change.view.rawValue)))
-            members.append(("frame", JSONText.rect(change.frame)))
-        case .screen(let change):
-            members.append(("width", JSONText.number(change.size.width)))
-            members.append(("height", JSONText.number(change.size.height)))
-            if let safeArea = change.safeArea { members.append(("safeArea", insets(safeArea))) }
-        case .viewShift(let shift):
-            members.append(("originY", JSONText.number(shift.originY)))
-            members.append(("duration", JSONText.number(shift.duration)))
-            members.append(("curve", String(shift.curve)))
-        case .scroll(let scroll):
-            members.append(("view", JSONText.string(scroll.view.rawValue)))
-            members.append(("contentOffsetY", JSONText.number(scroll.contentOffsetY)))
-            members.append(("bottomInset", JSONText.number(scroll.bottomInset)))
-        case .focusChange(let change):
-            members.append(("from", change.from.map { JSONText.string($0.rawValue) } ?? "null"))
-            members.append(("to", change.to.map { JSONText.string($0.rawValue) } ?? "null"))
-        case .action(let action):
-            members.append(("name", JSONText.string(action.name)))
+            viewRecord(info.view, &object, common, eventName, origin, time)
         case .resign(let resign):
-            members.append(("view", JSONText.string(resign.view.rawValue)))
+            viewRecord(resign.view, &object, common, eventName, origin, time)
+        case .scene(let info):
+            common(&object)
+            eventName(&object)
+            if let action = info.lastFieldAction { object.string("lastFieldAction", action) }
+            origin(&object)
+            object.object("root") { view(info.root, &$0) }
+            time(&object)
+        case .setFrame(let change):
+            common(&object)
+            eventName(&object)
+            object.rect("frame", change.frame)
+            origin(&object)
+            time(&object)
+            object.string("view", change.view.rawValue)
+        case .screen(let change):
+            common(&object)
+            eventName(&object)
+            object.number("height", change.size.height)
+            origin(&object)
+            if let safeArea = change.safeArea { object.object("safeArea") { insets(safeArea, &$0) } }
+            time(&object)
+            object.number("width", change.size.width)
+        case .viewShift(let shift):
+            common(&object)
+            object.integer("curve", shift.curve)
+            object.number("duration", shift.duration)
+            eventName(&object)
+            origin(&object)
+            object.number("originY", shift.originY)
+            time(&object)
+        case .scroll(let scroll):
+            object.number("bottomInset", scroll.bottomInset)
+            common(&object)
+            object.number("contentOffsetY", scroll.contentOffsetY)
+            eventName(&object)
+            origin(&object)
+            time(&object)
+            object.string("view", scroll.view.rawValue)
+        case .focusChange(let change):
+            common(&object)
+            eventName(&object)
+            object.optionalString("from", change.from?.rawValue)
+            origin(&object)
+            time(&object)
+            object.optionalString("to", change.to?.rawValue)
+        case .action(let action):
+            common(&object)
+            eventName(&object)
+            object.string("name", action.name)
+            origin(&object)
+            time(&object)
         case .diagnostic(let diagnostic):
-            members.append(("level", JSONText.string(diagnostic.level.rawValue)))
-            members.append(("message", JSONText.string(diagnostic.message)))
+            common(&object)
+            eventName(&object)
+            object.string("level", diagnostic.level.rawValue)
+            object.string("message", diagnostic.message)
+            origin(&object)
+            time(&object)
         }
+        object.finish(into: &bytes)
+    }
+
+    /// A record whose payload is only a view id: by, event, origin, t, view.
+    private static func viewRecord(
+        _ id: ViewID, _ object: inout JSONObjectWriter, _ common: (inout JSONObjectWriter) -> Void,
+        _ eventName: (inout JSONObjectWriter) -> Void, _ origin: (inout JSONObjectWriter) -> Void,
+        _ time: (inout JSONObjectWriter) -> Void
+    ) {
+        common(&object)
+        eventName(&object)
+        origin(&object)
+        time(&object)
+        object.string("view", id.rawValue)
+    }
+
+    private static func insets(_ insets: EdgeInsets, _ object: inout JSONObjectWriter) {
+        object.number("bottom", insets.bottom)
+        object.number("left", insets.left)
+        object.number("right", insets.right)
+        object.number("top", insets.top)
+    }
+
+    private static func view(_ spec: ViewSpec, _ object: inout JSONObjectWriter) {
+        if !spec.children.isEmpty { object.objects("children", spec.children) { view($1, &$0) } }
+        if let offset = spec.contentOffset { object.pair("contentOffset", offset.x, offset.y) }
+        if let size = spec.contentSize { object.pair("contentSize", size.width, size.height) }
+        if !spec.isEnabled { object.bool("enabled", false) }
+        object.rect("frame", spec.frame)
+        if spec.isHidden { object.bool("hidden", true) }
+        object.string("id", spec.id.rawValue)
+        if let distance = spec.keyboardDistance { object.number("keyboardDistance", distance) }
+        object.string("kind", spec.kind.rawValue)
+        if let tag = spec.tag { object.integer("tag", tag) }
     }
 }

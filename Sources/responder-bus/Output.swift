@@ -1,3 +1,5 @@
+import EventLog
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,6 +20,13 @@ final class Output {
 
     func line(_ text: String) {
         buffer.append(contentsOf: text.utf8)
+        buffer.append(0x0A)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes a record as a log line, encoded straight into the buffer.
+    func line(_ record: LogRecord) {
+        LogWriter.append(record, to: &buffer)
         buffer.append(0x0A)
         if buffer.count >= 1 << 16 { flush() }
     }

@@ -164,16 +164,18 @@ final class ReplaySession {
             report = try ReplayReport(path: path, bus: bus, clock: { [unowned replayer] in replayer.logTime })
         }
         let recorder = LogRecorder(bus: bus, selection: recordOutput == nil ? .derived : .all, clock: { [unowned replayer] in replayer.logTime }) { [unowned self] record in
-            recordOutput?.line(LogWriter.line(for: record))
+            recordOutput?.line(record)
             guard record.origin != .external else { return }
             derivedCount += 1
             verifier?.addProduced(record)
-            output.line(text ? Timeline.derived(record) : LogWriter.line(for: record))
+            if text { output.line(Timeline.derived(record)) } else { output.line(record) }
         }
-        recorder.onUnknown = { [unowned self] event, t in
-            // A plugin's own events: shown in the timeline, not part of the format's output.
-            guard text, !(event.name == EventName.turnSettled), let by = event.origin.derivingPlugin else { return }
-            output.line("\(Timeline.time(t))    → \(by): \(event.name.rawValue)")
+        if text {
+            recorder.onUnknown = { [unowned self] event, t in
+                // A plugin's own events: shown in the timeline, not part of the format's output.
+                guard !(event.name == EventName.turnSettled), let by = event.origin.derivingPlugin else { return }
+                output.line("\(Timeline.time(t))    → \(by): \(event.name.rawValue)")
+            }
         }
         replayer.willPost = { [unowned self] record, _ in
             if text { output.line(Timeline.external(record)) }

@@ -130,3 +130,80 @@ struct FieldAdvancingTests {
         #expect(harness.decisions == ["focusChange:c>a", "focusChange:a>e", "focusChange:e>g", "focusChange:g>e"])
     }
 }
+
+@Suite("FieldNavigator: neighbours agree with the ordered list")
+struct FieldNavigatorNeighbourTests {
+    /// A deterministic random scene: nested containers (some hidden), text fields and text views
+    /// (some disabled, some untagged, tags repeating), plain views, frames on a coarse grid so that
+    /// positions tie.
+    static func randomScene(seed: UInt64) -> SceneInfo {
+        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+        func next(_ bound: Int) -> Int {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return Int(state % UInt64(bound))
+        }
+        var counter = 0
+        func view(depth: Int) -> ViewSpec {
+            counter += 1
+            let id = ViewID("v\(counter)")
+            let frame = Rect(x: Double(next(4) * 40), y: Double(next(8) * 50), width: 100, height: 44)
+            if depth < 3 && next(4) == 0 {
+                let children = (0..<next(5)).map { _ in view(depth: depth + 1) }
+                return ViewSpec(id: id, kind: next(3) == 0 ? .scrollView : .view, frame: frame, isHidden: next(6) == 0, children: children)
+            }
+            let kinds: [ViewKind] = [.textField, .textField, .textView, .view]
+            return ViewSpec(
+                id: id, kind: kinds[next(kinds.count)], frame: frame, tag: next(4) == 0 ? nil : next(6),
+                isHidden: next(8) == 0, isEnabled: next(6) != 0)
+        }
+        let children = (0..<(3 + next(10))).map { _ in view(depth: 1) }
+        return SceneInfo(root: ViewSpec(id: "root", frame: Rect(x: 0, y: 0, width: 375, height: 812), children: children))
+    }
+
+    /// The ordered fields by their definition: visible, enabled text inputs in tree order, sorted
+    /// stably by tag (untagged left out) or by position.
+    static func referenceList(_ order: FieldOrder, _ screen: Screen) -> [ViewNode] {
+        let candidates = Array(screen.textInputs.filter { $0.isVisible && $0.isEnabled }.enumerated())
+        switch order {
+        case .tag:
+            return candidates.filter { $0.element.tag != nil }
+                .sorted { ($0.element.tag!, $0.offset) < ($1.element.tag!, $1.offset) }.map(\.element)
+        case .position:
+            func key(_ item: (offset: Int, element: ViewNode)) -> (Double, Double, Int) {
+                let frame = screen.frameInScreen(of: item.element, unmoved: true)
+                return (frame.minY, frame.minX, item.offset)
+            }
+            return candidates.sorted { key($0) < key($1) }.map(\.element)
+        }
+    }
+
+    /// The neighbour as the list defines it (the navigator's behaviour before its two-pass search).
+    static func reference(_ navigator: FieldNavigator, _ field: ViewNode, _ screen: Screen, step: Int) -> ViewNode? {
+        let fields = referenceList(navigator.order, screen)
+        if let index = fields.firstIndex(where: { $0 === field }) {
+            let target = index + step
+            return fields.indices.contains(target) ? fields[target] : nil
+        }
+        guard navigator.order == .tag, let tag = field.tag else { return nil }
+        return step > 0 ? fields.first { ($0.tag ?? .min) > tag } : fields.last { ($0.tag ?? .max) < tag }
+    }
+
+    @Test("field(after:) and field(before:) match the ordered list on random trees", arguments: [FieldOrder.tag, .position])
+    func neighboursMatchList(order: FieldOrder) throws {
+        let navigator = FieldNavigator(order: order)
+        var compared = 0
+        for seed in 1...200 as ClosedRange<UInt64> {
+            let screen = Screen()
+            try screen.load(Self.randomScene(seed: seed))
+            #expect(navigator.orderedFields(in: screen).map(\.id) == Self.referenceList(order, screen).map(\.id), "seed \(seed)")
+            for node in screen.allViews {
+                #expect(navigator.field(after: node, in: screen)?.id == Self.reference(navigator, node, screen, step: 1)?.id, "seed \(seed), after \(node.id)")
+                #expect(navigator.field(before: node, in: screen)?.id == Self.reference(navigator, node, screen, step: -1)?.id, "seed \(seed), before \(node.id)")
+                compared += 1
+            }
+        }
+        #expect(compared > 1_000)
+    }
+}

@@ -1,9 +1,20 @@
+import DequeModule
+
 /// An event waiting in the bus's as-soon-as-possible or when-idle queue.
+@usableFromInline
 struct QueuedPost {
     let nameID: Int
     let senderID: ObjectIdentifier?
     let sequence: UInt64
     let deliver: (Bus) -> Void
+
+    @usableFromInline
+    init(nameID: Int, senderID: ObjectIdentifier?, sequence: UInt64, deliver: @escaping (Bus) -> Void) {
+        self.nameID = nameID
+        self.senderID = senderID
+        self.sequence = sequence
+        self.deliver = deliver
+    }
 
     func matches(nameID: Int, senderID: ObjectIdentifier?, _ mask: Coalescing) -> Bool {
         (!mask.contains(.onName) || self.nameID == nameID) && (!mask.contains(.onSender) || self.senderID == senderID)
@@ -20,32 +31,45 @@ extension Bus {
     ///
     /// Queued events go out FIFO. With a non-empty `coalescing` mask, every queued event (of either
     /// style) that matches is removed first and the new one joins the back: latest wins.
+    @inlinable
     public func post<Payload>(
         _ name: EventName<Payload>, _ payload: Payload, sender: AnyObject? = nil,
         origin: EventOrigin = .external, style: PostingStyle, coalescing: Coalescing = .none
     ) {
+        // Inlinable, so that plugins' posts are specialised for their payload in their own module.
         loop.assertInLoop()
-        let senderID = sender.map(ObjectIdentifier.init)
-        if !coalescing.isEmpty {
-            removeQueued(nameID: name.id, senderID: senderID, coalescing)
-        }
-        let queued = QueuedPost(nameID: name.id, senderID: senderID, sequence: makeSequence()) { bus in
-            bus.post(name, payload, sender: sender, origin: origin)
+        if !coalescing.isEmpty && hasQueuedEvents {
+            removeQueued(nameID: name.id, senderID: sender.map(ObjectIdentifier.init), coalescing)
         }
         switch style {
         case .now:
             post(name, payload, sender: sender, origin: origin)
-        case .asap:
-            asapQueue.append(queued)
-            if !asapDrainScheduled {
-                asapDrainScheduled = true
-                loop.runAtEndOfTurn { [self] in drainASAP() }
+        case .asap, .whenIdle:
+            let queued = QueuedPost(nameID: name.id, senderID: sender.map(ObjectIdentifier.init), sequence: makeSequence()) { bus in
+                bus.post(name, payload, sender: sender, origin: origin)
             }
-        case .whenIdle:
+            enqueue(queued, whenIdle: style == .whenIdle)
+        }
+    }
+
+    /// Whether either queue holds an event.
+    @usableFromInline
+    var hasQueuedEvents: Bool { !asapQueue.isEmpty || !idleQueue.isEmpty }
+
+    /// Adds a queued post to the asap or the when-idle queue and makes sure a drain is scheduled.
+    @usableFromInline
+    func enqueue(_ queued: QueuedPost, whenIdle: Bool) {
+        if whenIdle {
             idleQueue.append(queued)
             if !idleDrainScheduled {
                 idleDrainScheduled = true
                 loop.runWhenIdle { [self] in drainIdle() }
+            }
+        } else {
+            asapQueue.append(queued)
+            if !asapDrainScheduled {
+                asapDrainScheduled = true
+                loop.runAtEndOfTurn { [self] in drainASAP() }
             }
         }
     }
@@ -66,12 +90,26 @@ extension Bus {
     /// The number of events waiting in the asap and when-idle queues.
     public var queuedEventCount: Int { asapQueue.count + idleQueue.count }
 
-    @discardableResult
-    private func removeQueued(nameID: Int, senderID: ObjectIdentifier?, _ mask: Coalescing) -> Int {
-        let before = asapQueue.count + idleQueue.count
-        asapQueue.removeAll { $0.matches(nameID: nameID, senderID: senderID, mask) }
-        idleQueue.removeAll { $0.matches(nameID: nameID, senderID: senderID, mask) }
-        return before - asapQueue.count - idleQueue.count
+    @usableFromInline @discardableResult
+    func removeQueued(nameID: Int, senderID: ObjectIdentifier?, _ mask: Coalescing) -> Int {
+        Self.removeMatching(nameID: nameID, senderID: senderID, mask, from: &asapQueue)
+            + Self.removeMatching(nameID: nameID, senderID: senderID, mask, from: &idleQueue)
+    }
+
+    /// Removes the queued posts that match; returns how many. Coalescing usually finds one match
+    /// (the event it replaces, often the last one queued), which is removed in place;
+    /// `removeAll(where:)` would rebuild the whole queue even when nothing matches.
+    private static func removeMatching(
+        nameID: Int, senderID: ObjectIdentifier?, _ mask: Coalescing, from queue: inout Deque<QueuedPost>
+    ) -> Int {
+        guard let first = queue.firstIndex(where: { $0.matches(nameID: nameID, senderID: senderID, mask) }) else { return 0 }
+        if !queue[(first + 1)...].contains(where: { $0.matches(nameID: nameID, senderID: senderID, mask) }) {
+            queue.remove(at: first)
+            return 1
+        }
+        let before = queue.count
+        queue.removeAll { $0.matches(nameID: nameID, senderID: senderID, mask) }
+        return before - queue.count
     }
 
     private func drainASAP() {

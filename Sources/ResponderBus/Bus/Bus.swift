@@ -68,8 +68,8 @@ public final class Bus: @unchecked Sendable {
 
     var plugins: [PluginEntry] = []
 
-    var asapQueue = Deque<QueuedPost>()
-    var idleQueue = Deque<QueuedPost>()
+    @exclusivity(unchecked) @usableFromInline var asapQueue = Deque<QueuedPost>()
+    @exclusivity(unchecked) @usableFromInline var idleQueue = Deque<QueuedPost>()
     var asapDrainScheduled = false
     var idleDrainScheduled = false
 
@@ -217,6 +217,7 @@ public final class Bus: @unchecked Sendable {
 
     // MARK: Records
 
+    @usableFromInline
     func makeSequence() -> UInt64 {
         nextSequence &+= 1
         return nextSequence

@@ -34,16 +34,18 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
         }
     }
 
-    private var tasks = Heap<Task>()
-    private var sequence: UInt64 = 0
-    private var endOfTurn = Deque<() -> Void>()
-    private var idle = Deque<() -> Void>()
+    // Loop-confined state, never accessed overlappingly (no inout access spans a callback): the
+    // run-time exclusivity checks, about ten per replayed event, are turned off.
+    @exclusivity(unchecked) private var tasks = Heap<Task>()
+    @exclusivity(unchecked) private var sequence: UInt64 = 0
+    @exclusivity(unchecked) private var endOfTurn = Deque<() -> Void>()
+    @exclusivity(unchecked) private var idle = Deque<() -> Void>()
     private let inbox = Locked<[@Sendable () -> Void]>([])
     /// How many pieces of work wait in the inbox, readable without taking its lock.
     private let inboxCount = Atomic<Int>(0)
 
     /// The virtual clock, starting at zero.
-    public private(set) var now: Duration = .zero
+    @exclusivity(unchecked) public private(set) var now: Duration = .zero
 
     /// Always `true`: the thread that calls ``run()`` is the loop.
     public var inLoop: Bool { true }

@@ -81,6 +81,11 @@ extension Bus {
 
     /// Gives each plugin's records sort keys in pipeline order and re-sorts the pipeline lists.
     private func renumberPipeline() {
+        var settlerSeen = false
+        for entry in plugins {
+            entry.registration.turnsAreSettled = settlerSeen
+            if entry.plugin is any TurnSettling { settlerSeen = true }
+        }
         for (rank, entry) in plugins.enumerated() {
             for (local, record) in entry.records.enumerated() {
                 record.sortKey = UInt64(rank) << 32 | UInt64(local)

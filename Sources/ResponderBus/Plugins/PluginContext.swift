@@ -6,8 +6,8 @@
 public struct PluginContext {
     /// The name of the plugin this context belongs to: the `"by"` of what it derives.
     public let pluginName: String
-    unowned let bus: Bus
-    let registration: PluginRegistration
+    @usableFromInline unowned let bus: Bus
+    @usableFromInline let registration: PluginRegistration
 
     init(pluginName: String, bus: Bus, registration: PluginRegistration) {
         self.pluginName = pluginName
@@ -36,13 +36,7 @@ public struct PluginContext {
 
     /// Whether a ``TurnSettling`` plugin runs before this one in the pipeline, so that
     /// ``EventName/turnSettled`` arrives after every turn with responder activity.
-    public var turnsAreSettled: Bool {
-        for entry in bus.plugins {
-            if entry.name == pluginName { return false }
-            if entry.plugin is any TurnSettling { return true }
-        }
-        return false
-    }
+    public var turnsAreSettled: Bool { registration.turnsAreSettled }
 
     /// Posts an event derived by this plugin (`origin` is `.derived(by: pluginName)`); nothing once
     /// the plugin has been removed.
@@ -50,6 +44,7 @@ public struct PluginContext {
     /// From a callback it is delivered after the current event, before the outermost post returns;
     /// with ``PostingStyle/asap`` at the end of the loop turn, when every event of the turn has been
     /// seen; with coalescing, the latest queued one wins.
+    @inlinable
     public func post<Payload>(
         _ name: EventName<Payload>, _ payload: Payload, style: PostingStyle = .now, coalescing: Coalescing = .none
     ) {
@@ -64,6 +59,12 @@ public struct PluginContext {
 }
 
 /// Whether one registration of a plugin is still in place; shared by the plugin's contexts.
+@usableFromInline
 final class PluginRegistration {
-    var isActive = true
+    @usableFromInline var isActive = true
+    /// Whether a ``TurnSettling`` plugin runs before this one; kept up to date by the bus whenever
+    /// the pipeline changes, so that asking costs nothing per event.
+    var turnsAreSettled = false
+
+    init() {}
 }

@@ -25,29 +25,33 @@
 ///
 /// A screen and its views are confined to the loop thread that owns them: they are not `Sendable`.
 public final class Screen {
+    // The model is loop-confined and its properties are never accessed overlappingly by the bus or
+    // the plugins; every event reads many of them, so the run-time exclusivity checks (a tenth of a
+    // replay's instructions) are turned off. Do not pass one of them `inout` to code that reads
+    // the same property.
     /// The screen's size in points, such as 375×812 for an iPhone X in portrait.
-    public var size: Size
+    @exclusivity(unchecked) public var size: Size
     /// The screen's safe area insets (the notch, the home indicator).
-    public var safeArea: EdgeInsets
+    @exclusivity(unchecked) public var safeArea: EdgeInsets
     /// The root view, or `nil` before a scene is loaded.
-    public private(set) var root: ViewNode?
+    @exclusivity(unchecked) public private(set) var root: ViewNode?
     /// What Return on the last field performs (the original write-ups' segue identifier).
     ///
     /// ``load(_:)`` sets it from the scene.
-    public var lastFieldAction: String?
+    @exclusivity(unchecked) public var lastFieldAction: String?
     /// The root's y origin as the scene laid it out, before any shift.
     ///
     /// ``load(_:)`` and ``setFrame(_:to:)`` on the root set it; ``shiftRoot(toOriginY:)`` does not.
     /// It is 0 with no root.
-    public private(set) var restingRootOriginY: Double
+    @exclusivity(unchecked) public private(set) var restingRootOriginY: Double
     /// The view that is first responder (the focused text input), or `nil`.
     ///
     /// Stored, so reading it is O(1). ``setFirstResponder(_:)`` changes it; loading a scene or
     /// removing the view's subtree clears it.
-    public private(set) var firstResponder: ViewNode?
+    @exclusivity(unchecked) public private(set) var firstResponder: ViewNode?
 
     /// The views by identifier.
-    private var index: [ViewID: ViewNode]
+    @exclusivity(unchecked) private var index: [ViewID: ViewNode]
 
     /// Creates an empty screen.
     ///

@@ -12,36 +12,38 @@
 ///
 /// Like the screen, a node is confined to the loop thread that owns it: it is not `Sendable`.
 public final class ViewNode {
+    // Loop-confined like the ``Screen`` it belongs to, and read on every event: the run-time
+    // exclusivity checks are turned off (see ``Screen``).
     /// The view's identifier, unique in its screen.
     public let id: ViewID
     /// What the view is.
-    public var kind: ViewKind
+    @exclusivity(unchecked) public var kind: ViewKind
     /// The frame in the parent's coordinates (a scroll view parent's content coordinates).
-    public var frame: Rect
+    @exclusivity(unchecked) public var frame: Rect
     /// The view's tag (`UIView.tag`), used to order fields.
-    public var tag: Int?
+    @exclusivity(unchecked) public var tag: Int?
     /// Whether the view is hidden; a hidden view hides its whole subtree (see ``isVisible``).
-    public var isHidden: Bool
+    @exclusivity(unchecked) public var isHidden: Bool
     /// Whether the view accepts input.
-    public var isEnabled: Bool
+    @exclusivity(unchecked) public var isEnabled: Bool
     /// The gap to keep between this field and the keyboard; the avoidance default when `nil`.
-    public var keyboardDistance: Double?
+    @exclusivity(unchecked) public var keyboardDistance: Double?
     /// A scroll view's content offset: the point of its content shown at its top-left corner.
     ///
     /// Children of a scroll view appear moved by minus this offset. It is `.zero` for other kinds.
-    public var contentOffset: Point
+    @exclusivity(unchecked) public var contentOffset: Point
     /// A scroll view's content size; `.zero` when the scene did not give one.
-    public var contentSize: Size
+    @exclusivity(unchecked) public var contentSize: Size
     /// A scroll view's content inset, such as the bottom inset keyboard avoidance adds.
-    public var contentInset: EdgeInsets
+    @exclusivity(unchecked) public var contentInset: EdgeInsets
     /// The view this one is a subview of; `nil` for a root.
-    public private(set) weak var parent: ViewNode?
+    @exclusivity(unchecked) public private(set) weak var parent: ViewNode?
     /// The subviews, back to front.
-    public private(set) var children: [ViewNode]
+    @exclusivity(unchecked) public private(set) var children: [ViewNode]
     /// Whether this view is its screen's first responder.
     ///
     /// Only ``Screen/setFirstResponder(_:)`` changes it, together with ``Screen/firstResponder``.
-    public internal(set) var isFirstResponder: Bool
+    @exclusivity(unchecked) public internal(set) var isFirstResponder: Bool
 
     /// Creates a single node, without children, from the description's own fields.
     private init(shallow spec: ViewSpec) {
