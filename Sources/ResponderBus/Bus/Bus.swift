@@ -79,6 +79,9 @@ public final class Bus: @unchecked Sendable {
 
     /// Creates a bus on `loop` with a screen model (by default an empty 375×812 screen).
     public init(loop: any BusLoop, screen: Screen = Screen()) {
+        assert(
+            Bus.firstModelEvent == BuiltinEvent.didBeginEditing.rawValue && Bus.modelEventLimit == BuiltinEvent.modelEventLimit,
+            "the screen-model id range is out of date")
         self.loop = loop
         self.screen = screen
     }
@@ -159,40 +162,45 @@ public final class Bus: @unchecked Sendable {
         if name.id >= Bus.firstModelEvent && name.id < Bus.modelEventLimit {
             applyToScreen(event)
         }
-        var erased: AnyEvent?
-        if name.id < routes.count {
-            let route = routes[name.id]
-            deliver(route.pipeline, wildcard.pipeline, event, &erased)
-            deliver(route.listeners, wildcard.listeners, event, &erased)
-        } else if !wildcard.pipeline.isEmpty || !wildcard.listeners.isEmpty {
-            deliver([], wildcard.pipeline, event, &erased)
-            deliver([], wildcard.listeners, event, &erased)
-        }
-    }
-
-    /// Calls the records of `specific` and `all` that accept the event, merged by sort key.
-    @inlinable
-    func deliver<Payload>(
-        _ specific: ContiguousArray<ObserverRecord>, _ all: ContiguousArray<ObserverRecord>,
-        _ event: Event<Payload>, _ erased: inout AnyEvent?
-    ) {
-        if all.isEmpty {
-            for record in specific {
-                invoke(record, event, &erased)
+        // One array per name lists everything to call, in order (see `Route.delivery`). It is a
+        // snapshot: an observer added or removed meanwhile changes the bus's copy, not this one
+        // (copy on write), and removal still takes effect at once through `isRemoved`.
+        let known = name.id < routes.count
+        let delivery = known ? routes[name.id].delivery : wildcard.delivery
+        guard !delivery.isEmpty else { return }
+        if !(known ? routes[name.id].deliveryHasErased : wildcard.deliveryHasErased) {
+            // Typed records only (the usual case): no erased form of the event is ever needed.
+            delivery.withUnsafeBufferPointer { records in
+                for index in records.indices {
+                    // The snapshot keeps every record alive for the whole loop: no retain per record.
+                    unowned(unsafe) let record = records[index]
+                    invokeTyped(record, event)
+                }
             }
             return
         }
-        var i = 0
-        var j = 0
-        while i < specific.count || j < all.count {
-            if j == all.count || (i < specific.count && specific[i].sortKey < all[j].sortKey) {
-                invoke(specific[i], event, &erased)
-                i += 1
-            } else {
-                invoke(all[j], event, &erased)
-                j += 1
+        var erased: AnyEvent?
+        delivery.withUnsafeBufferPointer { records in
+            for index in records.indices {
+                unowned(unsafe) let record = records[index]
+                invoke(record, event, &erased)
             }
         }
+    }
+
+    /// ``invoke(_:_:_:)`` for a record known to be typed.
+    @inlinable
+    func invokeTyped<Payload>(_ record: ObserverRecord, _ event: Event<Payload>) {
+        guard !record.isRemoved else { return }
+        if record.senderID != nil {
+            if record.sender == nil {
+                if record.markRemoved() { deadRecords.append(record) }
+                return
+            }
+            guard record.accepts(event.sender) else { return }
+        }
+        // Safe: a name id fixes its payload type, and typed records sit only under their own id.
+        unsafeDowncast(record, to: TypedRecord<Payload>.self).body(event)
     }
 
     @inlinable
@@ -226,21 +234,35 @@ public final class Bus: @unchecked Sendable {
     func attach(_ record: ObserverRecord) {
         if let id = record.nameID {
             if id >= routes.count {
-                routes.append(contentsOf: repeatElement(Route(), count: id - routes.count + 1))
+                var fresh = Route()
+                fresh.delivery = wildcard.delivery
+                fresh.deliveryHasErased = wildcard.deliveryHasErased
+                routes.append(contentsOf: repeatElement(fresh, count: id - routes.count + 1))
             }
-            insertSorted(record, into: &routes[id][pipeline: record.inPipeline])
+            let appendsAtEnd = insertSorted(record, into: &routes[id][pipeline: record.inPipeline])
+            if appendsAtEnd && !record.inPipeline && (wildcard.listeners.last?.sortKey ?? 0) < record.sortKey {
+                // The usual case, a new listener: it goes last, so the delivery list just grows.
+                routes[id].delivery.append(record)
+                if record.isErased { routes[id].deliveryHasErased = true }
+            } else {
+                routes[id].rebuildDelivery(wildcard: wildcard)
+            }
         } else {
             insertSorted(record, into: &wildcard[pipeline: record.inPipeline])
+            rebuildAllDeliveries()
         }
     }
 
-    private func insertSorted(_ record: ObserverRecord, into list: inout ContiguousArray<ObserverRecord>) {
+    /// Inserts by sort key; returns whether the record went at the end.
+    @discardableResult
+    private func insertSorted(_ record: ObserverRecord, into list: inout ContiguousArray<ObserverRecord>) -> Bool {
         if let last = list.last, last.sortKey > record.sortKey {
             let index = list.firstIndex { $0.sortKey > record.sortKey } ?? list.endIndex
             list.insert(record, at: index)
-        } else {
-            list.append(record)
+            return false
         }
+        list.append(record)
+        return true
     }
 
     /// Takes a record out of the lists (it must already be marked removed).
@@ -248,8 +270,20 @@ public final class Bus: @unchecked Sendable {
         if let id = record.nameID {
             guard id < routes.count else { return }
             routes[id][pipeline: record.inPipeline].removeAll { $0 === record }
+            routes[id].delivery.removeAll { $0 === record }
         } else {
             wildcard[pipeline: record.inPipeline].removeAll { $0 === record }
+            rebuildAllDeliveries()
+        }
+    }
+
+    /// Recomputes every name's delivery list (after an all-names record came or went, or the
+    /// pipeline was reordered).
+    func rebuildAllDeliveries() {
+        let all = wildcard
+        wildcard.rebuildDelivery(wildcard: Route())
+        for id in routes.indices {
+            routes[id].rebuildDelivery(wildcard: all)
         }
     }
 
@@ -272,7 +306,9 @@ extension BuiltinEvent {
 }
 
 extension Bus {
-    /// The ids the screen-model stage may apply: `[firstModelEvent, modelEventLimit)`.
-    @usableFromInline static let firstModelEvent = BuiltinEvent.didBeginEditing.rawValue
-    @usableFromInline static let modelEventLimit = BuiltinEvent.modelEventLimit
+    // The ids the screen-model stage may apply: `[firstModelEvent, modelEventLimit)`. Literals, so
+    // that a post compares with constants rather than calling a global's accessor; a test checks
+    // them against `BuiltinEvent` (see `init`).
+    @inlinable static var firstModelEvent: Int { 6 }
+    @inlinable static var modelEventLimit: Int { 17 }
 }

@@ -95,6 +95,7 @@ extension Bus {
             routes[id].pipeline.sort { $0.sortKey < $1.sortKey }
         }
         wildcard.pipeline.sort { $0.sortKey < $1.sortKey }
+        rebuildAllDeliveries()
     }
 
     private func makeRecords(for plugin: any ResponderPlugin, name: String, registration: PluginRegistration) -> [ObserverRecord] {
