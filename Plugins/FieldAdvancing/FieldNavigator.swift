@@ -16,18 +16,17 @@ public struct FieldNavigator: Sendable {
 
     /// The fields that can take the focus, in this navigator's order.
     public func orderedFields(in screen: Screen) -> [ViewNode] {
-        var candidates: [(node: ViewNode, index: Int)] = []
-        if let root = screen.root { Self.visitCandidates(root) { candidates.append(($0, $1)) } }
+        let candidates = Self.candidates(on: screen).enumerated()
         switch order {
         case .tag:
             // Stable for equal tags: tree order breaks ties.
             return candidates
-                .compactMap { candidate in candidate.node.tag.map { (tag: $0, index: candidate.index, node: candidate.node) } }
+                .compactMap { index, node in node.tag.map { (tag: $0, index: index, node: node) } }
                 .sorted { ($0.tag, $0.index) < ($1.tag, $1.index) }
                 .map(\.node)
         case .position:
             return candidates
-                .map { (frame: screen.frameInScreen(of: $0.node, unmoved: true), index: $0.index, node: $0.node) }
+                .map { index, node in (frame: screen.frameInScreen(of: node, unmoved: true), index: index, node: node) }
                 .sorted { ($0.frame.minY, $0.frame.minX, $0.index) < ($1.frame.minY, $1.frame.minX, $1.index) }
                 .map(\.node)
         }
@@ -44,37 +43,32 @@ public struct FieldNavigator: Sendable {
         neighbour(of: field, in: screen, step: -1)
     }
 
-    /// Calls `body` with each candidate (a visible, enabled text field or text view) in tree order,
-    /// with its index among the candidates.
-    private static func visitCandidates(_ root: ViewNode, _ body: (ViewNode, Int) -> Void) {
-        var index = 0
-        func visit(_ node: ViewNode) {
-            // A hidden view hides its whole subtree.
-            guard !node.isHidden else { return }
-            if node.kind.isTextInput && node.isEnabled {
-                body(node, index)
-                index += 1
-            }
-            for child in node.children { visit(child) }
-        }
-        visit(root)
+    /// The candidates (visible, enabled text fields and text views) in tree order.
+    private static func candidates(on screen: Screen) -> [ViewNode] {
+        var found: [ViewNode] = []
+        if let root = screen.root { collect(root, into: &found) }
+        return found
     }
 
-    /// The neighbour in the order of ``orderedFields(in:)``, found in two passes over the tree
-    /// without building or sorting the list (Return is pressed often; screens can be large).
+    private static func collect(_ node: ViewNode, into found: inout [ViewNode]) {
+        // A hidden view hides its whole subtree.
+        guard !node.isHidden else { return }
+        if node.kind.isTextInput && node.isEnabled { found.append(node) }
+        for child in node.children { collect(child, into: &found) }
+    }
+
+    /// The neighbour in the order of ``orderedFields(in:)``, found in one pass over the candidates
+    /// without sorting them (Return is pressed often; screens can be large).
     private func neighbour(of field: ViewNode, in screen: Screen, step: Int) -> ViewNode? {
-        guard let root = screen.root else { return nil }
-        var fieldIndex: Int?
-        Self.visitCandidates(root) { node, index in
-            if node === field { fieldIndex = index }
-        }
+        let candidates = Self.candidates(on: screen)
+        let fieldIndex = candidates.firstIndex { $0 === field }
         switch order {
         case .tag:
             // An untagged field takes no part in tag order, and has no tag to go by.
             guard let tag = field.tag else { return nil }
-            var best: (tag: Int, index: Int, node: ViewNode)?
-            Self.visitCandidates(root) { node, index in
-                guard let candidate = node.tag else { return }
+            var best: (tag: Int, index: Int)?
+            for (index, node) in candidates.enumerated() {
+                guard let candidate = node.tag else { continue }
                 let key = (candidate, index)
                 let eligible: Bool
                 if let fieldIndex {
@@ -84,26 +78,24 @@ public struct FieldNavigator: Sendable {
                     // its tag, so Return does not strand the user.
                     eligible = step > 0 ? candidate > tag : candidate < tag
                 }
-                guard eligible else { return }
-                if let current = best, step > 0 ? key >= (current.tag, current.index) : key <= (current.tag, current.index) {
-                    return
-                }
-                best = (candidate, index, node)
+                guard eligible else { continue }
+                if let current = best, step > 0 ? key >= current : key <= current { continue }
+                best = key
             }
-            return best?.node
+            return best.map { candidates[$0.index] }
         case .position:
             guard let fieldIndex else { return nil }
             let frame = screen.frameInScreen(of: field, unmoved: true)
             let fieldKey = (frame.minY, frame.minX, fieldIndex)
-            var best: (key: (Double, Double, Int), node: ViewNode)?
-            Self.visitCandidates(root) { node, index in
+            var best: (Double, Double, Int)?
+            for (index, node) in candidates.enumerated() {
                 let frame = screen.frameInScreen(of: node, unmoved: true)
                 let key = (frame.minY, frame.minX, index)
-                guard step > 0 ? key > fieldKey : key < fieldKey else { return }
-                if let current = best, step > 0 ? !(key < current.key) : !(key > current.key) { return }
-                best = (key, node)
+                guard step > 0 ? key > fieldKey : key < fieldKey else { continue }
+                if let current = best, step > 0 ? !(key < current) : !(key > current) { continue }
+                best = key
             }
-            return best?.node
+            return best.map { candidates[$0.2] }
         }
     }
 }

@@ -31,6 +31,32 @@ public enum JSONText {
             appendInteger(Int64(value), to: &out)  // -0 becomes 0
             return
         }
+        // Times and sizes usually have at most three decimals: when the value is the double nearest
+        // to n / 1000 and small enough that neighbouring thousandths are distinct doubles, the
+        // decimals of n without trailing zeros are its shortest round-tripping form, which is what
+        // `description` would print (a test compares the two over millions of values).
+        let thousandths = (value * 1000).rounded()
+        if abs(value) < 1e9, abs(value) >= 1e-3, thousandths / 1000 == value {
+            let whole = Int64(thousandths) / 1000
+            var fraction = abs(Int64(thousandths) % 1000)
+            if value < 0 && whole == 0 { out.append(UInt8(ascii: "-")) }
+            appendInteger(whole, to: &out)
+            out.append(UInt8(ascii: "."))
+            var digits = 3
+            while fraction % 10 == 0 {
+                fraction /= 10
+                digits -= 1
+            }
+            // Leading zeros of the fraction (0.05 → "05").
+            var scale: Int64 = 1
+            for _ in 1..<digits { scale *= 10 }
+            while scale > fraction {
+                out.append(UInt8(ascii: "0"))
+                scale /= 10
+            }
+            appendInteger(fraction, to: &out)
+            return
+        }
         // Swift's shortest round-tripping form; at most 24 bytes, so usually a small string.
         var text = value.description
         text.withUTF8 { out.append(contentsOf: $0) }

@@ -61,4 +61,39 @@ struct LogWriterTests {
         #expect(Double(text) == value)
         if value == value.rounded(), abs(value) < 1e15 { #expect(!text.contains(".")) }
     }
+
+    /// What the writer printed before its fast path for thousandths: whole numbers as integers,
+    /// everything else as Swift's shortest round-tripping `description`.
+    static func reference(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
+            return value == 0 ? "0" : String(Int64(value))
+        }
+        return value.description
+    }
+
+    @Test("the fast path for thousandths prints exactly what description prints")
+    func thousandthsMatchDescription() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next() -> UInt64 {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return state
+        }
+        var values: [Double] = [0.001, -0.001, 0.005, 0.05, 0.5, -0.5, 1.005, 999_999_999.999, -999_999_999.999, 1e9 - 0.5, 0.0009, 1e9 + 0.5]
+        for n in -20_000...20_000 { values.append(Double(n) / 1000) }
+        for _ in 0..<300_000 {
+            let n = Int64(bitPattern: next() % 2_000_000_000_000) - 1_000_000_000_000
+            values.append(Double(n) / 1000)
+            values.append(Double(n) / 100)
+            values.append(Double(bitPattern: next()))
+        }
+        var mismatches: [String] = []
+        for value in values where JSONText.number(value) != Self.reference(value) {
+            mismatches.append("\(value): \(JSONText.number(value)) vs \(Self.reference(value))")
+            if mismatches.count > 5 { break }
+        }
+        #expect(mismatches.isEmpty)
+    }
 }

@@ -28,27 +28,43 @@ public final class Screen {
     // The model is loop-confined and its properties are never accessed overlappingly by the bus or
     // the plugins; every event reads many of them, so the run-time exclusivity checks (a tenth of a
     // replay's instructions) are turned off. Do not pass one of them `inout` to code that reads
-    // the same property.
+    // the same property. `@exclusivity(unchecked)` does not reach other modules (plugins), so each
+    // public property is an `@inlinable` accessor over an unchecked stored `_property`.
     /// The screen's size in points, such as 375×812 for an iPhone X in portrait.
-    @exclusivity(unchecked) public var size: Size
+    public var size: Size {
+        @inlinable get { _size }
+        @inlinable set { _size = newValue }
+    }
+    @usableFromInline @exclusivity(unchecked) var _size: Size
     /// The screen's safe area insets (the notch, the home indicator).
-    @exclusivity(unchecked) public var safeArea: EdgeInsets
+    public var safeArea: EdgeInsets {
+        @inlinable get { _safeArea }
+        @inlinable set { _safeArea = newValue }
+    }
+    @usableFromInline @exclusivity(unchecked) var _safeArea: EdgeInsets
     /// The root view, or `nil` before a scene is loaded.
-    @exclusivity(unchecked) public private(set) var root: ViewNode?
+    public var root: ViewNode? { @inlinable get { _root } }
+    @usableFromInline @exclusivity(unchecked) var _root: ViewNode?
     /// What Return on the last field performs (the original write-ups' segue identifier).
     ///
     /// ``load(_:)`` sets it from the scene.
-    @exclusivity(unchecked) public var lastFieldAction: String?
+    public var lastFieldAction: String? {
+        @inlinable get { _lastFieldAction }
+        @inlinable set { _lastFieldAction = newValue }
+    }
+    @usableFromInline @exclusivity(unchecked) var _lastFieldAction: String?
     /// The root's y origin as the scene laid it out, before any shift.
     ///
     /// ``load(_:)`` and ``setFrame(_:to:)`` on the root set it; ``shiftRoot(toOriginY:)`` does not.
     /// It is 0 with no root.
-    @exclusivity(unchecked) public private(set) var restingRootOriginY: Double
+    public var restingRootOriginY: Double { @inlinable get { _restingRootOriginY } }
+    @usableFromInline @exclusivity(unchecked) var _restingRootOriginY: Double
     /// The view that is first responder (the focused text input), or `nil`.
     ///
     /// Stored, so reading it is O(1). ``setFirstResponder(_:)`` changes it; loading a scene or
     /// removing the view's subtree clears it.
-    @exclusivity(unchecked) public private(set) var firstResponder: ViewNode?
+    public var firstResponder: ViewNode? { @inlinable get { _firstResponder } }
+    @usableFromInline @exclusivity(unchecked) var _firstResponder: ViewNode?
 
     /// The views by identifier.
     @exclusivity(unchecked) private var index: [ViewID: ViewNode]
@@ -57,12 +73,12 @@ public final class Screen {
     ///
     /// The default size is an iPhone X-class phone in portrait (375×812 points).
     public init(size: Size = Size(width: 375, height: 812), safeArea: EdgeInsets = .zero) {
-        self.size = size
-        self.safeArea = safeArea
-        root = nil
-        lastFieldAction = nil
-        restingRootOriginY = 0
-        firstResponder = nil
+        _size = size
+        _safeArea = safeArea
+        _root = nil
+        _lastFieldAction = nil
+        _restingRootOriginY = 0
+        _firstResponder = nil
         index = [:]
     }
 
@@ -85,10 +101,10 @@ public final class Screen {
         let newRoot = ViewNode(spec: scene.root)
         let newIndex = try Self.makeIndex(newRoot)
         clearFirstResponder()
-        root = newRoot
+        _root = newRoot
         index = newIndex
         lastFieldAction = scene.lastFieldAction
-        restingRootOriginY = newRoot.frame.origin.y
+        _restingRootOriginY = newRoot.frame.origin.y
     }
 
     /// The view with identifier `id`, or `nil`; O(1).
@@ -130,8 +146,8 @@ public final class Screen {
         if let firstResponder, firstResponder.isDescendant(of: node) { clearFirstResponder() }
         for removed in node.subtree { index[removed.id] = nil }
         if node === root {
-            root = nil
-            restingRootOriginY = 0
+            _root = nil
+            _restingRootOriginY = 0
         } else {
             node.removeFromParent()
         }
@@ -148,7 +164,7 @@ public final class Screen {
     public func setFrame(_ id: ViewID, to frame: Rect) throws(ScreenError) {
         guard let node = index[id] else { throw .unknownView(id) }
         node.frame = frame
-        if node === root { restingRootOriginY = frame.origin.y }
+        if node === root { _restingRootOriginY = frame.origin.y }
     }
 
     /// Moves the root view vertically so that its y origin is `originY`, in screen coordinates,
@@ -200,8 +216,8 @@ public final class Screen {
         guard node.kind.isTextInput else { throw .notATextInput(id, kind: node.kind) }
         if node === firstResponder { return }
         clearFirstResponder()
-        node.isFirstResponder = true
-        firstResponder = node
+        node._isFirstResponder = true
+        _firstResponder = node
     }
 
     /// Finds the first responder by a depth-first search from the root for the view whose
@@ -215,8 +231,8 @@ public final class Screen {
     }
 
     private func clearFirstResponder() {
-        firstResponder?.isFirstResponder = false
-        firstResponder = nil
+        firstResponder?._isFirstResponder = false
+        _firstResponder = nil
     }
 
     // MARK: - Geometry

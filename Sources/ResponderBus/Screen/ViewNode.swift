@@ -17,49 +17,88 @@ public final class ViewNode {
     /// The view's identifier, unique in its screen.
     public let id: ViewID
     /// What the view is.
-    @exclusivity(unchecked) public var kind: ViewKind
+    public var kind: ViewKind {
+        @inlinable get { _kind }
+        @inlinable set { _kind = newValue }
+    }
+    @usableFromInline @exclusivity(unchecked) var _kind: ViewKind
     /// The frame in the parent's coordinates (a scroll view parent's content coordinates).
-    @exclusivity(unchecked) public var frame: Rect
+    public var frame: Rect {
+        @inlinable get { _frame }
+        @inlinable set { _frame = newValue }
+    }
+    @usableFromInline @exclusivity(unchecked) var _frame: Rect
     /// The view's tag (`UIView.tag`), used to order fields.
-    @exclusivity(unchecked) public var tag: Int?
+    public var tag: Int? {
+        @inlinable get { _tag }
+        @inlinable set { _tag = newValue }
+    }
+    @usableFromInline @exclusivity(unchecked) var _tag: Int?
     /// Whether the view is hidden; a hidden view hides its whole subtree (see ``isVisible``).
-    @exclusivity(unchecked) public var isHidden: Bool
+    public var isHidden: Bool {
+        @inlinable get { _isHidden }
+        @inlinable set { _isHidden = newValue }
+    }
+    @usableFromInline @exclusivity(unchecked) var _isHidden: Bool
     /// Whether the view accepts input.
-    @exclusivity(unchecked) public var isEnabled: Bool
+    public var isEnabled: Bool {
+        @inlinable get { _isEnabled }
+        @inlinable set { _isEnabled = newValue }
+    }
+    @usableFromInline @exclusivity(unchecked) var _isEnabled: Bool
     /// The gap to keep between this field and the keyboard; the avoidance default when `nil`.
-    @exclusivity(unchecked) public var keyboardDistance: Double?
+    public var keyboardDistance: Double? {
+        @inlinable get { _keyboardDistance }
+        @inlinable set { _keyboardDistance = newValue }
+    }
+    @usableFromInline @exclusivity(unchecked) var _keyboardDistance: Double?
     /// A scroll view's content offset: the point of its content shown at its top-left corner.
     ///
     /// Children of a scroll view appear moved by minus this offset. It is `.zero` for other kinds.
-    @exclusivity(unchecked) public var contentOffset: Point
+    public var contentOffset: Point {
+        @inlinable get { _contentOffset }
+        @inlinable set { _contentOffset = newValue }
+    }
+    @usableFromInline @exclusivity(unchecked) var _contentOffset: Point
     /// A scroll view's content size; `.zero` when the scene did not give one.
-    @exclusivity(unchecked) public var contentSize: Size
+    public var contentSize: Size {
+        @inlinable get { _contentSize }
+        @inlinable set { _contentSize = newValue }
+    }
+    @usableFromInline @exclusivity(unchecked) var _contentSize: Size
     /// A scroll view's content inset, such as the bottom inset keyboard avoidance adds.
-    @exclusivity(unchecked) public var contentInset: EdgeInsets
+    public var contentInset: EdgeInsets {
+        @inlinable get { _contentInset }
+        @inlinable set { _contentInset = newValue }
+    }
+    @usableFromInline @exclusivity(unchecked) var _contentInset: EdgeInsets
     /// The view this one is a subview of; `nil` for a root.
-    @exclusivity(unchecked) public private(set) weak var parent: ViewNode?
+    public var parent: ViewNode? { @inlinable get { _parent } }
+    @usableFromInline @exclusivity(unchecked) weak var _parent: ViewNode?
     /// The subviews, back to front.
-    @exclusivity(unchecked) public private(set) var children: [ViewNode]
+    public var children: [ViewNode] { @inlinable get { _children } }
+    @usableFromInline @exclusivity(unchecked) var _children: [ViewNode]
     /// Whether this view is its screen's first responder.
     ///
     /// Only ``Screen/setFirstResponder(_:)`` changes it, together with ``Screen/firstResponder``.
-    @exclusivity(unchecked) public internal(set) var isFirstResponder: Bool
+    public var isFirstResponder: Bool { @inlinable get { _isFirstResponder } }
+    @usableFromInline @exclusivity(unchecked) var _isFirstResponder: Bool
 
     /// Creates a single node, without children, from the description's own fields.
     private init(shallow spec: ViewSpec) {
         id = spec.id
-        kind = spec.kind
-        frame = spec.frame
-        tag = spec.tag
-        isHidden = spec.isHidden
-        isEnabled = spec.isEnabled
-        keyboardDistance = spec.keyboardDistance
-        contentOffset = spec.contentOffset ?? .zero
-        contentSize = spec.contentSize ?? .zero
-        contentInset = .zero
-        parent = nil
-        children = []
-        isFirstResponder = false
+        _kind = spec.kind
+        _frame = spec.frame
+        _tag = spec.tag
+        _isHidden = spec.isHidden
+        _isEnabled = spec.isEnabled
+        _keyboardDistance = spec.keyboardDistance
+        _contentOffset = spec.contentOffset ?? .zero
+        _contentSize = spec.contentSize ?? .zero
+        _contentInset = .zero
+        _parent = nil
+        _children = []
+        _isFirstResponder = false
     }
 
     /// Builds a detached subtree from a value description.
@@ -179,19 +218,19 @@ public final class ViewNode {
     func appendChild(_ child: ViewNode, at index: Int? = nil) {
         precondition(child.parent == nil, "view \(child.id) already has a parent")
         precondition(child !== self && !isDescendant(of: child), "adding view \(child.id) would make a cycle")
-        child.parent = self
+        child._parent = self
         if let index {
-            children.insert(child, at: index)
+            _children.insert(child, at: index)
         } else {
-            children.append(child)
+            _children.append(child)
         }
     }
 
     /// Detaches this view (and its subtree) from its parent; nothing happens for a root.
     func removeFromParent() {
         guard let parent else { return }
-        parent.children.removeAll { $0 === self }
-        self.parent = nil
+        parent._children.removeAll { $0 === self }
+        self._parent = nil
     }
 }
 
