@@ -58,11 +58,14 @@ public final class Replayer {
         precondition(bus.loop === loop, "replay on the bus's own loop")
         start(strict: strict)
         var turns = TurnReader(reader: reader, following: false)
-        while case .turn(let t, let items) = turns.next(self) {
+        // One buffer for every turn: it keeps its capacity, so reading a turn allocates nothing.
+        var items: [TurnItem] = []
+        while case .turn(let t) = turns.next(self, into: &items) {
             loop.advance(to: .seconds(t))
             logTimeAnchor = nil
-            loop.schedule(after: .zero) { [self] in post(items) }
-            loop.run()
+            // The turn's events are posted from one callback, as a timer due now would be; nothing
+            // else is due after advance(to:), so running the callback here is the same thing.
+            loop.runAsTurn { post(items) }
         }
         if summary.stoppedAt == nil { loop.runUntilQuiet(limit: 1_000_000) }
         onProgress(reader.bytesConsumed, reader.totalBytes)
@@ -92,12 +95,13 @@ public final class Replayer {
 
         func step() {
             onProgress(reader.bytesConsumed, reader.totalBytes)
-            switch turns.next(self) {
+            var items: [TurnItem] = []
+            switch turns.next(self, into: &items) {
             case .end:
                 loop.schedule(after: .seconds(1 / speed)) { [self] in completion(summary) }
             case .waiting:
                 waitForMore?(step)
-            case .turn(let t, let items):
+            case .turn(let t):
                 // Following a live file, events are posted as they arrive; otherwise at their time.
                 let due = following ? loop.now : start + .seconds(t / speed)
                 loop.schedule(after: due - loop.now) { [self] in
@@ -142,8 +146,9 @@ public final class Replayer {
 
     /// What reading the next turn gave.
     private enum Step {
-        /// External records sharing one `t` (and rejected lines among them, in line order).
-        case turn(t: Double, [TurnItem])
+        /// External records sharing one `t` (and rejected lines among them, in line order), in the
+        /// buffer given to `TurnReader.next`.
+        case turn(t: Double)
         /// Following a file: nothing more for now.
         case waiting
         /// The end of the input, or a strict replay stopped.
@@ -163,8 +168,8 @@ public final class Replayer {
             self.following = following
         }
 
-        mutating func next(_ replayer: Replayer) -> Step {
-            var turn: [TurnItem] = []
+        mutating func next(_ replayer: Replayer, into turn: inout [TurnItem]) -> Step {
+            turn.removeAll(keepingCapacity: true)
             var turnT: Double?
             if let (record, location) = peeked {
                 turn.append(.record(record, location))
@@ -186,13 +191,13 @@ public final class Replayer {
                     }
                     if let t = turnT, record.t != t || turn.count >= replayer.maxTurnSize {
                         peeked = (record, location)
-                        return .turn(t: t, turn)
+                        return .turn(t: t)
                     }
                     turnT = record.t
                     turn.append(.record(record, location))
                 }
             }
-            if let t = turnT { return .turn(t: t, turn) }
+            if let t = turnT { return .turn(t: t) }
             for case .problem(let error) in turn { replayer.reject(error) }
             return following && replayer.summary.stoppedAt == nil ? .waiting : .end
         }
