@@ -36,8 +36,11 @@ public final class Replayer {
     /// `t = 0` must not be held in memory).
     public var maxTurnSize = 10_000
 
-    private var summary = Summary()
-    private var strict = false
+    // Loop-confined, touched for every record and never accessed overlappingly: no run-time
+    // exclusivity checks. `stopped` mirrors `summary.stoppedAt != nil` without copying the error.
+    @exclusivity(unchecked) private var summary = Summary()
+    @exclusivity(unchecked) private var strict = false
+    @exclusivity(unchecked) private var stopped = false
 
     /// Creates a replayer for a bus.
     public init(bus: Bus) {
@@ -120,8 +123,8 @@ public final class Replayer {
     /// The replay's progress so far (for a replay stopped from outside, such as `--follow`).
     public var currentSummary: Summary { summary }
 
-    private var logTimeAnchor: (t: Double, at: Duration, speed: Double)?
-    private var postingTurn = false
+    @exclusivity(unchecked) private var logTimeAnchor: (t: Double, at: Duration, speed: Double)?
+    @exclusivity(unchecked) private var postingTurn = false
 
     /// The time in the log's own clock, in seconds. Use it to time what the plugins derive.
     ///
@@ -139,6 +142,7 @@ public final class Replayer {
 
     private func start(strict: Bool) {
         summary = Summary()
+        stopped = false
         self.strict = strict
         logTimeAnchor = nil
         postingTurn = false
@@ -176,7 +180,7 @@ public final class Replayer {
                 turnT = record.t
                 peeked = nil
             }
-            while replayer.summary.stoppedAt == nil, let item = reader.next() {
+            while !replayer.stopped, let item = reader.next() {
                 items += 1
                 if items & 0x3FFF == 0 { replayer.onProgress(reader.bytesConsumed, reader.totalBytes) }
                 switch item {
@@ -199,7 +203,7 @@ public final class Replayer {
             }
             if let t = turnT { return .turn(t: t) }
             for case .problem(let error) in turn { replayer.reject(error) }
-            return following && replayer.summary.stoppedAt == nil ? .waiting : .end
+            return following && !replayer.stopped ? .waiting : .end
         }
     }
 
@@ -213,7 +217,7 @@ public final class Replayer {
 
     private func post(_ items: [TurnItem]) {
         for item in items {
-            if summary.stoppedAt != nil { return }
+            if stopped { return }
             guard case .record(let record, let location) = item else {
                 if case .problem(let error) = item { reject(error) }
                 continue
@@ -244,6 +248,9 @@ public final class Replayer {
     private func reject(_ error: LogReadError) {
         summary.rejectedLines += 1
         onProblem(error)
-        if strict { summary.stoppedAt = error }
+        if strict {
+            summary.stoppedAt = error
+            stopped = true
+        }
     }
 }

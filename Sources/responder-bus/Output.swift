@@ -6,7 +6,7 @@ import Glibc
 
 /// Buffered writing to standard output (or a file): one `write(2)` per 64 KiB, not per line.
 final class Output {
-    private var buffer: [UInt8] = []
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
     private let descriptor: Int32
     private let closes: Bool
     /// Whether a write failed (a closed pipe): later output is dropped.
