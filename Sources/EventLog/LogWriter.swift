@@ -39,7 +39,11 @@ public enum LogWriter {
 
     /// Appends the header line (without a newline) to `bytes`.
     public static func append(_ header: LogHeader, to bytes: inout [UInt8]) {
-        var object = JSONObjectWriter(into: &bytes)
+        ByteCursor.append(to: &bytes) { write(header, to: &$0) }
+    }
+
+    private static func write(_ header: LogHeader, to cursor: inout ByteCursor) {
+        var object = JSONObjectWriter(into: &cursor)
         if let device = header.device { object.string("device", device) }
         object.string("format", LogHeader.formatName)
         if let safeArea = header.safeArea { object.object("safeArea") { insets(safeArea, &$0) } }
@@ -49,12 +53,16 @@ public enum LogWriter {
         }
         if let source = header.screenSource { object.string("screenSource", source) }
         object.integer("version", header.version)
-        object.finish(into: &bytes)
+        object.finish(into: &cursor)
     }
 
     /// Appends a record line (without a newline) to `bytes`.
     public static func append(_ record: LogRecord, to bytes: inout [UInt8]) {
-        var object = JSONObjectWriter(into: &bytes)
+        ByteCursor.append(to: &bytes) { write(record, to: &$0) }
+    }
+
+    private static func write(_ record: LogRecord, to cursor: inout ByteCursor) {
+        var object = JSONObjectWriter(into: &cursor)
         // Every case writes its keys in sorted (byte) order, interleaving the common ones: "by",
         // "event", "origin", "t".
         let by: String?
@@ -69,7 +77,7 @@ public enum LogWriter {
         func origin(_ object: inout JSONObjectWriter) {
             if by != nil {
                 object.key("origin")
-                JSONText.append("\"derived\"", to: &object.out)
+                object.out.ascii("\"derived\"")
             }
         }
         func time(_ object: inout JSONObjectWriter) {
@@ -151,7 +159,7 @@ public enum LogWriter {
             origin(&object)
             time(&object)
         }
-        object.finish(into: &bytes)
+        object.finish(into: &cursor)
     }
 
     /// A record whose payload is only a view id: by, event, origin, t, view.
