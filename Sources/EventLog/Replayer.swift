@@ -60,15 +60,48 @@ public final class Replayer {
     public func replay(_ reader: LogReader, on loop: VirtualTimeLoop, strict: Bool = false) -> Summary {
         precondition(bus.loop === loop, "replay on the bus's own loop")
         start(strict: strict)
-        var turns = TurnReader(reader: reader, following: false)
-        // One buffer for every turn: it keeps its capacity, so reading a turn allocates nothing.
-        var items: [TurnItem] = []
-        while case .turn(let t) = turns.next(self, into: &items) {
+        // Records are posted as they are read, each turn (the records sharing one `t`) from one
+        // callback of the loop, with one record of look-ahead: nothing is collected or copied. What
+        // the reader rejects inside a turn is reported there, in line order.
+        var itemsRead = 0
+        func nextExternal() -> (LogRecord, RecordLocation)? {
+            while !stopped, let item = reader.next() {
+                itemsRead += 1
+                if itemsRead & 0x3FFF == 0 { onProgress(reader.bytesConsumed, reader.totalBytes) }
+                switch item {
+                case .problem(let error):
+                    reject(error)
+                case .record(let record, let location):
+                    if record.origin != .external {
+                        summary.recordedDerived += 1
+                        onRecordedDerived(record, location)
+                        continue
+                    }
+                    return (record, location)
+                }
+            }
+            return nil
+        }
+        var next = nextExternal()
+        while let (first, firstLocation) = next {
+            let t = first.t
             loop.advance(to: .seconds(t))
             logTimeAnchor = nil
+            next = nil
             // The turn's events are posted from one callback, as a timer due now would be; nothing
             // else is due after advance(to:), so running the callback here is the same thing.
-            loop.runAsTurn { post(items) }
+            loop.runAsTurn {
+                post(first, at: firstLocation)
+                var count = 1
+                while let candidate = nextExternal() {
+                    if candidate.0.t != t || count >= maxTurnSize {
+                        next = candidate
+                        return
+                    }
+                    post(candidate.0, at: candidate.1)
+                    count += 1
+                }
+            }
         }
         if summary.stoppedAt == nil { loop.runUntilQuiet(limit: 1_000_000) }
         onProgress(reader.bytesConsumed, reader.totalBytes)
@@ -218,20 +251,24 @@ public final class Replayer {
     private func post(_ items: [TurnItem]) {
         for item in items {
             if stopped { return }
-            guard case .record(let record, let location) = item else {
-                if case .problem(let error) = item { reject(error) }
-                continue
+            switch item {
+            case .record(let record, let location): post(record, at: location)
+            case .problem(let error): reject(error)
             }
-            if let missing = unknownView(in: record.event) {
-                reject(LogReadError(
-                    .unknownView, line: location.line, column: location.viewColumn ?? 0,
-                    "'\(record.event.name)' names view '\(missing)', which the scene does not have; skipped"))
-                continue
-            }
-            willPost(record, location)
-            summary.externalEvents += 1
-            record.event.post(on: bus, origin: record.origin)
         }
+    }
+
+    private func post(_ record: LogRecord, at location: RecordLocation) {
+        if stopped { return }
+        if let missing = unknownView(in: record.event) {
+            reject(LogReadError(
+                .unknownView, line: location.line, column: location.viewColumn ?? 0,
+                "'\(record.event.name)' names view '\(missing)', which the scene does not have; skipped"))
+            return
+        }
+        willPost(record, location)
+        summary.externalEvents += 1
+        record.event.post(on: bus, origin: record.origin)
     }
 
     private func unknownView(in event: LogEvent) -> ViewID? {
