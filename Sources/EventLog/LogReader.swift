@@ -37,24 +37,33 @@ public final class LogReader {
     public let maxLineLength: Int
     /// The input's size in bytes when known (a regular file), for progress.
     public let totalBytes: Int?
+
+    // The reader's state is read and written several times for every line. A reader is used from
+    // one thread at a time (it is not Sendable), and no two accesses to one of these properties
+    // overlap: the only accesses that span a call are the reads of `chunk` or `pending` around the
+    // parse of a line (`withUnsafeBufferPointer`; the parse touches neither, only `lineNumber` and
+    // `lastT`), the write of `lastT` through the parse (`inout`), and the write of `chunk` around
+    // `read(2)`; none of them calls code outside this file. So the run-time exclusivity checks (a
+    // `swift_beginAccess` call per access) are turned off for them.
+
     /// How many bytes have been consumed so far.
-    public private(set) var bytesConsumed = 0
+    @exclusivity(unchecked) public private(set) var bytesConsumed = 0
     /// The number of the last line read.
-    public private(set) var lineNumber = 0
+    @exclusivity(unchecked) public private(set) var lineNumber = 0
     /// Whether the input may still grow (`tail -f`): at its current end, ``next()`` returns `nil`
     /// without treating an unfinished last line as cut off, and a later ``next()`` reads what was
     /// appended since.
-    public var follows = false
+    @exclusivity(unchecked) public var follows = false
 
     private var source: ByteSource
-    private var chunk: [UInt8]
-    private var chunkStart = 0
-    private var chunkEnd = 0
-    private var pending: [UInt8] = []
-    private var pendingTooLong = false
-    private var reachedEnd = false
-    private var headerDone = false
-    private var lastT = 0.0
+    @exclusivity(unchecked) private var chunk: [UInt8]
+    @exclusivity(unchecked) private var chunkStart = 0
+    @exclusivity(unchecked) private var chunkEnd = 0
+    @exclusivity(unchecked) private var pending: [UInt8] = []
+    @exclusivity(unchecked) private var pendingTooLong = false
+    @exclusivity(unchecked) private var reachedEnd = false
+    @exclusivity(unchecked) private var headerDone = false
+    @exclusivity(unchecked) private var lastT = 0.0
 
     private static let chunkSize = 1 << 16
 
@@ -104,10 +113,18 @@ public final class LogReader {
     public func readHeader() throws(LogReadError) -> LogHeader {
         precondition(!headerDone, "readHeader() called twice")
         headerDone = true
-        guard let result = nextLine(parse: { (parser: inout RecordParser) throws(LogReadError) -> LogHeader in
-            try Self.header(from: &parser)
-        }) else {
+        guard let line = nextLine() else {
             throw LogReadError(.emptyFile, line: 0, column: 0, "the log is empty; a v1 log starts with a header line such as {\"format\":\"responder-bus-log\",\"version\":1,\"screen\":{\"width\":375,\"height\":812}}")
+        }
+        if case .tooLong = line { throw tooLong() }
+        let number = lineNumber
+        let result = withBytes(of: line) { (bytes, endsFile) -> Result<LogHeader, LogReadError> in
+            var parser = RecordParser(bytes, line: number, endsFile: endsFile)
+            do throws(LogReadError) {
+                return .success(try Self.header(from: &parser))
+            } catch {
+                return .failure(error)
+            }
         }
         switch result {
         case .success(let header): return header
@@ -120,9 +137,11 @@ public final class LogReader {
     }
 
     private static func header(from parser: inout RecordParser) throws(LogReadError) -> LogHeader {
-        let fields = try parser.parseFields()
-        guard fields.format == LogHeader.formatName else {
-            let found = fields.event.map { "a '\($0)' record" } ?? (fields.format.map { "format '\($0)'" } ?? "no \"format\" field")
+        var fields = RawFields()
+        try parser.parseFields(into: &fields)
+        guard let format = fields.format.map({ parser.string($0) }), format == LogHeader.formatName else {
+            let found = fields.event.map { "a '\(parser.string($0))' record" }
+                ?? (fields.format.map { "format '\(parser.string($0))'" } ?? "no \"format\" field")
             throw parser.error(.missingHeader, at: 0, "line 1 must be the header {\"format\":\"responder-bus-log\",\"version\":1,\"screen\":{…}}, found \(found)")
         }
         guard let version = fields.version else {
@@ -140,7 +159,9 @@ public final class LogReader {
         guard screen.width > 0, screen.height > 0 else {
             throw parser.error(.invalidValue, at: 0, "the screen must have a positive width and height, found \(screen)")
         }
-        return LogHeader(screen: screen, safeArea: fields.safeArea, version: version, screenSource: fields.screenSource, device: fields.device)
+        return LogHeader(
+            screen: screen, safeArea: fields.safeArea, version: version, screenSource: fields.screenSource.map { parser.string($0) },
+            device: fields.device.map { parser.string($0) })
     }
 
     // MARK: Records
@@ -155,99 +176,137 @@ public final class LogReader {
                 return .problem(error)
             }
         }
-        let lastT = self.lastT
-        guard let result = nextLine(parse: { (parser: inout RecordParser) throws(LogReadError) -> (LogRecord, Int?) in
-            try Self.record(from: &parser, notBefore: lastT)
-        }) else { return nil }
-        switch result {
-        case .success(let (record, viewColumn)):
-            self.lastT = record.t
-            return .record(record, RecordLocation(line: lineNumber, viewColumn: viewColumn))
-        case .failure(let error):
+        guard let line = nextLine() else { return nil }
+        if case .tooLong = line { return .problem(tooLong()) }
+        return withBytes(of: line) { (bytes, endsFile) in parseRecord(bytes, endsFile: endsFile) }
+    }
+
+    /// Parses the record on the current line.
+    @inline(__always)
+    private func parseRecord(_ bytes: UnsafeBufferPointer<UInt8>, endsFile: Bool) -> Item? {
+        var parser = RecordParser(bytes, line: lineNumber, endsFile: endsFile)
+        do throws(LogReadError) {
+            return try Self.record(from: &parser, after: &lastT)
+        } catch {
             return .problem(error)
         }
     }
 
-    static func record(from parser: inout RecordParser, notBefore lastT: Double) throws(LogReadError) -> (LogRecord, Int?) {
-        let fields = try parser.parseFields()
+    /// The record on the parser's line, as the stream's next item (returned whole rather than as a
+    /// tuple to wrap: the value is large, and each layer copied it). `lastT` is the time of the
+    /// previous record, and becomes this record's.
+    @inline(__always)
+    static func record(from parser: inout RecordParser, after lastT: inout Double) throws(LogReadError) -> Item? {
+        var fields = RawFields()
+        try parser.parseFields(into: &fields)
         guard let event = fields.event else {
             if fields.format != nil {
                 throw parser.error(.invalidValue, at: 0, "a second header; a log has one header, on line 1")
             }
             throw parser.error(.missingField, at: 0, "the record has no \"event\"")
         }
-        guard let t = fields.t else { throw parser.error(.missingField, at: 0, "the '\(event)' record has no \"t\" (seconds from the start of the log)") }
+        guard let t = fields.t else {
+            throw parser.error(.missingField, at: 0, "the '\(parser.string(event))' record has no \"t\" (seconds from the start of the log)")
+        }
         guard t >= 0 else { throw parser.error(.invalidValue, at: 0, "t is negative (\(t)); times count from the start of the log") }
         guard t >= lastT else {
             throw parser.error(.invalidValue, at: 0, "t goes back from \(lastT) to \(t); records must be in time order")
         }
         var origin = EventOrigin.external
-        switch fields.origin {
-        case nil, "external": break
-        case "derived":
-            guard let by = fields.by, !by.isEmpty else {
-                throw parser.error(.missingField, at: fields.originColumn - 1, "a derived record needs \"by\": the plugin that derived it")
+        if let originRef = fields.origin, !parser.matches(originRef, "external") {
+            guard parser.matches(originRef, "derived") else {
+                throw parser.error(.invalidValue, at: originRef.quote, "unknown origin '\(parser.string(originRef))'; expected \"external\" or \"derived\"")
+            }
+            let by = fields.by.map { parser.string($0) }
+            guard let by, !by.isEmpty else {
+                throw parser.error(.missingField, at: originRef.quote, "a derived record needs \"by\": the plugin that derived it")
             }
             origin = .derived(by: by)
-        case let other?:
-            throw parser.error(.invalidValue, at: fields.originColumn - 1, "unknown origin '\(other)'; expected \"external\" or \"derived\"")
         }
         let logEvent = try makeEvent(event, fields, &parser)
-        return (LogRecord(t: t, event: logEvent, origin: origin), fields.view == nil ? nil : fields.viewColumn)
+        lastT = t
+        return .record(LogRecord(t: t, event: logEvent, origin: origin), RecordLocation(line: parser.line, viewColumn: fields.view?.column))
     }
 
-    private static func makeEvent(_ event: String, _ f: RawFields, _ parser: inout RecordParser) throws(LogReadError) -> LogEvent {
+    @inline(__always)
+    private static func makeEvent(_ event: StringRef, _ f: RawFields, _ parser: inout RecordParser) throws(LogReadError) -> LogEvent {
+        func missing(_ field: String) -> LogReadError {
+            parser.error(.missingField, at: 0, "'\(parser.string(event))' needs \"\(field)\"")
+        }
         func require<T>(_ value: T?, _ field: String) throws(LogReadError) -> T {
-            guard let value else { throw parser.error(.missingField, at: 0, "'\(event)' needs \"\(field)\"") }
+            guard let value else { throw missing(field) }
             return value
         }
-        if let kind = LogEvent.KeyboardEvent(rawValue: event) {
+        func requireView() throws(LogReadError) -> ViewID {
+            guard let view = f.view else { throw missing("view") }
+            return ViewID(parser.string(view))
+        }
+        guard let kind = f.eventKind ?? parser.eventKind(event) else {
+            throw parser.error(.unknownEvent, at: event.quote, "unknown event '\(parser.string(event))'; skipped (the format knows \(LogEvent.knownNames.sorted().joined(separator: ", ")))")
+        }
+        if let keyboard = kind.keyboardEvent {
             if let duration = f.duration, duration < 0 {
                 throw parser.error(.invalidValue, at: f.durationColumn - 1, "a negative duration (\(duration)); durations are seconds, 0 or more")
             }
-            return .keyboard(kind, KeyboardInfo(begin: f.begin, end: f.end, duration: f.duration, curve: f.curve, isLocal: f.isLocal))
+            return .keyboard(keyboard, KeyboardInfo(begin: f.begin, end: f.end, duration: f.duration, curve: f.curve, isLocal: f.isLocal))
         }
-        switch event {
-        case "didBeginEditing": return .didBeginEditing(EditingInfo(view: ViewID(try require(f.view, "view"))))
-        case "didEndEditing": return .didEndEditing(EditingInfo(view: ViewID(try require(f.view, "view"))))
-        case "returnKey": return .returnKey(ReturnKeyInfo(view: ViewID(try require(f.view, "view"))))
-        case "scene": return .scene(SceneInfo(root: try require(f.root, "root"), lastFieldAction: f.lastFieldAction))
-        case "setFrame": return .setFrame(FrameChange(view: ViewID(try require(f.view, "view")), frame: try require(f.frame, "frame")))
-        case "screen":
+        switch kind {
+        case .didBeginEditing: return .didBeginEditing(EditingInfo(view: try requireView()))
+        case .didEndEditing: return .didEndEditing(EditingInfo(view: try requireView()))
+        case .returnKey: return .returnKey(ReturnKeyInfo(view: try requireView()))
+        case .scene: return .scene(SceneInfo(root: try require(parser.root?.view, "root"), lastFieldAction: f.lastFieldAction.map { parser.string($0) }))
+        case .setFrame:
+            let view = try requireView()
+            return .setFrame(FrameChange(view: view, frame: try require(f.frame, "frame")))
+        case .screen:
             let width = try require(f.width, "width")
             let height = try require(f.height, "height")
             guard width > 0, height > 0 else { throw parser.error(.invalidValue, at: 0, "a screen needs a positive width and height") }
             return .screen(ScreenChange(width: width, height: height, safeArea: f.safeArea))
-        case "viewShift":
+        case .viewShift:
             if let duration = f.duration, duration < 0 {
                 throw parser.error(.invalidValue, at: f.durationColumn - 1, "a negative duration (\(duration))")
             }
             return .viewShift(ViewShift(originY: try require(f.originY, "originY"), duration: f.duration ?? 0.25, curve: f.curve ?? 7))
-        case "scroll":
+        case .scroll:
+            let view = try requireView()
             return .scroll(ScrollChange(
-                view: ViewID(try require(f.view, "view")), contentOffsetY: try require(f.contentOffsetY, "contentOffsetY"),
+                view: view, contentOffsetY: try require(f.contentOffsetY, "contentOffsetY"),
                 bottomInset: try require(f.bottomInset, "bottomInset")))
-        case "focusChange": return .focusChange(FocusChange(from: f.from.map { ViewID($0) }, to: f.to.map { ViewID($0) }))
-        case "action": return .action(ActionInfo(name: try require(f.name, "name")))
-        case "resign": return .resign(ResignInfo(view: ViewID(try require(f.view, "view"))))
-        case "diagnostic":
-            let text = try require(f.level, "level")
+        case .focusChange:
+            return .focusChange(FocusChange(from: f.from.map { ViewID(parser.string($0)) }, to: f.to.map { ViewID(parser.string($0)) }))
+        case .action: return .action(ActionInfo(name: parser.string(try require(f.name, "name"))))
+        case .resign: return .resign(ResignInfo(view: try requireView()))
+        case .diagnostic:
+            let levelRef = try require(f.level, "level")
+            let text = parser.string(levelRef)
             guard let level = Diagnostic.Level(rawValue: text) else {
-                throw parser.error(.invalidValue, at: f.levelColumn - 1, "unknown level '\(text)'; expected info, warning or error")
+                throw parser.error(.invalidValue, at: levelRef.quote, "unknown level '\(text)'; expected info, warning or error")
             }
-            return .diagnostic(Diagnostic(level: level, message: f.message ?? ""))
-        default:
-            throw parser.error(.unknownEvent, at: f.eventColumn - 1, "unknown event '\(event)'; skipped (the format knows \(LogEvent.knownNames.sorted().joined(separator: ", ")))")
+            return .diagnostic(Diagnostic(level: level, message: f.message.map { parser.string($0) } ?? ""))
+        case .keyboardWillShow, .keyboardDidShow, .keyboardWillHide, .keyboardDidHide, .keyboardWillChangeFrame, .keyboardDidChangeFrame:
+            preconditionFailure("keyboard events are handled above")
         }
     }
 
     // MARK: Lines
 
-    /// Finds the next non-blank line and parses it; `nil` at the end of the input.
-    private func nextLine<T>(parse: (inout RecordParser) throws(LogReadError) -> T) -> Result<T, LogReadError>? {
+    /// Where the next line is: in the current chunk, or gathered in `pending` (a line that spans
+    /// chunks, or the file's last line without a newline).
+    private enum Line {
+        /// `chunk[start..<end]`.
+        case chunk(start: Int, end: Int)
+        /// `pending`; `endsFile` when it is the file's last line and had no newline.
+        case pending(endsFile: Bool)
+        /// A line longer than ``maxLineLength``, skipped.
+        case tooLong
+    }
+
+    /// Finds the next non-blank line; `nil` at the end of the input.
+    private func nextLine() -> Line? {
         while true {
             // Look for a newline in the current chunk.
-            if let newline = chunk[chunkStart..<chunkEnd].firstIndex(of: 0x0A) {
+            if let newline = newlineInChunk() {
                 let lineStart = chunkStart
                 chunkStart = newline + 1
                 bytesConsumed += newline + 1 - lineStart
@@ -255,22 +314,23 @@ public final class LogReader {
                 if pendingTooLong {
                     pendingTooLong = false
                     pending.removeAll(keepingCapacity: false)
-                    return .failure(tooLong())
+                    return .tooLong
                 }
                 if !pending.isEmpty {
                     guard pending.count + (newline - lineStart) <= maxLineLength else {
                         pending.removeAll(keepingCapacity: false)
-                        return .failure(tooLong())
+                        return .tooLong
                     }
                     pending.append(contentsOf: chunk[lineStart..<newline])
-                    let line = pending
-                    pending.removeAll(keepingCapacity: true)
-                    if let result = parseLine(line[...], endsFile: false, parse) { return result }
-                    continue
+                    if pending.withUnsafeBufferPointer(Self.isBlank) {
+                        pending.removeAll(keepingCapacity: true)
+                        continue
+                    }
+                    return .pending(endsFile: false)
                 }
-                guard newline - lineStart <= maxLineLength else { return .failure(tooLong()) }
-                if let result = parseLine(chunk[lineStart..<newline], endsFile: false, parse) { return result }
-                continue
+                guard newline - lineStart <= maxLineLength else { return .tooLong }
+                if chunk.withUnsafeBufferPointer({ Self.isBlank(UnsafeBufferPointer(rebasing: $0[lineStart..<newline])) }) { continue }
+                return .chunk(start: lineStart, end: newline)
             }
             // No newline: keep the rest and read more.
             let rest = chunkEnd - chunkStart
@@ -290,39 +350,55 @@ public final class LogReader {
                 if pendingTooLong {
                     pendingTooLong = false
                     lineNumber += 1
-                    return .failure(tooLong())
+                    return .tooLong
                 }
                 guard !pending.isEmpty else { return nil }
                 lineNumber += 1
-                let line = pending
-                pending.removeAll()
-                if let result = parseLine(line[...], endsFile: true, parse) { return result }
-                return nil
+                if pending.withUnsafeBufferPointer(Self.isBlank) {
+                    pending.removeAll()
+                    return nil
+                }
+                return .pending(endsFile: true)
             }
+        }
+    }
+
+    /// The offset of the next newline in the current chunk (`memchr`).
+    @inline(__always)
+    private func newlineInChunk() -> Int? {
+        let start = chunkStart
+        let count = chunkEnd - start
+        guard count > 0 else { return nil }
+        return chunk.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress, let found = memchr(base + start, 0x0A, count) else { return nil }
+            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+        }
+    }
+
+    /// Whether a line holds only spaces, tabs and carriage returns.
+    private static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in line where byte != 0x20 && byte != 0x09 && byte != 0x0D { return false }
+        return true
+    }
+
+    /// Calls `body` with the bytes of `line` (the whole line, without its newline) and whether it
+    /// ends the file. A line gathered in `pending` is dropped afterwards.
+    @inline(__always)
+    private func withBytes<T>(of line: Line, _ body: (UnsafeBufferPointer<UInt8>, Bool) -> T) -> T {
+        switch line {
+        case .chunk(let start, let end):
+            return chunk.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end]), false) }
+        case .pending(let endsFile):
+            let result = pending.withUnsafeBufferPointer { body($0, endsFile) }
+            pending.removeAll(keepingCapacity: !endsFile)
+            return result
+        case .tooLong:
+            preconditionFailure("a line too long has no bytes; the callers report it")
         }
     }
 
     private func tooLong() -> LogReadError {
         LogReadError(.lineTooLong, line: lineNumber, column: maxLineLength + 1, "the line is longer than \(maxLineLength) bytes; skipped without reading it into memory")
-    }
-
-    /// Parses one line; `nil` for a blank line.
-    private func parseLine<T>(
-        _ line: ArraySlice<UInt8>, endsFile: Bool, _ parse: (inout RecordParser) throws(LogReadError) -> T
-    ) -> Result<T, LogReadError>? {
-        var trimmed = line
-        while let last = trimmed.last, last == 0x0D || last == 0x20 || last == 0x09 { trimmed.removeLast() }
-        while let first = trimmed.first, first == 0x20 || first == 0x09 { trimmed.removeFirst() }
-        if trimmed.isEmpty { return nil }
-        let number = lineNumber
-        return line.withUnsafeBufferPointer { buffer -> Result<T, LogReadError> in
-            var parser = RecordParser(buffer, line: number, endsFile: endsFile)
-            do throws(LogReadError) {
-                return .success(try parse(&parser))
-            } catch {
-                return .failure(error)
-            }
-        }
     }
 
     /// Reads the next chunk; `false` at the end of the input.

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ResponderBus
 
 // A JSON decoder written for the log format, byte by byte.
@@ -7,17 +14,72 @@ import ResponderBus
 // can afford. This parser reads each line once, straight into the typed fields of the one record
 // the line holds: no intermediate dictionaries, no boxing, short strings stay inline. It also knows
 // where it is, so every rejected line is reported with its line, column and reason.
+//
+// What keeps a line cheap (issue 6: from about 9,400 instructions to about 2,200 for the lines of a
+// typical replay): keys are recognised where they stand from their bytes (`FieldKey`), never made
+// into Strings; a string value is first only located in the line (`StringRef`) and becomes a String
+// only if the record uses it, so the event's name is matched on its bytes (`EventKind`) and
+// `RawFields` is plain data, cheap to create and to drop; the common number and the common
+// rectangle are read in one pass, into locals. Anything unusual (an escape, a byte beyond ASCII, a
+// number with an exponent) takes the general path, which reads, checks and reports exactly as
+// before.
 
-/// The fields a record line may carry, filled as the parser meets them (in any order).
+/// Whether `count` bytes at `a` and `b` are equal: a few word compares for short runs (a key, an
+/// event's name), `memcmp` beyond.
+@inline(__always)
+func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
+    let a = UnsafeRawPointer(a)
+    let b = UnsafeRawPointer(b)
+    @inline(__always) func same<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> Bool {
+        a.loadUnaligned(fromByteOffset: offset, as: T.self) == b.loadUnaligned(fromByteOffset: offset, as: T.self)
+    }
+    switch count {
+    case 0: return true
+    case 1: return same(0, UInt8.self)
+    case 2...3: return same(0, UInt16.self) && same(count - 2, UInt16.self)
+    case 4...7: return same(0, UInt32.self) && same(count - 4, UInt32.self)
+    case 8...16: return same(0, UInt64.self) && same(count - 8, UInt64.self)
+    case 17...32: return same(0, UInt64.self) && same(8, UInt64.self) && same(count - 16, UInt64.self) && same(count - 8, UInt64.self)
+    default: return memcmp(a, b, count) == 0
+    }
+}
+
+/// When `spelling` is at `start` in `bytes` and a quote right after it, the offset of that quote.
+@inline(__always)
+func spelledEnd(_ spelling: StaticString, in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+    let count = spelling.utf8CodeUnitCount
+    let end = start + count
+    guard end < bytes.count, bytes[end] == UInt8(ascii: "\""), bytesEqual(bytes.baseAddress! + start, spelling.utf8Start, count: count)
+    else { return nil }
+    return end
+}
+
+/// Where a string value sits in the line being parsed. It becomes a `String` only when the record
+/// uses it (``RecordParser/string(_:)``).
+struct StringRef {
+    /// The offset of the opening quote in the line.
+    var quote: Int
+    /// The offset of the closing quote.
+    var end: Int
+    /// Whether the bytes between the quotes are the string itself: ASCII without escapes. Otherwise
+    /// (escapes, UTF-8 beyond ASCII) the string is decoded again from `quote` when it is needed.
+    var isVerbatim: Bool
+
+    /// The 1-based column of the value (its opening quote).
+    var column: Int { quote + 1 }
+}
+
+/// The fields a record line may carry, filled as the parser meets them (in any order; when a key
+/// is repeated, the last value wins). Plain data (the scene's view tree is kept by the parser,
+/// ``RecordParser/root``), so that it costs nothing to drop, and it is filled in place.
 struct RawFields {
     var t: Double?
-    var event: String?
-    var eventColumn = 1
-    var origin: String?
-    var originColumn = 1
-    var by: String?
-    var view: String?
-    var viewColumn = 1
+    var event: StringRef?
+    /// The kind `event` names, when its bytes spell one.
+    var eventKind: EventKind?
+    var origin: StringRef?
+    var by: StringRef?
+    var view: StringRef?
     var begin: Rect?
     var end: Rect?
     var duration: Double?
@@ -28,24 +90,307 @@ struct RawFields {
     var width: Double?
     var height: Double?
     var safeArea: EdgeInsets?
-    var root: ViewSpec?
-    var lastFieldAction: String?
+    var lastFieldAction: StringRef?
     var originY: Double?
     var contentOffsetY: Double?
     var bottomInset: Double?
-    var from: String?
-    var to: String?
-    var name: String?
-    var level: String?
-    var levelColumn = 1
-    var message: String?
+    var from: StringRef?
+    var to: StringRef?
+    var name: StringRef?
+    var level: StringRef?
+    var message: StringRef?
     // Header fields.
-    var format: String?
+    var format: StringRef?
     var version: Int?
     var versionColumn = 1
     var screen: Size?
-    var screenSource: String?
-    var device: String?
+    var screenSource: StringRef?
+    var device: StringRef?
+}
+
+/// Every key the format gives a meaning to, at the top level of a line or inside one of its objects
+/// (a view, a pair, insets), recognised from the key's bytes.
+enum FieldKey: UInt8, CaseIterable {
+    // Records.
+    case t, event, origin, by, view, begin, end, duration, curve, isLocal, frame, width, height, safeArea, root
+    case lastFieldAction, originY, contentOffsetY, bottomInset, from, to, name, level, message
+    // The header.
+    case format, version, screen, screenSource, device
+    // Views, pairs and insets.
+    case id, kind, tag, hidden, enabled, keyboardDistance, contentOffset, contentSize, children, x, y
+    case top, left, bottom, right
+    /// A key the format does not know: its value is skipped.
+    case unknown
+
+    /// The key as written in a log.
+    var spelling: StaticString {
+        switch self {
+        case .t: "t"
+        case .event: "event"
+        case .origin: "origin"
+        case .by: "by"
+        case .view: "view"
+        case .begin: "begin"
+        case .end: "end"
+        case .duration: "duration"
+        case .curve: "curve"
+        case .isLocal: "isLocal"
+        case .frame: "frame"
+        case .width: "width"
+        case .height: "height"
+        case .safeArea: "safeArea"
+        case .root: "root"
+        case .lastFieldAction: "lastFieldAction"
+        case .originY: "originY"
+        case .contentOffsetY: "contentOffsetY"
+        case .bottomInset: "bottomInset"
+        case .from: "from"
+        case .to: "to"
+        case .name: "name"
+        case .level: "level"
+        case .message: "message"
+        case .format: "format"
+        case .version: "version"
+        case .screen: "screen"
+        case .screenSource: "screenSource"
+        case .device: "device"
+        case .id: "id"
+        case .kind: "kind"
+        case .tag: "tag"
+        case .hidden: "hidden"
+        case .enabled: "enabled"
+        case .keyboardDistance: "keyboardDistance"
+        case .contentOffset: "contentOffset"
+        case .contentSize: "contentSize"
+        case .children: "children"
+        case .x: "x"
+        case .y: "y"
+        case .top: "top"
+        case .left: "left"
+        case .bottom: "bottom"
+        case .right: "right"
+        case .unknown: ""
+        }
+    }
+
+    /// The key as a String (for messages).
+    var text: String { "\(spelling)" }
+
+    /// The known key spelled at `start` in `bytes` and closed by a quote right after it, with the
+    /// offset of that quote; `nil` otherwise. No scan for the closing quote: the first byte picks a
+    /// few candidates, each checked with a word compare or two.
+    static func known(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (key: FieldKey, end: Int)? {
+        guard start < bytes.count else { return nil }
+        switch bytes[start] {
+        case UInt8(ascii: "b"):
+            if let end = spelledEnd("begin", in: bytes, at: start) { return (.begin, end) }
+            if let end = spelledEnd("by", in: bytes, at: start) { return (.by, end) }
+            if let end = spelledEnd("bottomInset", in: bytes, at: start) { return (.bottomInset, end) }
+            if let end = spelledEnd("bottom", in: bytes, at: start) { return (.bottom, end) }
+            return nil
+        case UInt8(ascii: "c"):
+            if let end = spelledEnd("curve", in: bytes, at: start) { return (.curve, end) }
+            if let end = spelledEnd("children", in: bytes, at: start) { return (.children, end) }
+            if let end = spelledEnd("contentOffsetY", in: bytes, at: start) { return (.contentOffsetY, end) }
+            if let end = spelledEnd("contentOffset", in: bytes, at: start) { return (.contentOffset, end) }
+            if let end = spelledEnd("contentSize", in: bytes, at: start) { return (.contentSize, end) }
+            return nil
+        case UInt8(ascii: "d"):
+            if let end = spelledEnd("duration", in: bytes, at: start) { return (.duration, end) }
+            if let end = spelledEnd("device", in: bytes, at: start) { return (.device, end) }
+            return nil
+        case UInt8(ascii: "e"):
+            if let end = spelledEnd("event", in: bytes, at: start) { return (.event, end) }
+            if let end = spelledEnd("end", in: bytes, at: start) { return (.end, end) }
+            if let end = spelledEnd("enabled", in: bytes, at: start) { return (.enabled, end) }
+            return nil
+        case UInt8(ascii: "f"):
+            if let end = spelledEnd("frame", in: bytes, at: start) { return (.frame, end) }
+            if let end = spelledEnd("from", in: bytes, at: start) { return (.from, end) }
+            if let end = spelledEnd("format", in: bytes, at: start) { return (.format, end) }
+            return nil
+        case UInt8(ascii: "h"):
+            if let end = spelledEnd("height", in: bytes, at: start) { return (.height, end) }
+            if let end = spelledEnd("hidden", in: bytes, at: start) { return (.hidden, end) }
+            return nil
+        case UInt8(ascii: "i"):
+            if let end = spelledEnd("isLocal", in: bytes, at: start) { return (.isLocal, end) }
+            if let end = spelledEnd("id", in: bytes, at: start) { return (.id, end) }
+            return nil
+        case UInt8(ascii: "k"):
+            if let end = spelledEnd("kind", in: bytes, at: start) { return (.kind, end) }
+            if let end = spelledEnd("keyboardDistance", in: bytes, at: start) { return (.keyboardDistance, end) }
+            return nil
+        case UInt8(ascii: "l"):
+            if let end = spelledEnd("lastFieldAction", in: bytes, at: start) { return (.lastFieldAction, end) }
+            if let end = spelledEnd("level", in: bytes, at: start) { return (.level, end) }
+            if let end = spelledEnd("left", in: bytes, at: start) { return (.left, end) }
+            return nil
+        case UInt8(ascii: "m"):
+            if let end = spelledEnd("message", in: bytes, at: start) { return (.message, end) }
+            return nil
+        case UInt8(ascii: "n"):
+            if let end = spelledEnd("name", in: bytes, at: start) { return (.name, end) }
+            return nil
+        case UInt8(ascii: "o"):
+            if let end = spelledEnd("origin", in: bytes, at: start) { return (.origin, end) }
+            if let end = spelledEnd("originY", in: bytes, at: start) { return (.originY, end) }
+            return nil
+        case UInt8(ascii: "r"):
+            if let end = spelledEnd("root", in: bytes, at: start) { return (.root, end) }
+            if let end = spelledEnd("right", in: bytes, at: start) { return (.right, end) }
+            return nil
+        case UInt8(ascii: "s"):
+            if let end = spelledEnd("safeArea", in: bytes, at: start) { return (.safeArea, end) }
+            if let end = spelledEnd("screen", in: bytes, at: start) { return (.screen, end) }
+            if let end = spelledEnd("screenSource", in: bytes, at: start) { return (.screenSource, end) }
+            return nil
+        case UInt8(ascii: "t"):
+            if let end = spelledEnd("t", in: bytes, at: start) { return (.t, end) }
+            if let end = spelledEnd("to", in: bytes, at: start) { return (.to, end) }
+            if let end = spelledEnd("tag", in: bytes, at: start) { return (.tag, end) }
+            if let end = spelledEnd("top", in: bytes, at: start) { return (.top, end) }
+            return nil
+        case UInt8(ascii: "v"):
+            if let end = spelledEnd("view", in: bytes, at: start) { return (.view, end) }
+            if let end = spelledEnd("version", in: bytes, at: start) { return (.version, end) }
+            return nil
+        case UInt8(ascii: "w"):
+            if let end = spelledEnd("width", in: bytes, at: start) { return (.width, end) }
+            return nil
+        case UInt8(ascii: "x"):
+            if let end = spelledEnd("x", in: bytes, at: start) { return (.x, end) }
+            return nil
+        case UInt8(ascii: "y"):
+            if let end = spelledEnd("y", in: bytes, at: start) { return (.y, end) }
+            return nil
+        default: return nil
+        }
+    }
+
+    /// Recognises a key that had escapes or bytes beyond ASCII, comparing Strings as the format
+    /// always has (Unicode canonical equivalence).
+    init(decoded key: String) {
+        self = Self.allCases.first { $0 != .unknown && $0.text == key } ?? .unknown
+    }
+}
+
+/// The events of the format, recognised from the bytes of an `event` value.
+enum EventKind: UInt8, CaseIterable {
+    case keyboardWillShow, keyboardDidShow, keyboardWillHide, keyboardDidHide, keyboardWillChangeFrame, keyboardDidChangeFrame
+    case didBeginEditing, didEndEditing, returnKey, scene, setFrame, screen
+    case viewShift, scroll, focusChange, action, resign, diagnostic
+
+    /// The name as written in a log.
+    var spelling: StaticString {
+        switch self {
+        case .keyboardWillShow: "keyboardWillShow"
+        case .keyboardDidShow: "keyboardDidShow"
+        case .keyboardWillHide: "keyboardWillHide"
+        case .keyboardDidHide: "keyboardDidHide"
+        case .keyboardWillChangeFrame: "keyboardWillChangeFrame"
+        case .keyboardDidChangeFrame: "keyboardDidChangeFrame"
+        case .didBeginEditing: "didBeginEditing"
+        case .didEndEditing: "didEndEditing"
+        case .returnKey: "returnKey"
+        case .scene: "scene"
+        case .setFrame: "setFrame"
+        case .screen: "screen"
+        case .viewShift: "viewShift"
+        case .scroll: "scroll"
+        case .focusChange: "focusChange"
+        case .action: "action"
+        case .resign: "resign"
+        case .diagnostic: "diagnostic"
+        }
+    }
+
+    /// The name as a String.
+    var name: String { "\(spelling)" }
+
+    /// The keyboard event, for the six keyboard kinds.
+    var keyboardEvent: LogEvent.KeyboardEvent? {
+        switch self {
+        case .keyboardWillShow: .keyboardWillShow
+        case .keyboardDidShow: .keyboardDidShow
+        case .keyboardWillHide: .keyboardWillHide
+        case .keyboardDidHide: .keyboardDidHide
+        case .keyboardWillChangeFrame: .keyboardWillChangeFrame
+        case .keyboardDidChangeFrame: .keyboardDidChangeFrame
+        default: nil
+        }
+    }
+
+    /// The event whose name is spelled at `start` in `bytes` and closed by a quote right after it,
+    /// with the offset of that quote; `nil` otherwise. No scan for the closing quote: a byte or two
+    /// pick the only candidate, which a few word compares check.
+    @inline(__always)
+    static func known(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (kind: EventKind, end: Int)? {
+        // The shortest name has 5 bytes (and a quote after it): the bytes looked at below exist when
+        // a name fits.
+        guard start + 5 < bytes.count else { return nil }
+        let name: StaticString
+        let kind: EventKind
+        switch bytes[start] {
+        case UInt8(ascii: "k"):
+            // keyboard{Will,Did}{Show,Hide,ChangeFrame}, 15 bytes or more.
+            guard start + 15 < bytes.count else { return nil }
+            if bytes[start + 8] == UInt8(ascii: "W") {
+                switch bytes[start + 12] {
+                case UInt8(ascii: "S"): (name, kind) = ("keyboardWillShow", .keyboardWillShow)
+                case UInt8(ascii: "H"): (name, kind) = ("keyboardWillHide", .keyboardWillHide)
+                default: (name, kind) = ("keyboardWillChangeFrame", .keyboardWillChangeFrame)
+                }
+            } else {
+                switch bytes[start + 11] {
+                case UInt8(ascii: "S"): (name, kind) = ("keyboardDidShow", .keyboardDidShow)
+                case UInt8(ascii: "H"): (name, kind) = ("keyboardDidHide", .keyboardDidHide)
+                default: (name, kind) = ("keyboardDidChangeFrame", .keyboardDidChangeFrame)
+                }
+            }
+        case UInt8(ascii: "d"):
+            switch bytes[start + 3] {
+            case UInt8(ascii: "B"): (name, kind) = ("didBeginEditing", .didBeginEditing)
+            case UInt8(ascii: "E"): (name, kind) = ("didEndEditing", .didEndEditing)
+            default: (name, kind) = ("diagnostic", .diagnostic)
+            }
+        case UInt8(ascii: "r"):
+            if bytes[start + 2] == UInt8(ascii: "t") {
+                (name, kind) = ("returnKey", .returnKey)
+            } else {
+                (name, kind) = ("resign", .resign)
+            }
+        case UInt8(ascii: "s"):
+            if bytes[start + 1] == UInt8(ascii: "e") {
+                (name, kind) = ("setFrame", .setFrame)
+            } else if bytes[start + 2] == UInt8(ascii: "e") {
+                (name, kind) = ("scene", .scene)
+            } else if bytes[start + 3] == UInt8(ascii: "e") {
+                (name, kind) = ("screen", .screen)
+            } else {
+                (name, kind) = ("scroll", .scroll)
+            }
+        case UInt8(ascii: "v"): (name, kind) = ("viewShift", .viewShift)
+        case UInt8(ascii: "f"): (name, kind) = ("focusChange", .focusChange)
+        case UInt8(ascii: "a"): (name, kind) = ("action", .action)
+        default: return nil
+        }
+        return spelledEnd(name, in: bytes, at: start).map { (kind, $0) }
+    }
+
+    /// Recognises a name that had escapes or bytes beyond ASCII, comparing Strings as the format
+    /// always has (Unicode canonical equivalence).
+    init?(decoded name: String) {
+        guard let kind = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = kind
+    }
+}
+
+/// A view tree read from a line.
+final class ParsedView {
+    let view: ViewSpec
+
+    init(_ view: ViewSpec) { self.view = view }
 }
 
 /// Parses one line of a log. `bytes` excludes the newline.
@@ -56,6 +401,9 @@ struct RecordParser {
     /// the file was cut off.
     let endsFile: Bool
     var position = 0
+    /// The line's `root` view tree, when it has one (kept here rather than in ``RawFields``, which
+    /// stays plain data; boxed, so that a parser without one is a null reference to create and drop).
+    var root: ParsedView?
 
     static let maxDepth = 64
 
@@ -113,6 +461,111 @@ struct RecordParser {
     mutating func atEnd() -> Bool { peek() == nil }
 
     // MARK: Values
+
+    /// The end of the string that starts at the quote at `position` when it is verbatim (ASCII
+    /// without escapes or control characters): the offset of its closing quote. `nil` when the
+    /// string needs ``parseString()`` (which also reports whatever is wrong with it).
+    @inline(__always)
+    private func verbatimStringEnd() -> Int? {
+        var index = position + 1
+        // Eight bytes at a time: the lowest flagged byte of each test below is exact (a borrow only
+        // flags bytes above a true hit), so the first flagged byte is the first byte that ends the
+        // fast scan.
+        if let base = bytes.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            while index + 8 <= bytes.count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+                let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+                let hits = ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)
+                    | ((word &- ones &* 0x20) & ~word) | word
+                let flagged = hits & highs
+                if flagged != 0 {
+                    index += flagged.trailingZeroBitCount >> 3
+                    return base[index] == UInt8(ascii: "\"") ? index : nil
+                }
+                index += 8
+            }
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") { return index }
+            // A control character (< 0x20), a byte beyond ASCII (>= 0x80) or a backslash.
+            if byte &- 0x20 >= 0x60 || byte == UInt8(ascii: "\\") { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Locates a string value (checked as ``parseString()`` checks it) without making a String.
+    @inline(__always)
+    mutating func parseStringRef() throws(LogReadError) -> StringRef {
+        guard peek() == UInt8(ascii: "\"") else { throw unexpected("a string") }
+        let quote = position
+        if let end = verbatimStringEnd() {
+            position = end + 1
+            return StringRef(quote: quote, end: end, isVerbatim: true)
+        }
+        _ = try parseString()
+        return StringRef(quote: quote, end: position - 1, isVerbatim: false)
+    }
+
+    /// The String a ``StringRef`` of this line locates.
+    func string(_ ref: StringRef) -> String {
+        if ref.isVerbatim {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[(ref.quote + 1)..<ref.end]), as: UTF8.self)
+        }
+        // Decoded again: it was checked when the line was parsed, so this cannot fail.
+        var again = self
+        again.position = ref.quote
+        return (try? again.parseString()) ?? ""
+    }
+
+    /// Whether the string `ref` locates is `literal` (an ASCII literal), compared as Strings are.
+    func matches(_ ref: StringRef, _ literal: StaticString) -> Bool {
+        if ref.isVerbatim {
+            let count = literal.utf8CodeUnitCount
+            return ref.end - ref.quote - 1 == count && bytesEqual(bytes.baseAddress! + ref.quote + 1, literal.utf8Start, count: count)
+        }
+        return string(ref) == "\(literal)"
+    }
+
+    /// The event kind `ref` names, `nil` for a name the format does not know.
+    func eventKind(_ ref: StringRef) -> EventKind? {
+        if ref.isVerbatim { return EventKind.known(in: bytes, at: ref.quote + 1)?.kind }
+        return EventKind(decoded: string(ref))
+    }
+
+    /// Reads a key, recognising it from its bytes.
+    @inline(__always)
+    mutating func parseKey() throws(LogReadError) -> FieldKey {
+        guard peek() == UInt8(ascii: "\"") else { throw unexpected("a string") }
+        if let (key, end) = FieldKey.known(in: bytes, at: position + 1) {
+            position = end + 1
+            return key
+        }
+        return try parseOtherKey()
+    }
+
+    /// A key ``FieldKey/known(in:at:)`` did not recognise where it stands.
+    private mutating func parseOtherKey() throws(LogReadError) -> FieldKey {
+        // Verbatim, it would have been recognised: a key the format does not know.
+        if let end = verbatimStringEnd() {
+            position = end + 1
+            return .unknown
+        }
+        return FieldKey(decoded: try parseString())
+    }
+
+    /// Skips a string, checked as ``parseString()`` checks it.
+    private mutating func skipString() throws(LogReadError) {
+        if peek() == UInt8(ascii: "\""), let end = verbatimStringEnd() {
+            position = end + 1
+            return
+        }
+        _ = try parseString()
+    }
 
     mutating func parseString() throws(LogReadError) -> String {
         guard peek() == UInt8(ascii: "\"") else { throw unexpected("a string") }
@@ -209,13 +662,70 @@ struct RecordParser {
         return value
     }
 
-    private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
-        var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
-        return value
+    /// 10^exponent for 0...15: exact, as every power of ten up to 10^22 is a double, and so is each
+    /// step of the product. (A loop of a few multiplications rather than a table or a switch, which
+    /// would make the number readers too large to be inlined.)
+    @inline(__always)
+    private static func exactPowerOfTen(_ exponent: Int) -> Double {
+        var power = 1.0
+        var remaining = exponent
+        while remaining > 0 {
+            power *= 10
+            remaining &-= 1
+        }
+        return power
     }
 
     mutating func parseNumber() throws(LogReadError) -> Double {
+        skipWhitespace()
+        if let value = shortDecimal() { return value }
+        return try parseAnyNumber()
+    }
+
+    /// The common number, `-?digits(.digits)?` with at most 15 digits, no leading zero and no
+    /// exponent, read in one pass; `nil` (and nothing consumed) for anything else, which
+    /// ``parseAnyNumber()`` reads (or rejects) as it always has. Its value is the one
+    /// ``parseAnyNumber()`` gives: the same exact quotient.
+    @inline(__always)
+    private mutating func shortDecimal() -> Double? {
+        let count = bytes.count
+        var index = position
+        guard index < count else { return nil }
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index &+= 1 }
+        let integerStart = index
+        var mantissa: UInt64 = 0
+        while index < count {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            index &+= 1
+        }
+        let integerDigits = index &- integerStart
+        guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { return nil }
+        var fractionDigits = 0
+        if index < count, bytes[index] == UInt8(ascii: ".") {
+            index &+= 1
+            let fractionStart = index
+            while index < count {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                index &+= 1
+            }
+            fractionDigits = index &- fractionStart
+            guard fractionDigits > 0 else { return nil }
+        }
+        guard integerDigits &+ fractionDigits <= 15 else { return nil }
+        if index < count, bytes[index] | 0x20 == UInt8(ascii: "e") { return nil }
+        position = index
+        // Exact: both operands are exact doubles, so the quotient is correctly rounded.
+        let value = Double(mantissa) / Self.exactPowerOfTen(fractionDigits)
+        return negative ? -value : value
+    }
+
+    /// Any JSON number, with the reasons a number is rejected.
+    private mutating func parseAnyNumber() throws(LogReadError) -> Double {
         guard let first = peek() else { throw unexpectedEnd("a number") }
         let start = position
         if first == UInt8(ascii: "N") || first == UInt8(ascii: "I")
@@ -272,7 +782,7 @@ struct RecordParser {
         let value: Double
         if !hasExponent && digits <= 15 {
             // Exact: both operands are exact doubles, so the quotient is correctly rounded.
-            value = Double(mantissa) / Self.exactPowersOfTen[fractionDigits]
+            value = Double(mantissa) / Self.exactPowerOfTen(fractionDigits)
         } else {
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + (negative ? 1 : 0))..<position]), as: UTF8.self)
             guard let parsed = Double(text) else { throw error(.malformedJSON, at: start, "'\(text)' is not a number") }
@@ -286,6 +796,9 @@ struct RecordParser {
 
     mutating func parseInt() throws(LogReadError) -> Int {
         let start = position
+        skipWhitespace()
+        if let short = shortDecimal(), short == short.rounded() { return Int(short) }
+        position = start
         let value = try parseNumber()
         guard value == value.rounded(), abs(value) < 1e15 else {
             throw error(.wrongType, at: start, "expected a whole number, found \(value)")
@@ -300,31 +813,85 @@ struct RecordParser {
     }
 
     /// Consumes `null` when it is next.
+    @inline(__always)
     mutating func parseNull() -> Bool { matchLiteral("null") }
 
+    @inline(__always)
     private mutating func matchLiteral(_ literal: StaticString) -> Bool {
-        guard peek() != nil else { return false }
+        guard let first = peek(), first == literal.utf8Start.pointee else { return false }
         let count = literal.utf8CodeUnitCount
-        guard position + count <= bytes.count else { return false }
-        let matches = literal.withUTF8Buffer { expected in
-            (0..<count).allSatisfy { bytes[position + $0] == expected[$0] }
+        guard position + count <= bytes.count, bytesEqual(bytes.baseAddress! + position, literal.utf8Start, count: count) else {
+            return false
         }
-        if matches { position += count }
-        return matches
+        position += count
+        return true
     }
 
-    /// `[x, y, width, height]`.
+    /// `[x, y, width, height]`, read into four numbers.
     mutating func parseRect() throws(LogReadError) -> Rect {
+        let start = position
+        if let rect = shortRect() { return rect }
+        position = start
+        return try parseAnyRect()
+    }
+
+    /// The common rectangle, four numbers ``shortDecimal()`` reads, in one pass; `nil` (and nothing
+    /// consumed) for anything else, which ``parseAnyRect()`` reads (or rejects) as it always has.
+    @inline(__always)
+    private mutating func shortRect() -> Rect? {
+        let start = position
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "[") else {
+            position = start
+            return nil
+        }
+        position += 1
+        guard let x = shortElement(then: UInt8(ascii: ",")), let y = shortElement(then: UInt8(ascii: ",")),
+            let width = shortElement(then: UInt8(ascii: ",")), let height = shortElement(then: UInt8(ascii: "]"))
+        else {
+            position = start
+            return nil
+        }
+        return Rect(x: x, y: y, width: width, height: height)
+    }
+
+    /// A ``shortDecimal()`` and the `separator` after it (whitespace around both allowed).
+    @inline(__always)
+    private mutating func shortElement(then separator: UInt8) -> Double? {
+        skipWhitespace()
+        guard let value = shortDecimal() else { return nil }
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == separator else { return nil }
+        position += 1
+        return value
+    }
+
+    /// Any rectangle, with the reasons a rectangle is rejected.
+    private mutating func parseAnyRect() throws(LogReadError) -> Rect {
         let start = position
         guard peek() == UInt8(ascii: "[") else { throw error(.wrongType, "expected a rectangle [x, y, width, height]") }
         position += 1
-        var values: [Double] = []
-        values.reserveCapacity(4)
+        var x = 0.0
+        var y = 0.0
+        var width = 0.0
+        var height = 0.0
+        var count = 0
         if peek() == UInt8(ascii: "]") {
             position += 1
         } else {
             while true {
-                values.append(try parseNumber())
+                // parseNumber(), with its common case in line.
+                skipWhitespace()
+                let value: Double
+                if let short = shortDecimal() { value = short } else { value = try parseAnyNumber() }
+                switch count {
+                case 0: x = value
+                case 1: y = value
+                case 2: width = value
+                case 3: height = value
+                default: break
+                }
+                count += 1
                 guard let next = peek() else { throw unexpectedEnd("',' or ']'") }
                 position += 1
                 if next == UInt8(ascii: "]") { break }
@@ -334,27 +901,27 @@ struct RecordParser {
                 }
             }
         }
-        guard values.count == 4 else {
-            throw error(.wrongType, at: start, "expected a rectangle [x, y, width, height], found \(values.count) numbers")
+        guard count == 4 else {
+            throw error(.wrongType, at: start, "expected a rectangle [x, y, width, height], found \(count) numbers")
         }
-        return Rect(x: values[0], y: values[1], width: values[2], height: values[3])
+        return Rect(x: x, y: y, width: width, height: height)
     }
 
     /// `[a, b]` or `{"x": a, "y": b}` / `{"width": a, "height": b}`.
-    mutating func parsePair(_ first: String, _ second: String) throws(LogReadError) -> (Double, Double) {
+    mutating func parsePair(_ first: FieldKey, _ second: FieldKey) throws(LogReadError) -> (Double, Double) {
         if peek() == UInt8(ascii: "[") {
             let start = position
             position += 1
             let a = try parseNumber()
             try expect(UInt8(ascii: ","), "','")
             let b = try parseNumber()
-            guard peek() == UInt8(ascii: "]") else { throw error(.wrongType, at: start, "expected [\(first), \(second)]") }
+            guard peek() == UInt8(ascii: "]") else { throw error(.wrongType, at: start, "expected [\(first.text), \(second.text)]") }
             position += 1
             return (a, b)
         }
         var a = 0.0
         var b = 0.0
-        try parseObject { (parser: inout RecordParser, key: String) throws(LogReadError) in
+        try parseObject { (parser: inout RecordParser, key: FieldKey) throws(LogReadError) in
             if key == first { a = try parser.parseNumber() } else if key == second { b = try parser.parseNumber() } else { try parser.skipValue() }
         }
         return (a, b)
@@ -362,12 +929,12 @@ struct RecordParser {
 
     mutating func parseInsets() throws(LogReadError) -> EdgeInsets {
         var insets = EdgeInsets()
-        try parseObject { (parser: inout RecordParser, key: String) throws(LogReadError) in
+        try parseObject { (parser: inout RecordParser, key: FieldKey) throws(LogReadError) in
             switch key {
-            case "top": insets.top = try parser.parseNumber()
-            case "left": insets.left = try parser.parseNumber()
-            case "bottom": insets.bottom = try parser.parseNumber()
-            case "right": insets.right = try parser.parseNumber()
+            case .top: insets.top = try parser.parseNumber()
+            case .left: insets.left = try parser.parseNumber()
+            case .bottom: insets.bottom = try parser.parseNumber()
+            case .right: insets.right = try parser.parseNumber()
             default: try parser.skipValue()
             }
         }
@@ -375,7 +942,8 @@ struct RecordParser {
     }
 
     /// Calls `member` for each key of an object, with the parser on its value.
-    mutating func parseObject(_ member: (inout RecordParser, String) throws(LogReadError) -> Void) throws(LogReadError) {
+    @inline(__always)
+    mutating func parseObject(_ member: (inout RecordParser, FieldKey) throws(LogReadError) -> Void) throws(LogReadError) {
         guard peek() == UInt8(ascii: "{") else { throw error(.wrongType, "expected an object") }
         position += 1
         if peek() == UInt8(ascii: "}") {
@@ -383,7 +951,7 @@ struct RecordParser {
             return
         }
         while true {
-            let key = try parseString()
+            let key = try parseKey()
             try expect(UInt8(ascii: ":"), "':' after a key")
             _ = peek()
             try member(&self, key)
@@ -412,11 +980,11 @@ struct RecordParser {
                     break
                 }
                 if byte == UInt8(ascii: "{") {
-                    _ = try parseString()
+                    try skipString()
                     try expect(UInt8(ascii: ":"), "':' after a key")
                 }
                 continue
-            case UInt8(ascii: "\""): _ = try parseString()
+            case UInt8(ascii: "\""): try skipString()
             case UInt8(ascii: "t"), UInt8(ascii: "f"): _ = try parseBool()
             case UInt8(ascii: "n"):
                 guard parseNull() else { throw unexpected("a value") }
@@ -431,7 +999,7 @@ struct RecordParser {
                     // arrays without a stack; a key is a string followed by ':'.
                     let save = position
                     if peek() == UInt8(ascii: "\"") {
-                        _ = try parseString()
+                        try skipString()
                         if peek() == UInt8(ascii: ":") { position += 1 } else { position = save }
                     }
                     break
@@ -462,28 +1030,28 @@ struct RecordParser {
         var offset: Point?
         var size: Size?
         var children: [ViewSpec] = []
-        try parseObject { (parser: inout RecordParser, key: String) throws(LogReadError) in
+        try parseObject { (parser: inout RecordParser, key: FieldKey) throws(LogReadError) in
             switch key {
-            case "id": id = try parser.parseString()
-            case "kind":
+            case .id: id = try parser.parseString()
+            case .kind:
                 let at = parser.position
                 let text = try parser.parseString()
                 guard let parsed = ViewKind(rawValue: text) else {
                     throw parser.error(.invalidValue, at: at, "unknown view kind '\(text)'; expected view, textField, textView or scrollView")
                 }
                 kind = parsed
-            case "frame": frame = try parser.parseRect()
-            case "tag": tag = parser.parseNull() ? nil : try parser.parseInt()
-            case "hidden": hidden = try parser.parseBool()
-            case "enabled": enabled = try parser.parseBool()
-            case "keyboardDistance": distance = parser.parseNull() ? nil : try parser.parseNumber()
-            case "contentOffset":
-                let (x, y) = try parser.parsePair("x", "y")
+            case .frame: frame = try parser.parseRect()
+            case .tag: tag = parser.parseNull() ? nil : try parser.parseInt()
+            case .hidden: hidden = try parser.parseBool()
+            case .enabled: enabled = try parser.parseBool()
+            case .keyboardDistance: distance = parser.parseNull() ? nil : try parser.parseNumber()
+            case .contentOffset:
+                let (x, y) = try parser.parsePair(.x, .y)
                 offset = Point(x: x, y: y)
-            case "contentSize":
-                let (w, h) = try parser.parsePair("width", "height")
+            case .contentSize:
+                let (w, h) = try parser.parsePair(.width, .height)
                 size = Size(width: w, height: h)
-            case "children":
+            case .children:
                 guard parser.peek() == UInt8(ascii: "[") else { throw parser.error(.wrongType, "expected an array of views") }
                 parser.position += 1
                 if parser.peek() == UInt8(ascii: "]") {
@@ -512,68 +1080,83 @@ struct RecordParser {
 
     // MARK: Lines
 
-    /// Reads the top-level object of the line into `fields`.
-    mutating func parseFields() throws(LogReadError) -> RawFields {
-        var fields = RawFields()
+    /// Reads the top-level object of the line into `fields` (and ``root``). The loop over the
+    /// members and the dispatch on their keys are one function: this runs for every member of
+    /// every line.
+    mutating func parseFields(into fields: inout RawFields) throws(LogReadError) {
         guard let first = peek() else { throw unexpectedEnd("a record") }
         guard first == UInt8(ascii: "{") else { throw unexpected("'{' (each line is one JSON object)") }
-        try parseObject { (parser: inout RecordParser, key: String) throws(LogReadError) in
-            try parser.parseField(key, into: &fields)
+        position += 1
+        if peek() == UInt8(ascii: "}") {
+            position += 1
+        } else {
+            while true {
+                let key = try parseKey()
+                try expect(UInt8(ascii: ":"), "':' after a key")
+                _ = peek()
+                switch key {
+                case .t: fields.t = try parseNumber()
+                case .event:
+                    // The name of an event the format knows is recognised where it stands, without a scan.
+                    if peek() == UInt8(ascii: "\""), let (kind, end) = EventKind.known(in: bytes, at: position + 1) {
+                        fields.event = StringRef(quote: position, end: end, isVerbatim: true)
+                        fields.eventKind = kind
+                        position = end + 1
+                    } else {
+                        fields.event = try parseStringRef()
+                        fields.eventKind = nil
+                    }
+                case .origin: fields.origin = try nullableString()
+                case .by: fields.by = try nullableString()
+                case .view: fields.view = try parseStringRef()
+                case .begin: fields.begin = parseNull() ? nil : try parseRect()
+                case .end: fields.end = parseNull() ? nil : try parseRect()
+                case .duration:
+                    fields.durationColumn = position + 1
+                    fields.duration = parseNull() ? nil : try parseNumber()
+                case .curve: fields.curve = parseNull() ? nil : try parseInt()
+                case .isLocal: fields.isLocal = parseNull() ? nil : try parseBool()
+                case .frame: fields.frame = try parseRect()
+                case .width: fields.width = try parseNumber()
+                case .height: fields.height = try parseNumber()
+                case .safeArea: fields.safeArea = parseNull() ? nil : try parseInsets()
+                case .root: root = ParsedView(try parseView(depth: 0))
+                case .lastFieldAction: fields.lastFieldAction = try nullableString()
+                case .originY: fields.originY = try parseNumber()
+                case .contentOffsetY: fields.contentOffsetY = try parseNumber()
+                case .bottomInset: fields.bottomInset = try parseNumber()
+                case .from: fields.from = try nullableString()
+                case .to: fields.to = try nullableString()
+                case .name: fields.name = try parseStringRef()
+                case .level: fields.level = try parseStringRef()
+                case .message: fields.message = try parseStringRef()
+                case .format: fields.format = try parseStringRef()
+                case .version:
+                    fields.versionColumn = position + 1
+                    fields.version = try parseInt()
+                case .screen:
+                    let (w, h) = try parsePair(.width, .height)
+                    fields.screen = Size(width: w, height: h)
+                case .screenSource: fields.screenSource = try nullableString()
+                case .device: fields.device = try nullableString()
+                case .id, .kind, .tag, .hidden, .enabled, .keyboardDistance, .contentOffset, .contentSize, .children, .x, .y,
+                    .top, .left, .bottom, .right, .unknown:
+                    try skipValue()
+                }
+                guard let next = peek() else { throw unexpectedEnd("',' or '}'") }
+                position += 1
+                if next == UInt8(ascii: "}") { break }
+                guard next == UInt8(ascii: ",") else {
+                    position -= 1
+                    throw unexpected("',' or '}'")
+                }
+            }
         }
         guard atEnd() else { throw unexpected("the end of the line after the record") }
-        return fields
     }
 
-    private mutating func nullableString() throws(LogReadError) -> String? {
-        parseNull() ? nil : try parseString()
-    }
-
-    private mutating func parseField(_ key: String, into fields: inout RawFields) throws(LogReadError) {
-        switch key {
-        case "t": fields.t = try parseNumber()
-        case "event":
-            fields.eventColumn = position + 1
-            fields.event = try parseString()
-        case "origin":
-            fields.originColumn = position + 1
-            fields.origin = try nullableString()
-        case "by": fields.by = try nullableString()
-        case "view":
-            fields.viewColumn = position + 1
-            fields.view = try parseString()
-        case "begin": fields.begin = parseNull() ? nil : try parseRect()
-        case "end": fields.end = parseNull() ? nil : try parseRect()
-        case "duration":
-            fields.durationColumn = position + 1
-            fields.duration = parseNull() ? nil : try parseNumber()
-        case "curve": fields.curve = parseNull() ? nil : try parseInt()
-        case "isLocal": fields.isLocal = parseNull() ? nil : try parseBool()
-        case "frame": fields.frame = try parseRect()
-        case "width": fields.width = try parseNumber()
-        case "height": fields.height = try parseNumber()
-        case "safeArea": fields.safeArea = parseNull() ? nil : try parseInsets()
-        case "root": fields.root = try parseView(depth: 0)
-        case "lastFieldAction": fields.lastFieldAction = try nullableString()
-        case "originY": fields.originY = try parseNumber()
-        case "contentOffsetY": fields.contentOffsetY = try parseNumber()
-        case "bottomInset": fields.bottomInset = try parseNumber()
-        case "from": fields.from = try nullableString()
-        case "to": fields.to = try nullableString()
-        case "name": fields.name = try parseString()
-        case "level":
-            fields.levelColumn = position + 1
-            fields.level = try parseString()
-        case "message": fields.message = try parseString()
-        case "format": fields.format = try parseString()
-        case "version":
-            fields.versionColumn = position + 1
-            fields.version = try parseInt()
-        case "screen":
-            let (w, h) = try parsePair("width", "height")
-            fields.screen = Size(width: w, height: h)
-        case "screenSource": fields.screenSource = try nullableString()
-        case "device": fields.device = try nullableString()
-        default: try skipValue()
-        }
+    @inline(__always)
+    private mutating func nullableString() throws(LogReadError) -> StringRef? {
+        parseNull() ? nil : try parseStringRef()
     }
 }
