@@ -61,21 +61,32 @@ public enum LogEvent: Hashable, Sendable {
     }
 
     /// The event's raw name, as written in the `event` field.
-    public var name: String {
+    public var name: String { kind.name }
+
+    /// The kind of event, whose spelling is its name.
+    var kind: EventKind {
         switch self {
-        case .keyboard(let kind, _): kind.rawValue
-        case .didBeginEditing: "didBeginEditing"
-        case .didEndEditing: "didEndEditing"
-        case .returnKey: "returnKey"
-        case .scene: "scene"
-        case .setFrame: "setFrame"
-        case .screen: "screen"
-        case .viewShift: "viewShift"
-        case .scroll: "scroll"
-        case .focusChange: "focusChange"
-        case .action: "action"
-        case .resign: "resign"
-        case .diagnostic: "diagnostic"
+        case .keyboard(let kind, _):
+            switch kind {
+            case .keyboardWillShow: .keyboardWillShow
+            case .keyboardDidShow: .keyboardDidShow
+            case .keyboardWillHide: .keyboardWillHide
+            case .keyboardDidHide: .keyboardDidHide
+            case .keyboardWillChangeFrame: .keyboardWillChangeFrame
+            case .keyboardDidChangeFrame: .keyboardDidChangeFrame
+            }
+        case .didBeginEditing: .didBeginEditing
+        case .didEndEditing: .didEndEditing
+        case .returnKey: .returnKey
+        case .scene: .scene
+        case .setFrame: .setFrame
+        case .screen: .screen
+        case .viewShift: .viewShift
+        case .scroll: .scroll
+        case .focusChange: .focusChange
+        case .action: .action
+        case .resign: .resign
+        case .diagnostic: .diagnostic
         }
     }
 

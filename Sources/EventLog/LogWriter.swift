@@ -72,7 +72,11 @@ public enum LogWriter {
             if let by { object.string("by", by) }
         }
         func eventName(_ object: inout JSONObjectWriter) {
-            object.string("event", event.name)
+            // Names need no escaping.
+            object.key("event")
+            object.out.byte(UInt8(ascii: "\""))
+            object.out.ascii(event.kind.spelling)
+            object.out.byte(UInt8(ascii: "\""))
         }
         func origin(_ object: inout JSONObjectWriter) {
             if by != nil {

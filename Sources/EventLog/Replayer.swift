@@ -24,13 +24,13 @@ public final class Replayer {
     /// The bus events are posted on.
     public let bus: Bus
     /// Called with each rejected line.
-    public var onProblem: (LogReadError) -> Void = { _ in }
+    @exclusivity(unchecked) public var onProblem: (LogReadError) -> Void = { _ in }
     /// Called with each derived record found in the log.
-    public var onRecordedDerived: (LogRecord, RecordLocation) -> Void = { _, _ in }
+    @exclusivity(unchecked) public var onRecordedDerived: (LogRecord, RecordLocation) -> Void = { _, _ in }
     /// Called just before each external record is posted.
-    public var willPost: (LogRecord, RecordLocation) -> Void = { _, _ in }
+    @exclusivity(unchecked) public var willPost: (LogRecord, RecordLocation) -> Void = { _, _ in }
     /// Called now and then with the bytes read so far and the total, when known.
-    public var onProgress: (Int, Int?) -> Void = { _, _ in }
+    @exclusivity(unchecked) public var onProgress: (Int, Int?) -> Void = { _, _ in }
 
     /// How many events of one `t` are posted in one callback at most (a log with a million events at
     /// `t = 0` must not be held in memory).
@@ -63,49 +63,57 @@ public final class Replayer {
         // Records are posted as they are read, each turn (the records sharing one `t`) from one
         // callback of the loop, with one record of look-ahead: nothing is collected or copied. What
         // the reader rejects inside a turn is reported there, in line order.
-        var itemsRead = 0
-        func nextExternal() -> (LogRecord, RecordLocation)? {
-            while !stopped, let item = reader.next() {
-                itemsRead += 1
-                if itemsRead & 0x3FFF == 0 { onProgress(reader.bytesConsumed, reader.totalBytes) }
-                switch item {
-                case .problem(let error):
-                    reject(error)
-                case .record(let record, let location):
-                    if record.origin != .external {
-                        summary.recordedDerived += 1
-                        onRecordedDerived(record, location)
-                        continue
-                    }
-                    return (record, location)
-                }
-            }
-            return nil
-        }
-        var next = nextExternal()
+        itemsRead = 0
+        var next = nextExternal(of: reader)
         while let (first, firstLocation) = next {
             let t = first.t
             loop.advance(to: .seconds(t))
             logTimeAnchor = nil
-            next = nil
             // The turn's events are posted from one callback, as a timer due now would be; nothing
             // else is due after advance(to:), so running the callback here is the same thing.
-            loop.runAsTurn {
+            loop.runAsTurn { [self] in
                 post(first, at: firstLocation)
                 var count = 1
-                while let candidate = nextExternal() {
+                while let candidate = nextExternal(of: reader) {
                     if candidate.0.t != t || count >= maxTurnSize {
-                        next = candidate
+                        lookAhead = candidate
                         return
                     }
                     post(candidate.0, at: candidate.1)
                     count += 1
                 }
             }
+            next = lookAhead
+            lookAhead = nil
         }
         if summary.stoppedAt == nil { loop.runUntilQuiet(limit: 1_000_000) }
         onProgress(reader.bytesConsumed, reader.totalBytes)
         return summary
+    }
+
+    /// The first record of the next turn, read while posting the current one.
+    @exclusivity(unchecked) private var lookAhead: (LogRecord, RecordLocation)?
+    @exclusivity(unchecked) private var itemsRead = 0
+
+    /// The next external record: problems are reported and recorded derived records handed to
+    /// ``onRecordedDerived`` on the way.
+    private func nextExternal(of reader: LogReader) -> (LogRecord, RecordLocation)? {
+        while !stopped, let item = reader.next() {
+            itemsRead += 1
+            if itemsRead & 0x3FFF == 0 { onProgress(reader.bytesConsumed, reader.totalBytes) }
+            switch item {
+            case .problem(let error):
+                reject(error)
+            case .record(let record, let location):
+                if record.origin != .external {
+                    summary.recordedDerived += 1
+                    onRecordedDerived(record, location)
+                    continue
+                }
+                return (record, location)
+            }
+        }
+        return nil
     }
 
     // MARK: Real time

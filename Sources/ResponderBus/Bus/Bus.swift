@@ -179,11 +179,13 @@ public final class Bus: @unchecked Sendable {
             }
             return
         }
-        var erased: AnyEvent?
+        // Erased once, up front, and lent to every erased record (an optional filled on demand
+        // was copied, payload and all, for each call).
+        let erased = event.erased
         delivery.withUnsafeBufferPointer { records in
             for index in records.indices {
                 unowned(unsafe) let record = records[index]
-                invoke(record, event, &erased)
+                invoke(record, event, erased)
             }
         }
     }
@@ -204,7 +206,7 @@ public final class Bus: @unchecked Sendable {
     }
 
     @inlinable
-    func invoke<Payload>(_ record: ObserverRecord, _ event: Event<Payload>, _ erased: inout AnyEvent?) {
+    func invoke<Payload>(_ record: ObserverRecord, _ event: Event<Payload>, _ erased: AnyEvent) {
         guard !record.isRemoved else { return }
         if record.senderID != nil {
             if record.sender == nil {
@@ -215,8 +217,7 @@ public final class Bus: @unchecked Sendable {
             guard record.accepts(event.sender) else { return }
         }
         if record.isErased {
-            if erased == nil { erased = event.erased }
-            unsafeDowncast(record, to: ErasedRecord.self).body(erased!)
+            unsafeDowncast(record, to: ErasedRecord.self).body(erased)
         } else {
             // Safe: a name id fixes its payload type, and typed records sit only under their own id.
             unsafeDowncast(record, to: TypedRecord<Payload>.self).body(event)
