@@ -27,7 +27,7 @@ public final class LogRecorder {
 
     /// Called with each event the format does not know, with its time in seconds.
     ///
-    /// Setting it observes every name (which boxes each payload into an ``AnyEvent``); leave it `nil`
+    /// Setting it observes every name (which boxes each payload into an `AnyEvent`); leave it `nil`
     /// when unknown events do not matter.
     public var onUnknown: ((AnyEvent, Double) -> Void)? {
         didSet {
