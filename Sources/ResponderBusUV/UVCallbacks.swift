@@ -30,6 +30,22 @@ enum UVCallbacks {
         Unmanaged<UVLoopCore>.fromOpaque(data).takeUnretainedValue().drainInbox()
     }
 
+    /// `uv_async_t` of a wake-up (``UVWakeUp``): its target was signalled. Drains like ``wakeup``,
+    /// so that the signal keeps its place among the work posted with `execute`.
+    static let wakeUpSignalled: uv_async_cb = { handle in
+        guard let data = handle?.pointee.data else { return }
+        Unmanaged<UVLoopCore>.fromOpaque(data).takeUnretainedValue().drainInbox()
+    }
+
+    /// Close callback of a wake-up's handle: frees it (nothing else refers to it any more).
+    static let wakeUpClosed: uv_close_cb = { handle in
+        guard let handle else { return }
+        handle.withMemoryRebound(to: uv_async_t.self, capacity: 1) { async in
+            async.deinitialize(count: 1)
+            async.deallocate()
+        }
+    }
+
     /// `uv_check_t`: the end of a loop iteration's callbacks.
     static let check: uv_check_cb = { handle in
         guard let data = handle?.pointee.data else { return }

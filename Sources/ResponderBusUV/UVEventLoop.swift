@@ -59,7 +59,7 @@ import ResponderBus
 /// ``watchSignals(_:_:)``, `ScheduledWork.cancel()` and ``UVWatch/stop()`` are loop-confined and
 /// stop the process with a clear message when called from another thread, because libuv handles
 /// must only be touched from the loop thread.
-public final class UVEventLoop: BusLoop {
+public final class UVEventLoop: BusLoop, BusLoopWakingTargets {
     /// The name given to the loop thread (Linux allows at most 15 bytes).
     public static let threadName = "responderbus.uv"
 
@@ -252,6 +252,15 @@ public final class UVEventLoop: BusLoop {
         precondition(!core.inLoop, "UVEventLoop.shutdown() called on the loop thread, which would wait for itself; call it from another thread")
         core.requestStop()
         core.joinThread()
+    }
+
+    // MARK: Wake-ups
+
+    /// Registers `target` for wake-ups through a `uv_async_t` of its own. Loop-confined.
+    ///
+    /// - Returns: `nil` once the loop is shutting down.
+    package func makeWakeUp(for target: any BusLoopWakeUpTarget) -> (any BusLoopWakeUp)? {
+        core.makeWakeUp(for: target)
     }
 
     /// What `uv_loop_close` returned during shutdown: `0` when every handle was closed cleanly, a

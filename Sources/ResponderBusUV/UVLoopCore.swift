@@ -1,6 +1,7 @@
 import CLibUV
 import DequeModule
 import ResponderBus
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -26,11 +27,27 @@ final class UVLoopCore: @unchecked Sendable {
     /// The cross-thread inbox behind ``UVEventLoop/execute(_:)``.
     struct Inbox {
         /// Work posted from any thread, FIFO.
-        var work = Deque<@Sendable () -> Void>()
+        var work = Deque<Work>()
         /// Whether ``UVEventLoop/shutdown()`` (or `deinit`) asked the loop to stop.
         var stopRequested = false
         /// Work refused because the loop was stopping.
         var rejected = 0
+    }
+
+    /// A piece of work from ``UVEventLoop/execute(_:)``.
+    ///
+    /// Wrapped in a struct: a bare closure stored in a generic container such as `Deque` is
+    /// re-abstracted, which allocates a thunk context for every piece of work queued.
+    struct Work {
+        /// Its place in the order of work and wake-up signals (see ``takeTicket()``).
+        let ticket: UInt64
+        let run: @Sendable () -> Void
+    }
+
+    /// A wake-up target that was signalled, found by a drain.
+    private struct Signal {
+        let ticket: UInt64
+        let target: any BusLoopWakeUpTarget
     }
 
     /// The lifecycle of the loop thread.
@@ -66,14 +83,32 @@ final class UVLoopCore: @unchecked Sendable {
     private let onThreadExit: (@Sendable () -> Void)?
 
     let inbox = Locked(Inbox())
+    /// The last ticket handed out: work and wake-up signals are ordered by their tickets.
+    /// Producers signalling wake-ups increment it; on its own line, so that they do not steal the
+    /// loop thread's.
+    let lastTicket = UVPaddedAtomic<UInt64>(0)
+    /// Whether the inbox may hold work or a stop request: set under the inbox's lock by whoever
+    /// queues, cleared under it by the drain; read without the lock by a drain that a wake-up
+    /// started, which then skips the lock when there is nothing but signals to handle.
+    private let inboxMayHaveWork = UVPaddedAtomic<Bool>(false)
     let thread = Locked(ThreadState.starting)
     /// The value `uv_loop_close` returned, once the loop thread has closed the loop.
     let exitStatus = Locked<Int32?>(nil)
 
-    // Loop-confined state.
-    private var phase = Phase.pollOrLater
-    private var endOfTurnWork = Deque<() -> Void>()
-    private var idleWork = Deque<() -> Void>()
+    // Loop-confined state. The state a drain touches is never accessed overlappingly (no inout
+    // access spans a callback), so its run-time exclusivity checks are turned off.
+    @exclusivity(unchecked) private var phase = Phase.pollOrLater
+    /// The empty work queue swapped with the inbox's at each drain, so that both keep their
+    /// capacity and posting does not allocate once they are big enough.
+    @exclusivity(unchecked) private var spareWork = Deque<Work>()
+    /// The registered wake-ups (see ``makeWakeUp(for:)``).
+    @exclusivity(unchecked) private var wakeUps: [UVWakeUp] = []
+    /// Set once the stop request was seen: no wake-up is made or signalled any more.
+    @exclusivity(unchecked) private var wakeUpsEnded = false
+    /// Scratch list of the signals a drain found, kept for its capacity.
+    @exclusivity(unchecked) private var signals: [Signal] = []
+    @exclusivity(unchecked) private var endOfTurnWork = Deque<() -> Void>()
+    @exclusivity(unchecked) private var idleWork = Deque<() -> Void>()
     private var checkActive = false
     private var idleActive = false
     private var timers: [ObjectIdentifier: UVTimer] = [:]
@@ -83,8 +118,8 @@ final class UVLoopCore: @unchecked Sendable {
     /// stopped; new ones are refused.
     private var stopping = false
     /// Set by the drain that saw the stop request: nothing more can arrive through the inbox.
-    private var inboxClosed = false
-    private var handlesClosed = false
+    @exclusivity(unchecked) private var inboxClosed = false
+    @exclusivity(unchecked) private var handlesClosed = false
 
     /// Creates the loop and its handles. Call ``start()`` next.
     init(onThreadExit: (@Sendable () -> Void)?) {
@@ -150,12 +185,28 @@ final class UVLoopCore: @unchecked Sendable {
                 return false
             }
             let wasEmpty = inbox.work.isEmpty
-            inbox.work.append(work)
+            inbox.work.append(Work(ticket: takeTicket(), run: work))
             // Only the post that makes the inbox non-empty needs to wake the loop: the drain takes
             // everything, and later posts join the queue a pending wake-up will drain.
-            if wasEmpty { uv_async_send(wakeupHandle) }
+            if wasEmpty {
+                inboxMayHaveWork.value.store(true, ordering: .releasing)
+                uv_async_send(wakeupHandle)
+            }
             return true
         }
+    }
+
+    /// A new ticket (never 0). Thread-safe. Tickets taken by one thread increase in the order it
+    /// took them.
+    func takeTicket() -> UInt64 {
+        Self.takeTicket(from: lastTicket)
+    }
+
+    /// A new ticket from `counter` (never 0).
+    static func takeTicket(from counter: UVPaddedAtomic<UInt64>) -> UInt64 {
+        // Release: work queued before the ticket was taken is seen by a drain that reads a
+        // watermark at least this ticket (see `drainInbox`).
+        counter.value.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
     }
 
     /// Asks the loop to stop. Idempotent; does not wait.
@@ -163,6 +214,7 @@ final class UVLoopCore: @unchecked Sendable {
         inbox.withLock { inbox in
             guard !inbox.stopRequested else { return }
             inbox.stopRequested = true
+            inboxMayHaveWork.value.store(true, ordering: .releasing)
             uv_async_send(wakeupHandle)
         }
     }
@@ -230,22 +282,134 @@ final class UVLoopCore: @unchecked Sendable {
         precondition(inLoop, "UVEventLoop.\(function) called off its loop thread; it is loop-confined (use execute(_:) from other threads)")
     }
 
-    /// Async callback: runs everything posted so far, in order, and notices a stop request.
+    /// Async callback (of the loop's own handle and of every wake-up's): runs everything posted so
+    /// far and handles the wake-ups signalled so far, in ticket order, and notices a stop request.
+    ///
+    /// Each round first looks at the signals. When no work is queued, they are handled at once: a
+    /// thread that queued work before signalling set the flag before its signal was seen. Otherwise
+    /// the round takes the queued work and a *watermark* (a ticket no older than any of that
+    /// work's), looks at the signals again, and handles those up to the watermark merged with the
+    /// work by ticket. A newer signal may follow work not in hand yet: another round takes both.
     func drainInbox() {
         phase = .pollOrLater
-        var batch = Deque<@Sendable () -> Void>()
-        let stop = inbox.withLock { inbox in
-            swap(&batch, &inbox.work)
-            return inbox.stopRequested
-        }
-        while let work = batch.popFirst() { work() }
+        var stop = false
+        var again: Bool
+        repeat {
+            again = false
+            var first = collectSignals(upTo: .max).first
+            if !inboxMayHaveWork.value.load(ordering: .acquiring) {
+                // The common case: signals only, usually one bus's.
+                if signals.isEmpty {
+                    first?.target.loopDidWake()
+                } else {
+                    if let first { signals.append(first) }
+                    var nothing = Deque<Work>()
+                    handleSignals(merging: &nothing)
+                }
+                continue
+            }
+            signals.removeAll(keepingCapacity: true)
+            var batch = Deque<Work>()
+            swap(&batch, &spareWork)
+            var watermark: UInt64 = 0
+            let stopRequested = inbox.withLock { inbox in
+                swap(&batch, &inbox.work)
+                inboxMayHaveWork.value.store(false, ordering: .relaxed)
+                // Under the lock, where work takes its tickets: all work up to here is in hand.
+                watermark = lastTicket.value.load(ordering: .acquiring)
+                return inbox.stopRequested
+            }
+            stop = stop || stopRequested
+            let found = collectSignals(upTo: watermark)
+            first = found.first
+            again = found.skippedNewer
+            if let first { signals.append(first) }
+            let taken = batch.count
+            handleSignals(merging: &batch)
+            // Keep the emptied queue's storage for the next swap, unless a burst made it large.
+            if taken > 0 && taken <= 4096 { swap(&batch, &spareWork) }
+        } while again
         if stop {
             // The stop request and everything posted before it were taken under one lock, and
             // nothing is accepted after it: the inbox is closed for good.
             inboxClosed = true
+            endWakeUps()
             beginStop()
         }
         finishIfDrained()
+    }
+
+    /// Looks at every target's pending signal: returns the first one with a ticket up to
+    /// `watermark` and appends the others to `signals`; says whether a newer one was left.
+    private func collectSignals(upTo watermark: UInt64) -> (first: Signal?, skippedNewer: Bool) {
+        var first: Signal?
+        var skippedNewer = false
+        for wakeUp in wakeUps {
+            guard let target = wakeUp.target else { continue }
+            let ticket = target.pendingWakeUpTicket
+            if ticket == 0 { continue }
+            if ticket > watermark {
+                skippedNewer = true
+            } else if first == nil {
+                first = Signal(ticket: ticket, target: target)
+            } else {
+                signals.append(Signal(ticket: ticket, target: target))
+            }
+        }
+        return (first, skippedNewer)
+    }
+
+    /// Handles the signals in `signals` in ticket order, merged with `batch` (run in order, each
+    /// piece after the older signals), then empties `signals`.
+    private func handleSignals(merging batch: inout Deque<Work>) {
+        if signals.count > 1 { signals.sort { $0.ticket < $1.ticket } }
+        var next = 0
+        while let work = batch.popFirst() {
+            while next < signals.count && signals[next].ticket < work.ticket {
+                signals[next].target.loopDidWake()
+                next += 1
+            }
+            work.run()
+        }
+        while next < signals.count {
+            signals[next].target.loopDidWake()
+            next += 1
+        }
+        signals.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: Wake-ups
+
+    /// Registers `target`: a `uv_async_t` of its own, whose callback drains like the loop's.
+    /// Loop-confined. `nil` once the stop request was seen.
+    func makeWakeUp(for target: any BusLoopWakeUpTarget) -> (any BusLoopWakeUp)? {
+        requireInLoop("makeWakeUp(for:)")
+        guard !wakeUpsEnded else { return nil }
+        let handle = UnsafeMutablePointer<uv_async_t>.allocate(capacity: 1)
+        handle.initialize(to: uv_async_t())
+        Self.check(uv_async_init(loop, handle, UVCallbacks.wakeUpSignalled), "uv_async_init")
+        handle.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        let wakeUp = UVWakeUp(core: self, handle: handle, target: target)
+        wakeUps.append(wakeUp)
+        return wakeUp
+    }
+
+    /// The stop request was seen: handles a signal that arrived since the drain looked, then tells
+    /// every target that no signal is taken any more.
+    private func endWakeUps() {
+        wakeUpsEnded = true
+        for wakeUp in wakeUps {
+            guard let target = wakeUp.target else { continue }
+            if target.pendingWakeUpTicket != 0 { target.loopDidWake() }
+            target.loopEndedWakeUps()
+        }
+    }
+
+    /// Unregisters a cancelled wake-up and closes its handle. Loop-confined.
+    func remove(_ wakeUp: UVWakeUp) {
+        guard let index = wakeUps.firstIndex(where: { $0 === wakeUp }) else { return }
+        wakeUps.remove(at: index)
+        wakeUp.close()
     }
 
     /// Cancels every pending timer, stops every watcher, and refuses new ones.
@@ -272,6 +436,9 @@ final class UVLoopCore: @unchecked Sendable {
         wakeupHandle.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_close($0, nil) }
         checkHandle.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_close($0, nil) }
         idleHandle.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_close($0, nil) }
+        // Their targets were told at the stop request (or are gone): nothing signals them now.
+        for wakeUp in wakeUps { wakeUp.close() }
+        wakeUps.removeAll()
     }
 
     // MARK: Timers
@@ -508,5 +675,67 @@ final class UVLoopCore: @unchecked Sendable {
         }
         phase = .pollOrLater
         finishIfDrained()
+    }
+}
+
+/// A wake-up of ``UVLoopCore``: a `uv_async_t` of its own, whose callback drains the loop's inbox
+/// and the signalled targets in ticket order (``UVLoopCore/drainInbox()``).
+///
+/// The handle is closed on the loop, when the loop shuts down or after ``cancel()``; its target
+/// guarantees that ``signal()`` is never called after either (see ``BusLoopWakeUp``).
+final class UVWakeUp: BusLoopWakeUp, @unchecked Sendable {
+    /// Strong: the core keeps its libuv loop until every wake-up is closed; the core drops its
+    /// reference to the wake-up then, which ends the cycle.
+    let core: UVLoopCore
+    /// The core's ticket counter, kept here so that signalling touches nothing of the core.
+    private let tickets: UVPaddedAtomic<UInt64>
+    private let handle: UnsafeMutablePointer<uv_async_t>
+    /// Weak: a target going away cancels its wake-up, but the loop may look first.
+    weak var target: (any BusLoopWakeUpTarget)?
+    /// Loop-confined.
+    private var closed = false
+
+    init(core: UVLoopCore, handle: UnsafeMutablePointer<uv_async_t>, target: any BusLoopWakeUpTarget) {
+        self.core = core
+        self.tickets = core.lastTicket
+        self.handle = handle
+        self.target = target
+    }
+
+    func takeTicket() -> UInt64 {
+        UVLoopCore.takeTicket(from: tickets)
+    }
+
+    func signal() {
+        uv_async_send(handle)
+    }
+
+    func cancel() {
+        if core.inLoop {
+            core.remove(self)
+        } else {
+            // If refused, the loop is stopping and closes every registered handle itself.
+            _ = core.submit(countingRefusal: false) { [core, self] in core.remove(self) }
+        }
+    }
+
+    /// Closes the handle; its memory is freed by the close callback. Loop-confined; idempotent.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        handle.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_close($0, UVCallbacks.wakeUpClosed) }
+    }
+}
+
+/// An atomic value alone on its cache line: one that producers write and the loop reads (or the
+/// reverse) must not share a line with state the other side keeps writing.
+final class UVPaddedAtomic<Value: AtomicRepresentable & Sendable>: Sendable {
+    // 56 bytes on each side: whatever 64-byte line holds `value`, nothing else lives on it.
+    private let before: (Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0)
+    let value: Atomic<Value>
+    private let after: (Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0)
+
+    init(_ value: Value) {
+        self.value = Atomic(value)
     }
 }

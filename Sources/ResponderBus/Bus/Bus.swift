@@ -73,9 +73,8 @@ public final class Bus: @unchecked Sendable {
     var asapDrainScheduled = false
     var idleDrainScheduled = false
 
-    let inbox = Locked(CrossThreadInbox())
-    /// The loop's empty queue, swapped with the inbox's at each drain. Loop-confined.
-    var inboxSpare = Deque<@Sendable (Bus) -> Void>()
+    /// Events posted from other threads, waiting for the loop (see `postFromAnyThread`).
+    @usableFromInline let inbox = CrossThreadInbox()
 
     /// Creates a bus on `loop` with a screen model (by default an empty 375×812 screen).
     public init(loop: any BusLoop, screen: Screen = Screen()) {

@@ -35,6 +35,17 @@ public protocol BusLoop: AnyObject, Sendable {
     /// Runs `work` on the loop, soon. Thread-safe; never runs `work` inline, even on the loop.
     func execute(_ work: @escaping @Sendable () -> Void)
 
+    /// Runs `work` on the loop, soon, like ``execute(_:)``, and says whether the loop accepted it.
+    /// Thread-safe; never runs `work` inline.
+    ///
+    /// A loop that refuses work, for example because it is shutting down, returns `false` and never
+    /// runs `work`. The default implementation calls ``execute(_:)`` and returns `true`, for loops
+    /// that never refuse.
+    ///
+    /// - Returns: `true` if `work` will run.
+    @discardableResult
+    func submit(_ work: @escaping @Sendable () -> Void) -> Bool
+
     /// Runs `work` on the loop once `delay` has elapsed. Loop-confined.
     ///
     /// - Returns: a handle whose ``ScheduledWork/cancel()`` stops `work` from running.
@@ -49,6 +60,13 @@ public protocol BusLoop: AnyObject, Sendable {
 }
 
 extension BusLoop {
+    /// Calls ``execute(_:)`` and returns `true`: the loop never refuses work.
+    @discardableResult
+    public func submit(_ work: @escaping @Sendable () -> Void) -> Bool {
+        execute(work)
+        return true
+    }
+
     /// Stops the process with a clear message when called off the loop.
     ///
     /// Loop-confined entry points call this in debug builds.
@@ -56,4 +74,51 @@ extension BusLoop {
     public func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
         assert(inLoop, "called off its event loop; use a thread-safe entry such as execute(_:)", file: file, line: line)
     }
+}
+
+// MARK: - Wake-ups (package)
+
+/// A loop that can wake a registered target from any thread without queueing a closure per
+/// signal: how `Bus.postFromAnyThread` wakes `UVEventLoop` (a `uv_async_t` per bus). Other loops
+/// are woken with ``BusLoop/submit(_:)``.
+///
+/// A signal is ordered with the loop's other work by a *ticket* taken from the loop when the signal
+/// is made: the loop handles a signal after the work submitted before its ticket was taken and
+/// before the work submitted after, so a thread's signals and its ``BusLoop/execute(_:)`` calls
+/// keep their order.
+package protocol BusLoopWakingTargets: BusLoop {
+    /// Registers `target` for wake-ups. Loop-confined.
+    ///
+    /// - Returns: the wake-up to signal, or `nil` when the loop no longer takes signals (it is
+    ///   shutting down).
+    func makeWakeUp(for target: any BusLoopWakeUpTarget) -> (any BusLoopWakeUp)?
+}
+
+/// What a target signals its loop with. Made by ``BusLoopWakingTargets/makeWakeUp(for:)``.
+package protocol BusLoopWakeUp: AnyObject, Sendable {
+    /// A ticket for a signal made now (never 0). Thread-safe.
+    func takeTicket() -> UInt64
+
+    /// Wakes the loop, which then calls the target's ``BusLoopWakeUpTarget/loopDidWake()`` if its
+    /// ``BusLoopWakeUpTarget/pendingWakeUpTicket`` is not 0. Thread-safe, but never to be called
+    /// once the target's ``BusLoopWakeUpTarget/loopEndedWakeUps()`` was called: the target
+    /// serialises the two with a lock of its own.
+    func signal()
+
+    /// Unregisters the target, which is going away: the loop will not call it again. Thread-safe.
+    func cancel()
+}
+
+/// What a loop wakes up.
+package protocol BusLoopWakeUpTarget: AnyObject, Sendable {
+    /// The ticket of the signal waiting for the loop, or 0. Read by the loop without a lock (the
+    /// target stores it atomically before signalling, and sets it back to 0 when it handles it).
+    var pendingWakeUpTicket: UInt64 { get }
+
+    /// Handles the pending signal. Called on the loop, in ticket order with the loop's work.
+    func loopDidWake()
+
+    /// The loop takes no more signals (it is shutting down): ``BusLoopWakeUp/signal()`` must not
+    /// be called from now on. Called on the loop, after a signal pending by then was handled.
+    func loopEndedWakeUps()
 }
