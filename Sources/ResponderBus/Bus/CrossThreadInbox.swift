@@ -333,9 +333,10 @@ final class CrossThreadInbox: BusLoopWakeUpTarget, @unchecked Sendable {
     /// The first channel that got pending events in this batch, or -1; the others, if any.
     @exclusivity(unchecked) @usableFromInline var firstPendingChannel = -1
     @exclusivity(unchecked) @usableFromInline var pendingChannels: ContiguousArray<Int> = []
-    /// Whether a drain was submitted to the loop and has not taken the pending events yet.
+    /// Whether the loop was woken for the pending events (a drain submitted, or a wake-up
+    /// signalled) and has not taken them yet.
     @exclusivity(unchecked) @usableFromInline var wakeScheduled = false
-    /// The bus the submitted drain delivers to; keeps it alive until then.
+    /// The bus the pending drain delivers to; keeps it alive until then.
     @exclusivity(unchecked) var pendingBus: Bus?
     /// Set when the loop refused a drain (it is shutting down): posts are dropped from then on.
     @exclusivity(unchecked) @usableFromInline var isClosed = false
