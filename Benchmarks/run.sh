@@ -11,7 +11,8 @@ python3 -c 'import orjson' 2>/dev/null || pip install orjson
 echo "building (release)…" >&2
 swift build -c release --package-path "$root" --scratch-path "$root/.build-bench-release" --product responder-bus >&2
 cli="$root/.build-bench-release/release/responder-bus"
-swift build -c release --package-path "$here" --scratch-path "$out" >&2
+# Without manifest caching, SwiftPM notices files added to the main package since the last build.
+swift build -c release --disable-build-manifest-caching --package-path "$here" --scratch-path "$out" >&2
 [ -f "$out/log-1000000.jsonl" ] || python3 "$here/gen_log.py" 1000000 "$out/log-1000000.jsonl"
 [ -f "$out/log-100000.jsonl" ] || python3 "$here/gen_log.py" 100000 "$out/log-100000.jsonl"
 "$out/release/BusBenchmarks" "$cli" "$out/log-1000000.jsonl" "$out/log-100000.jsonl" "$out/results.json" "${1:-sync,cross,replay,scale}"

@@ -57,13 +57,27 @@ public final class Replayer {
     /// Replays the rest of `reader` on a virtual-time loop, as fast as the machine allows, then lets
     /// the loop run until nothing is scheduled (timers such as a settle window fire at their virtual
     /// times).
-    public func replay(_ reader: LogReader, on loop: VirtualTimeLoop, strict: Bool = false) -> Summary {
+    ///
+    /// With `readAhead` (the default), an input that ends (a file, bytes in memory; not a pipe, not
+    /// a followed file) is read and parsed on a second thread a few hundred lines ahead, so that
+    /// parsing overlaps with delivery; what is posted, reported and recorded is the same, in the
+    /// same order. `reader` must not be used by anyone else until this returns.
+    public func replay(_ reader: LogReader, on loop: VirtualTimeLoop, strict: Bool = false, readAhead: Bool = true) -> Summary {
         precondition(bus.loop === loop, "replay on the bus's own loop")
         start(strict: strict)
         // Records are posted as they are read, each turn (the records sharing one `t`) from one
         // callback of the loop, with one record of look-ahead: nothing is collected or copied. What
         // the reader rejects inside a turn is reported there, in line order.
         itemsRead = 0
+        if readAhead && reader.totalBytes != nil && !reader.follows {
+            self.readAhead = ReadAhead(reader)
+        }
+        defer {
+            // A strict stop leaves the reader thread ahead of the replay: stop it before returning.
+            self.readAhead?.finish()
+            self.readAhead = nil
+            batch = nil
+        }
         var next = nextExternal(of: reader)
         while let (first, firstLocation) = next {
             let t = first.t
@@ -87,6 +101,7 @@ public final class Replayer {
             lookAhead = nil
         }
         if summary.stoppedAt == nil { loop.runUntilQuiet(limit: 1_000_000) }
+        self.readAhead?.finish()
         onProgress(reader.bytesConsumed, reader.totalBytes)
         return summary
     }
@@ -94,13 +109,29 @@ public final class Replayer {
     /// The first record of the next turn, read while posting the current one.
     @exclusivity(unchecked) private var lookAhead: (LogRecord, RecordLocation)?
     @exclusivity(unchecked) private var itemsRead = 0
+    @exclusivity(unchecked) private var readAhead: ReadAhead?
+    @exclusivity(unchecked) private var batch: ReadAhead.Batch?
+
+    /// The reader's next item, from the read-ahead thread's batches when there is one.
+    @inline(__always)
+    private func nextItem(of reader: LogReader) -> LogReader.Item? {
+        guard let readAhead else { return reader.next() }
+        while true {
+            if let item = batch?.take() { return item }
+            batch = readAhead.next()
+            guard batch != nil else { return nil }
+        }
+    }
 
     /// The next external record: problems are reported and recorded derived records handed to
     /// ``onRecordedDerived`` on the way.
     private func nextExternal(of reader: LogReader) -> (LogRecord, RecordLocation)? {
-        while !stopped, let item = reader.next() {
+        while !stopped, let item = nextItem(of: reader) {
             itemsRead += 1
-            if itemsRead & 0x3FFF == 0 { onProgress(reader.bytesConsumed, reader.totalBytes) }
+            if itemsRead & 0x3FFF == 0 {
+                // The reader is the read-ahead thread's while it runs: ask the batch.
+                onProgress(readAhead == nil ? reader.bytesConsumed : batch?.bytesConsumed ?? 0, reader.totalBytes)
+            }
             switch item {
             case .problem(let error):
                 reject(error)

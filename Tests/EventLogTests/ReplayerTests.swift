@@ -34,10 +34,10 @@ final class ReplayRun {
     }
 
     @discardableResult
-    func run(_ text: String, strict: Bool = false) throws -> Replayer.Summary {
+    func run(_ text: String, strict: Bool = false, readAhead: Bool = true) throws -> Replayer.Summary {
         let reader = LogReader(bytes: Array(text.utf8))
         replayer.apply(try reader.readHeader())
-        return replayer.replay(reader, on: loop, strict: strict)
+        return replayer.replay(reader, on: loop, strict: strict, readAhead: readAhead)
     }
 }
 
@@ -135,6 +135,87 @@ struct ReplayerTests {
         #expect(summary.stoppedAt?.code == .unknownEvent)
         #expect(summary.externalEvents == 1)
         #expect(run.bus.screen.firstResponder == nil)
+    }
+}
+
+@Suite("Replayer, reading ahead on a second thread")
+struct ReplayerReadAheadTests {
+    /// A long session (many read-ahead batches): fields focused in turn with the keyboard showing
+    /// and hiding, Return, recorded derived lines, and now and then a bad line, an unknown view or
+    /// an unknown event.
+    static func longLog(turns: Int) -> String {
+        var lines = [header, ReplayerTests.scene]
+        let show = ReplayerTests.show
+        for turn in 0..<turns {
+            let t = Double(turn) + 1
+            let field = turn % 2 == 0 ? "email" : "notes"
+            lines.append(#"{"t":\#(t),"event":"didBeginEditing","view":"\#(field)"}"#)
+            lines.append(#"{"t":\#(t),"event":"keyboardWillChangeFrame",\#(show)}"#)
+            lines.append(#"{"t":\#(t),"event":"keyboardWillShow",\#(show)}"#)
+            switch turn % 7 {
+            case 1: lines.append(#"{"t":\#(t + 0.5),"event":"returnKey","view":"email"}"#)
+            case 2: lines.append(#"{"t":\#(t + 0.5),"event":"didBeginEditing","view":"ghost"}"#)
+            case 3: lines.append(#"{"t":\#(t + 0.5),"event":"#)
+            case 4: lines.append(#"{"t":\#(t + 0.5),"event":"nope"}"#)
+            case 5: lines.append(#"{"by":"KeyboardAvoidance","event":"viewShift","origin":"derived","originY":-1,"t":\#(t + 0.5)}"#)
+            default: break
+            }
+            lines.append(#"{"t":\#(t + 0.75),"event":"keyboardWillHide","begin":[0,521,375,291],"end":[0,812,375,291],"duration":0.25,"curve":7}"#)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    struct Outcome: Equatable {
+        var derived: [String]
+        var problems: [String]
+        var recorded: [String]
+        var external: Int
+        var rejected: Int
+        var stoppedAt: String?
+
+        init(_ run: ReplayRun, _ summary: Replayer.Summary) {
+            derived = run.derived.map { LogWriter.line(for: $0) }
+            problems = run.problems.map { "\($0.line):\($0.column) \($0.code) \($0.message)" }
+            recorded = run.recordedDerived.map { LogWriter.line(for: $0) }
+            external = summary.externalEvents
+            rejected = summary.rejectedLines
+            stoppedAt = summary.stoppedAt.map { "\($0.line):\($0.column) \($0.code)" }
+        }
+    }
+
+    @Test("what is posted, reported and recorded is the same with and without reading ahead", arguments: [false, true])
+    func sameOutcome(strict: Bool) throws {
+        let log = Self.longLog(turns: 1_500)  // about 6,000 lines: many batches of 256
+        let ahead = ReplayRun()
+        let withReadAhead = Outcome(ahead, try ahead.run(log, strict: strict, readAhead: true))
+        let inline = ReplayRun()
+        let withoutReadAhead = Outcome(inline, try inline.run(log, strict: strict, readAhead: false))
+        #expect(withReadAhead == withoutReadAhead)
+        if strict {
+            // Turn 2's didBeginEditing of "ghost" (line 15), after the scene and the 12 events before it.
+            #expect(withReadAhead.stoppedAt == "15:43 unknownView")
+            #expect(withReadAhead.external == 13)
+        } else {
+            #expect(withReadAhead.external > 5_000)
+            #expect(withReadAhead.rejected > 600)
+            #expect(withReadAhead.recorded.count > 200)
+            #expect(withReadAhead.derived.count > 3_000)
+        }
+    }
+
+    @Test("after a strict stop the reader can be read on: the read-ahead thread has been stopped and joined")
+    func readerIsFreeAfterStrictStop() throws {
+        let log = Self.longLog(turns: 1_500)
+        let run = ReplayRun()
+        let reader = LogReader(bytes: Array(log.utf8))
+        run.replayer.apply(try reader.readHeader())
+        let summary = run.replayer.replay(reader, on: run.loop, strict: true)
+        #expect(summary.stoppedAt != nil)
+        // The thread read ahead of the stop and is gone: the rest of the input is still there to read.
+        var rest = 0
+        while reader.next() != nil { rest += 1 }
+        #expect(rest > 0)
+        #expect(reader.bytesConsumed == log.utf8.count)
     }
 }
 

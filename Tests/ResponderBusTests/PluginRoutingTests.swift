@@ -269,4 +269,33 @@ struct PluginRoutingTests {
         #expect(diagnostics == 0)
         _ = token
     }
+
+    @Test("a context whose bus has gone is unregistered and posts nothing, registered or retired")
+    func contextOutlivesItsBus() throws {
+        final class Ticker: KeyboardObserving {
+            let name: String
+            var fired = 0
+            init(name: String) { self.name = name }
+            func keyboardWillShow(_ event: Event<KeyboardInfo>, context: PluginContext) {
+                let loop = context.loop
+                loop.schedule(after: .seconds(1)) { [self] in
+                    fired += 1
+                    #expect(context.isRegistered == false)
+                    context.diagnose(.info, "too late")  // dropped, without touching the bus
+                }
+            }
+        }
+        let kept = Ticker(name: "Kept")
+        let retired = Ticker(name: "Retired")
+        do {
+            let bus = Bus(loop: loop)
+            try bus.register(kept)
+            try bus.register(retired)
+            bus.post(.keyboardWillShow, KeyboardInfo())
+            #expect(bus.unregister(named: "Retired"))
+        }
+        loop.advance(by: .seconds(2))
+        #expect(kept.fired == 1)
+        #expect(retired.fired == 1)
+    }
 }

@@ -102,10 +102,27 @@ extension Bus {
     private static func removeMatching(
         nameID: Int, senderID: ObjectIdentifier?, _ mask: Coalescing, from queue: inout Deque<QueuedPost>
     ) -> Int {
-        guard let first = queue.firstIndex(where: { $0.matches(nameID: nameID, senderID: senderID, mask) }) else { return 0 }
-        if !queue[(first + 1)...].contains(where: { $0.matches(nameID: nameID, senderID: senderID, mask) }) {
-            queue.remove(at: first)
+        // One pass, counting: a turn's settle replaces the one queued a moment ago, at the back.
+        var matches = 0
+        var match = 0
+        for index in queue.indices where queue[index].matches(nameID: nameID, senderID: senderID, mask) {
+            matches += 1
+            match = index
+        }
+        switch matches {
+        case 0:
+            return 0
+        case 1:
+            if match == queue.count - 1 {
+                queue.removeLast()
+            } else if match == 0 {
+                queue.removeFirst()
+            } else {
+                queue.remove(at: match)
+            }
             return 1
+        default:
+            break
         }
         let before = queue.count
         queue.removeAll { $0.matches(nameID: nameID, senderID: senderID, mask) }

@@ -4,33 +4,37 @@ extension Bus {
     /// Input that does not fit the model (an unknown view id, a duplicate id in a scene) changes
     /// nothing and is reported as a warning ``EventName/diagnostic`` derived by `"screen"`; the event
     /// is still delivered.
+    ///
+    /// `payload` points at the event's payload, whose type the built-in name `nameID` fixes (a name
+    /// id always carries one payload type; see `EventNameRegistry`). Not generic, so that a post
+    /// does not look up `Event<Payload>`'s metadata and cast the payload at run time.
     @usableFromInline
-    func applyToScreen<Payload>(_ event: Event<Payload>) {
-        guard let builtin = BuiltinEvent(rawValue: event.name.id) else { return }
+    func applyToScreen(nameID: Int, payload: UnsafeRawPointer) {
+        guard let builtin = BuiltinEvent(rawValue: nameID) else { return }
+        func read<Value>(_: Value.Type) -> Value { payload.assumingMemoryBound(to: Value.self).pointee }
         do {
             switch builtin {
             case .scene:
-                if let info = event.payload as? SceneInfo { try screen.load(info) }
+                try screen.load(read(SceneInfo.self))
             case .setFrame:
-                if let change = event.payload as? FrameChange { try screen.setFrame(change.view, to: change.frame) }
+                let change = read(FrameChange.self)
+                try screen.setFrame(change.view, to: change.frame)
             case .screen:
-                if let change = event.payload as? ScreenChange { screen.apply(change) }
+                screen.apply(read(ScreenChange.self))
             case .didBeginEditing:
-                if let info = event.payload as? EditingInfo { try screen.setFirstResponder(info.view) }
+                try screen.setFirstResponder(read(EditingInfo.self).view)
             case .didEndEditing:
-                if let info = event.payload as? EditingInfo, screen.firstResponder?.id == info.view {
-                    try screen.setFirstResponder(nil)
-                }
+                let info = read(EditingInfo.self)
+                if screen.firstResponder?.id == info.view { try screen.setFirstResponder(nil) }
             case .focusChange:
-                if let change = event.payload as? FocusChange { try screen.setFirstResponder(change.to) }
+                try screen.setFirstResponder(read(FocusChange.self).to)
             case .resign:
-                if let info = event.payload as? ResignInfo, screen.firstResponder?.id == info.view {
-                    try screen.setFirstResponder(nil)
-                }
+                let info = read(ResignInfo.self)
+                if screen.firstResponder?.id == info.view { try screen.setFirstResponder(nil) }
             case .viewShift:
-                if let shift = event.payload as? ViewShift { screen.shiftRoot(toOriginY: shift.originY) }
+                screen.shiftRoot(toOriginY: read(ViewShift.self).originY)
             case .scroll:
-                if let change = event.payload as? ScrollChange { try screen.applyScroll(change) }
+                try screen.applyScroll(read(ScrollChange.self))
             default:
                 return
             }

@@ -67,6 +67,8 @@ public final class Bus: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var deadRecords: [ObserverRecord] = []
 
     var plugins: [PluginEntry] = []
+    /// Registrations of unregistered plugins whose contexts may still be held somewhere.
+    var retiredRegistrations: [PluginRegistration] = []
 
     @exclusivity(unchecked) @usableFromInline var asapQueue = Deque<QueuedPost>()
     @exclusivity(unchecked) @usableFromInline var idleQueue = Deque<QueuedPost>()
@@ -83,6 +85,14 @@ public final class Bus: @unchecked Sendable {
             "the screen-model id range is out of date")
         self.loop = loop
         self.screen = screen
+    }
+
+    deinit {
+        // Plugin contexts reach the bus without counting it: from now on they must not.
+        for registration in plugins.map(\.registration) + retiredRegistrations {
+            registration.isActive = false
+            registration.busIsAlive = false
+        }
     }
 
     // MARK: Posting
@@ -159,7 +169,7 @@ public final class Bus: @unchecked Sendable {
         let event = Event(name, payload, sender: sender, origin: origin)
         // Only these ids change the model (keyboard events and returnKey do not): skip the call.
         if name.id >= Bus.firstModelEvent && name.id < Bus.modelEventLimit {
-            applyToScreen(event)
+            withUnsafePointer(to: payload) { applyToScreen(nameID: name.id, payload: UnsafeRawPointer($0)) }
         }
         // One array per name lists everything to call, in order (see `Route.delivery`). It is a
         // snapshot: an observer added or removed meanwhile changes the bus's copy, not this one

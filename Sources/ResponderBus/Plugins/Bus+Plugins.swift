@@ -63,6 +63,16 @@ extension Bus {
         guard let index = plugins.firstIndex(where: { $0.name == name }) else { return false }
         let entry = plugins.remove(at: index)
         entry.registration.isActive = false
+        // Its contexts may outlive it (in a timer, say); the bus tells them when it goes too.
+        var retired = retiredRegistrations.startIndex
+        while retired < retiredRegistrations.endIndex {
+            if isKnownUniquelyReferenced(&retiredRegistrations[retired]) {
+                retiredRegistrations.remove(at: retired)
+            } else {
+                retired += 1
+            }
+        }
+        retiredRegistrations.append(entry.registration)
         for record in entry.records {
             record.markRemoved()
             detach(record)

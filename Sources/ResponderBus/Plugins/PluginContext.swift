@@ -6,13 +6,23 @@
 public struct PluginContext {
     /// The name of the plugin this context belongs to: the `"by"` of what it derives.
     public let pluginName: String
-    @usableFromInline unowned let bus: Bus
+    // Not counted: plugins reach the bus several times per event, and a counted `unowned`
+    // reference costs an atomic retain and release each time. A context used after its bus has gone
+    // stops with a precondition failure instead (the bus marks its registrations on the way out).
+    @usableFromInline unowned(unsafe) let _bus: Bus
     @usableFromInline let registration: PluginRegistration
 
     init(pluginName: String, bus: Bus, registration: PluginRegistration) {
         self.pluginName = pluginName
-        self.bus = bus
+        self._bus = bus
         self.registration = registration
+    }
+
+    /// The bus, which must still be alive.
+    @inlinable
+    var bus: Bus {
+        precondition(registration.busIsAlive, "a PluginContext was used after its bus was deallocated")
+        return _bus
     }
 
     /// Whether the plugin is still registered. Once it is removed, what it posts through this
@@ -61,7 +71,20 @@ public struct PluginContext {
 /// Whether one registration of a plugin is still in place; shared by the plugin's contexts.
 @usableFromInline
 final class PluginRegistration {
-    @usableFromInline var isActive = true
+    // Read on every post of the plugin's, from its module: accessors over unchecked storage (see
+    // `Screen` for why), loop-confined like the rest of the bus.
+    /// Whether the plugin is still registered.
+    @usableFromInline var isActive: Bool {
+        @inlinable get { _isActive }
+        set { _isActive = newValue }
+    }
+    @usableFromInline @exclusivity(unchecked) var _isActive = true
+    /// Whether the bus is still alive; cleared (with ``isActive``) as the bus goes away.
+    @usableFromInline var busIsAlive: Bool {
+        @inlinable get { _busIsAlive }
+        set { _busIsAlive = newValue }
+    }
+    @usableFromInline @exclusivity(unchecked) var _busIsAlive = true
     /// Whether a ``TurnSettling`` plugin runs before this one; kept up to date by the bus whenever
     /// the pipeline changes, so that asking costs nothing per event.
     var turnsAreSettled = false

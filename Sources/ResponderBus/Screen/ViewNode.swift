@@ -1,6 +1,6 @@
 /// A live view in a ``Screen``'s tree: the mutable counterpart of ``ViewSpec``.
 ///
-/// A node knows its parent (weakly) and its children (back to front), so plugins can walk up to
+/// A node knows its parent (without owning it) and its children (back to front), so plugins can walk up to
 /// the enclosing scroll view or down to the first responder the way UIKit code walks `superview`
 /// and `subviews`. Its ``frame`` is in the parent's coordinates; a scroll view's children are laid
 /// out in its content coordinates, so its ``contentOffset`` moves them. ``Screen/frameInScreen(of:unmoved:)``
@@ -74,7 +74,11 @@ public final class ViewNode {
     @usableFromInline @exclusivity(unchecked) var _contentInset: EdgeInsets
     /// The view this one is a subview of; `nil` for a root.
     public var parent: ViewNode? { @inlinable get { _parent } }
-    @usableFromInline @exclusivity(unchecked) weak var _parent: ViewNode?
+    // Not a `weak` reference: one gives the parent a side table, and every retain and release of a
+    // view with children (plugins walk up the tree for every decision) then takes the runtime's slow
+    // path. A parent owns its children and clears their `_parent` when it goes (`deinit`) or lets
+    // one go (`removeFromParent`), so this never dangles; the tree is confined to one thread.
+    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var _parent: ViewNode?
     /// The subviews, back to front.
     public var children: [ViewNode] { @inlinable get { _children } }
     @usableFromInline @exclusivity(unchecked) var _children: [ViewNode]
@@ -224,6 +228,10 @@ public final class ViewNode {
         } else {
             _children.append(child)
         }
+    }
+
+    deinit {
+        for child in _children { child._parent = nil }
     }
 
     /// Detaches this view (and its subtree) from its parent; nothing happens for a root.
