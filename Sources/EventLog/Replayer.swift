@@ -299,7 +299,8 @@ public final class Replayer {
 
     private func post(_ record: LogRecord, at location: RecordLocation) {
         if stopped { return }
-        if let missing = unknownView(in: record.event) {
+        // Only a record that names a view has a view column: the others need no look-up.
+        if location.viewColumn != nil, let missing = unknownView(in: record.event) {
             reject(LogReadError(
                 .unknownView, line: location.line, column: location.viewColumn ?? 0,
                 "'\(record.event.name)' names view '\(missing)', which the scene does not have; skipped"))

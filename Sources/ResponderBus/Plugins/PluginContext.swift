@@ -6,23 +6,25 @@
 public struct PluginContext {
     /// The name of the plugin this context belongs to: the `"by"` of what it derives.
     public let pluginName: String
-    // Not counted: plugins reach the bus several times per event, and a counted `unowned`
-    // reference costs an atomic retain and release each time. A context used after its bus has gone
-    // stops with a precondition failure instead (the bus marks its registrations on the way out).
-    @usableFromInline unowned(unsafe) let _bus: Bus
+    // Not counted: plugins reach the bus several times per event, and a counted reference costs an
+    // atomic retain and release each time (the bus has a side table, for its tokens' weak
+    // references, which makes each of them the runtime's slow path). A context used after its bus
+    // has gone stops with a precondition failure instead (the bus marks its registrations on the way
+    // out).
+    @usableFromInline let _bus: Unmanaged<Bus>
     @usableFromInline let registration: PluginRegistration
 
     init(pluginName: String, bus: Bus, registration: PluginRegistration) {
         self.pluginName = pluginName
-        self._bus = bus
+        self._bus = Unmanaged.passUnretained(bus)
         self.registration = registration
     }
 
-    /// The bus, which must still be alive.
+    /// Calls `body` with the bus, which must still be alive, without counting a reference to it.
     @inlinable
-    var bus: Bus {
+    func withBus<Result>(_ body: (Bus) throws -> Result) rethrows -> Result {
         precondition(registration.busIsAlive, "a PluginContext was used after its bus was deallocated")
-        return _bus
+        return try _bus._withUnsafeGuaranteedRef(body)
     }
 
     /// Whether the plugin is still registered. Once it is removed, what it posts through this
@@ -30,19 +32,19 @@ public struct PluginContext {
     public var isRegistered: Bool { registration.isActive }
 
     /// The screen model, as it is after the event being delivered.
-    public var screen: Screen { bus.screen }
+    @inlinable public var screen: Screen { withBus { $0.screen } }
 
     /// The current first responder, if any (O(1)).
-    public var firstResponder: ViewNode? { bus.screen.firstResponder }
+    @inlinable public var firstResponder: ViewNode? { withBus { $0.screen.firstResponder } }
 
     /// The loop's clock.
-    public var now: Duration { bus.loop.now }
+    public var now: Duration { withBus { $0.loop.now } }
 
     /// The loop, for timers (``BusLoop/schedule(after:_:)``) and end-of-turn work.
-    public var loop: any BusLoop { bus.loop }
+    public var loop: any BusLoop { withBus { $0.loop } }
 
     /// The names of the plugins on the bus, in pipeline order (this one included).
-    public var pluginNames: [String] { bus.pluginNames }
+    public var pluginNames: [String] { withBus { $0.pluginNames } }
 
     /// Whether a ``TurnSettling`` plugin runs before this one in the pipeline, so that
     /// ``EventName/turnSettled`` arrives after every turn with responder activity.
@@ -59,7 +61,7 @@ public struct PluginContext {
         _ name: EventName<Payload>, _ payload: Payload, style: PostingStyle = .now, coalescing: Coalescing = .none
     ) {
         guard registration.isActive else { return }
-        bus.post(name, payload, sender: nil, origin: .derived(by: pluginName), style: style, coalescing: coalescing)
+        withBus { $0.post(name, payload, sender: nil, origin: .derived(by: pluginName), style: style, coalescing: coalescing) }
     }
 
     /// Posts a ``EventName/diagnostic`` derived by this plugin.
