@@ -1,21 +1,11 @@
-import DequeModule
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Reads and parses a log on a thread of its own, a few batches ahead of the replay that consumes
 /// it, so that parsing overlaps with delivery on a second core.
 ///
 /// A virtual-time replay spends about a fifth of its time reading and parsing lines; the rest is
 /// the bus, the plugins and the output, which must stay on the loop. The reader thread hands over
-/// batches of ``LogReader/Item``s, in line order, through a bounded queue (``capacity`` batches of
-/// ``batchSize`` items), so memory stays flat in the log's size. The consumer takes each item out of
-/// its batch by moving it: nothing is copied or retained twice.
+/// batches of ``LogReader/Item``s, in line order, through a bounded `BatchChannel` (four batches
+/// of ``batchSize`` items by default), so memory stays flat in the log's size. The consumer takes
+/// each item out of its batch by moving it: nothing is copied or retained twice.
 ///
 /// Only for inputs that end (a regular file or bytes in memory): a batch is handed over when it is
 /// full, so a slow pipe or a followed file would see its records late.
@@ -50,99 +40,39 @@ final class ReadAhead: @unchecked Sendable {
 
     /// How many items a batch holds at most.
     let batchSize: Int
-    /// How many batches may wait for the consumer.
-    let capacity: Int
-
-    // All of the below is guarded by `mutex`, except `reader`, which only the reader thread touches
-    // between `init` and `finish()`.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let changed: UnsafeMutablePointer<pthread_cond_t>
-    private var ready = Deque<Batch>()
-    private var done = false
-    private var cancelled = false
-    private var thread: pthread_t?
+    private let channel: BatchChannel<Batch>
+    /// Touched only by the reader thread between `init` and ``finish()`` (or by the caller's
+    /// thread, when no thread could be made).
     private let reader: LogReader
+    private var threaded = false
 
     /// Starts reading `reader` on a new thread. Call ``finish()`` before touching `reader` again.
     init(_ reader: LogReader, batchSize: Int = 256, capacity: Int = 4) {
-        precondition(batchSize > 0 && capacity > 0)
+        precondition(batchSize > 0)
         self.reader = reader
         self.batchSize = batchSize
-        self.capacity = capacity
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        changed = .allocate(capacity: 1)
-        changed.initialize(to: pthread_cond_t())
-        pthread_cond_init(changed, nil)
-
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let rc = pthread_create(&thread, nil, { context in
-            let readAhead = Unmanaged<ReadAhead>.fromOpaque(context!).takeRetainedValue()
-            readAhead.run()
-            return nil
-        }, context)
-        if rc == 0 {
-            self.thread = thread
-        } else {
-            // No thread to be had: read on the caller's thread instead, lazily, as if none were asked.
-            Unmanaged<ReadAhead>.fromOpaque(context).release()
-            self.thread = nil
+        channel = BatchChannel(capacity: capacity)
+        // No thread to be had: `next()` reads on the caller's thread instead, as if none were asked.
+        threaded = channel.spawn { [self] in
+            while let batch = readBatch() {
+                guard channel.put(batch) else { return }
+            }
+            channel.close()
         }
-    }
-
-    deinit {
-        pthread_cond_destroy(changed)
-        changed.deinitialize(count: 1)
-        changed.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
     }
 
     /// The next batch, waiting for the reader thread if need be; `nil` at the end of the input.
     func next() -> Batch? {
-        guard thread != nil else { return readBatch() }
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        while ready.isEmpty && !done { pthread_cond_wait(changed, mutex) }
-        guard let batch = ready.popFirst() else { return nil }
-        pthread_cond_broadcast(changed)
-        return batch
+        threaded ? channel.take() : readBatch()
     }
 
     /// Stops the reader thread (it may be ahead of the consumer) and waits for it. Idempotent; the
     /// reader may be used again afterwards.
     func finish() {
-        guard let thread else { return }
-        pthread_mutex_lock(mutex)
-        cancelled = true
-        pthread_cond_broadcast(changed)
-        pthread_mutex_unlock(mutex)
-        pthread_join(thread, nil)
-        self.thread = nil
-        ready.removeAll()
-    }
-
-    // MARK: The reader thread
-
-    private func run() {
-        while let batch = readBatch() {
-            pthread_mutex_lock(mutex)
-            while ready.count >= capacity && !cancelled { pthread_cond_wait(changed, mutex) }
-            let stop = cancelled
-            if !stop {
-                ready.append(batch)
-                pthread_cond_broadcast(changed)
-            }
-            pthread_mutex_unlock(mutex)
-            if stop { return }
-        }
-        pthread_mutex_lock(mutex)
-        done = true
-        pthread_cond_broadcast(changed)
-        pthread_mutex_unlock(mutex)
+        guard threaded else { return }
+        channel.cancel()
+        channel.join()
+        threaded = false
     }
 
     /// Reads up to ``batchSize`` items; `nil` at the end of the input.

@@ -208,6 +208,8 @@ final class ReplaySession {
         let loop = VirtualTimeLoop()
         let progress = Progress(totalBytes: reader.totalBytes)
         let (replayer, recorder, check) = try makeReplayer(on: loop, progress: progress)
+        // As fast as possible: encoding and writing what is printed overlaps with the replay.
+        output.writeInBackground()
         let summary = replayer.replay(reader, on: loop, strict: command.strict)
         progress.finish()
         recorder.stop()

@@ -59,9 +59,7 @@ func runReplay(_ results: Results, cli: String, log: String, smallLog: String, e
     let g = "3 replay"
     // ResponderBus: the CLI, all three built-in plugins, the derived events as JSONL to /dev/null.
     let small = spawnTimed([cli, "replay", smallLog, "--format", "jsonl"])
-    let big = spawnTimed([cli, "replay", log, "--format", "jsonl"])
-    precondition(big.status == 0 && small.status == 0, "replay failed: \(big.status) \(small.status)")
-    let ours = Double(events) / big.seconds
+    precondition(small.status == 0, "replay failed: \(small.status)")
 
     // orjson: Python reads the file and parses every line; timed inside Python.
     let script = """
@@ -75,26 +73,47 @@ func runReplay(_ results: Results, cli: String, log: String, smallLog: String, e
         dt = time.perf_counter() - t0
         print(n / dt)
         """
-    let python = Process()
-    python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    python.arguments = ["python3", "-c", script, log]
-    let pipe = Pipe()
-    python.standardOutput = pipe
-    try! python.run()
-    let out = pipe.fileHandleForReading.readDataToEndOfFile()
-    python.waitUntilExit()
-    let orjsonRate = Double(String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .nan
+    func orjsonRate() -> Double {
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", script, log]
+        let pipe = Pipe()
+        python.standardOutput = pipe
+        try! python.run()
+        let out = pipe.fileHandleForReading.readDataToEndOfFile()
+        python.waitUntilExit()
+        return Double(String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .nan
+    }
 
     // JSONDecoder on the first 100,000 lines (rate extrapolates; decoding is per line).
     let data = try! Data(contentsOf: URL(fileURLWithPath: smallLog))
     let lines = data.split(separator: UInt8(ascii: "\n")).dropFirst()  // the header is not an event
-    let decoder = JSONDecoder()
-    let t0 = bench_now_ns()
-    var decoded = 0
-    for line in lines {
-        if let record = try? decoder.decode(CodableRecord.self, from: line) { decoded += 1; blackHole(record.t) }
+    func decoderRate() -> Double {
+        let decoder = JSONDecoder()
+        let t0 = bench_now_ns()
+        var decoded = 0
+        for line in lines {
+            if let record = try? decoder.decode(CodableRecord.self, from: line) { decoded += 1; blackHole(record.t) }
+        }
+        return Double(decoded) / (Double(bench_now_ns() - t0) / 1e9)
     }
-    let decoderRate = Double(decoded) / (Double(bench_now_ns() - t0) / 1e9)
+
+    // Each contender runs three times, in turns, and keeps its best rate: a slow spell of the
+    // machine (it moves whole runs by up to 2× here) then cannot fall on one side only.
+    var big = (seconds: Double.infinity, maxRSSKB: 0, status: Int32(0))
+    var orjsonBest = 0.0
+    var decoderBest = 0.0
+    for _ in 0..<3 {
+        let run = spawnTimed([cli, "replay", log, "--format", "jsonl"])
+        precondition(run.status == 0, "replay failed: \(run.status)")
+        if run.seconds < big.seconds { big.seconds = run.seconds }
+        big.maxRSSKB = max(big.maxRSSKB, run.maxRSSKB)
+        orjsonBest = max(orjsonBest, orjsonRate())
+        decoderBest = max(decoderBest, decoderRate())
+    }
+    let ours = Double(events) / big.seconds
+    let orjsonRate = orjsonBest
+    let decoderRate = decoderBest
 
     // Reading and splitting lines, no parsing.
     let t1 = bench_now_ns()
