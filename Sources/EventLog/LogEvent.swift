@@ -167,3 +167,15 @@ public enum LogEvent: Hashable, Sendable {
         self = result
     }
 }
+
+extension LogEvent {
+    /// The view the event names (`view` in the log), for the events that name one.
+    var viewID: ViewID? {
+        switch self {
+        case .didBeginEditing(let info), .didEndEditing(let info): info.view
+        case .returnKey(let info): info.view
+        case .setFrame(let change): change.view
+        default: nil
+        }
+    }
+}

@@ -1,3 +1,5 @@
+import ResponderBus
+
 /// Reads and parses a log on a thread of its own, a few batches ahead of the replay that consumes
 /// it, so that parsing overlaps with delivery on a second core.
 ///
@@ -7,34 +9,84 @@
 /// of ``batchSize`` items by default), so memory stays flat in the log's size. The consumer takes
 /// each item out of its batch by moving it: nothing is copied or retained twice.
 ///
-/// Only for inputs that end (a regular file or bytes in memory): a batch is handed over when it is
-/// full, so a slow pipe or a followed file would see its records late.
+/// A thread only for inputs that end (a regular file or bytes in memory): a batch is handed over
+/// when it is full, so a slow pipe or a followed file would see its records late. Those are read on
+/// the caller's thread, one record a batch.
 final class ReadAhead: @unchecked Sendable {
     /// Items read together, with the reader's byte count after the last of them (for progress).
+    ///
+    /// Each item's kind and time are kept beside it, so that the replay can look at the next
+    /// record's `t` without taking the record out (and copying it) before its turn.
     final class Batch {
-        let items: UnsafeMutablePointer<LogReader.Item>
-        let count: Int
-        let bytesConsumed: Int
-        /// Items before this index have been moved out.
-        var taken = 0
-
-        init(_ items: UnsafeMutablePointer<LogReader.Item>, count: Int, bytesConsumed: Int) {
-            self.items = items
-            self.count = count
-            self.bytesConsumed = bytesConsumed
+        /// What an item is.
+        enum Kind: UInt8 {
+            case problem, derived, external
         }
 
-        /// Moves the next item out, or returns `nil` when the batch is used up.
+        let items: UnsafeMutablePointer<LogReader.Item>
+        let kinds: UnsafeMutablePointer<Kind>
+        /// The `t` of each record (0 for a problem).
+        let times: UnsafeMutablePointer<Double>
+        /// The view each record names, if any (found here, on the reader's thread, so that the
+        /// replay checks it against the screen without looking into the record).
+        let views: UnsafeMutablePointer<ViewID?>
+        private(set) var count = 0
+        private(set) var bytesConsumed = 0
+        /// Items before this index have been moved out.
+        private(set) var taken = 0
+
+        private init(capacity: Int) {
+            items = .allocate(capacity: capacity)
+            kinds = .allocate(capacity: capacity)
+            times = .allocate(capacity: capacity)
+            views = .allocate(capacity: capacity)
+        }
+
+        /// Whether an item is left.
+        @inline(__always) var hasItem: Bool { taken < count }
+        /// The next item's kind; only when ``hasItem``.
+        @inline(__always) var nextKind: Kind { kinds[taken] }
+        /// The next item's `t`; only when ``hasItem``.
+        @inline(__always) var nextTime: Double { times[taken] }
+        /// The view the next item names; only when ``hasItem``.
+        @inline(__always) var nextView: ViewID? { views[taken] }
+
+        /// Moves the next item out; only when ``hasItem``.
         @inline(__always)
-        func take() -> LogReader.Item? {
-            guard taken < count else { return nil }
+        func take() -> LogReader.Item {
             defer { taken += 1 }
             return (items + taken).move()
         }
 
+        /// Fills a batch from `reader`, up to `capacity` items; `nil` at the end of the input.
+        static func read(_ reader: LogReader, capacity: Int) -> Batch? {
+            let batch = Batch(capacity: capacity)
+            while batch.count < capacity, let item = reader.next() {
+                switch item {
+                case .problem:
+                    batch.kinds[batch.count] = .problem
+                    batch.times[batch.count] = 0
+                    (batch.views + batch.count).initialize(to: nil)
+                case .record(let record, let location):
+                    batch.kinds[batch.count] = record.origin == .external ? .external : .derived
+                    batch.times[batch.count] = record.t
+                    (batch.views + batch.count).initialize(to: location.viewColumn == nil ? nil : record.event.viewID)
+                }
+                (batch.items + batch.count).initialize(to: item)
+                batch.count += 1
+            }
+            guard batch.count > 0 else { return nil }
+            batch.bytesConsumed = reader.bytesConsumed
+            return batch
+        }
+
         deinit {
             (items + taken).deinitialize(count: count - taken)
+            views.deinitialize(count: count)
             items.deallocate()
+            kinds.deallocate()
+            times.deallocate()
+            views.deallocate()
         }
     }
 
@@ -43,17 +95,19 @@ final class ReadAhead: @unchecked Sendable {
     private let channel: BatchChannel<Batch>
     /// Touched only by the reader thread between `init` and ``finish()`` (or by the caller's
     /// thread, when no thread could be made).
-    private let reader: LogReader
+    let reader: LogReader
     private var threaded = false
 
-    /// Starts reading `reader` on a new thread. Call ``finish()`` before touching `reader` again.
-    init(_ reader: LogReader, batchSize: Int = 256, capacity: Int = 4) {
+    /// Starts reading `reader` on a new thread, or (with `threaded` false) on the caller's thread
+    /// as batches are asked for. Call ``finish()`` before touching `reader` again.
+    init(_ reader: LogReader, threaded: Bool = true, batchSize: Int = 256, capacity: Int = 4) {
         precondition(batchSize > 0)
         self.reader = reader
         self.batchSize = batchSize
         channel = BatchChannel(capacity: capacity)
+        guard threaded else { return }
         // No thread to be had: `next()` reads on the caller's thread instead, as if none were asked.
-        threaded = channel.spawn { [self] in
+        self.threaded = channel.spawn { [self] in
             while let batch = readBatch() {
                 guard channel.put(batch) else { return }
             }
@@ -77,16 +131,6 @@ final class ReadAhead: @unchecked Sendable {
 
     /// Reads up to ``batchSize`` items; `nil` at the end of the input.
     private func readBatch() -> Batch? {
-        let items = UnsafeMutablePointer<LogReader.Item>.allocate(capacity: batchSize)
-        var count = 0
-        while count < batchSize, let item = reader.next() {
-            (items + count).initialize(to: item)
-            count += 1
-        }
-        guard count > 0 else {
-            items.deallocate()
-            return nil
-        }
-        return Batch(items, count: count, bytesConsumed: reader.bytesConsumed)
+        Batch.read(reader, capacity: batchSize)
     }
 }

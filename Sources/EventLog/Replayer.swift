@@ -69,82 +69,76 @@ public final class Replayer {
         // callback of the loop, with one record of look-ahead: nothing is collected or copied. What
         // the reader rejects inside a turn is reported there, in line order.
         itemsRead = 0
-        if readAhead && reader.totalBytes != nil && !reader.follows {
-            self.readAhead = ReadAhead(reader)
-        }
+        // Read a few hundred lines ahead, on a second thread when the input ends; a pipe or a
+        // followed file is read one record at a time, so what arrives is posted at once.
+        let ends = reader.totalBytes != nil && !reader.follows
+        items = ReadAhead(reader, threaded: readAhead && ends, batchSize: ends ? 256 : 1)
         defer {
             // A strict stop leaves the reader thread ahead of the replay: stop it before returning.
-            self.readAhead?.finish()
-            self.readAhead = nil
+            items?.finish()
+            items = nil
             batch = nil
         }
-        var next = nextExternal(of: reader)
-        while let (first, firstLocation) = next {
-            let t = first.t
+        while let t = nextExternalTime() {
             loop.advance(to: .seconds(t))
             logTimeAnchor = nil
             // The turn's events are posted from one callback, as a timer due now would be; nothing
-            // else is due after advance(to:), so running the callback here is the same thing.
+            // else is due after advance(to:), so running the callback here is the same thing. The
+            // first record of the next turn stays where it was read until its turn comes.
             loop.runAsTurn { [self] in
-                post(first, at: firstLocation)
+                postNextExternal()
                 var count = 1
-                while let candidate = nextExternal(of: reader) {
-                    if candidate.0.t != t || count >= maxTurnSize {
-                        lookAhead = candidate
-                        return
-                    }
-                    post(candidate.0, at: candidate.1)
+                while count < maxTurnSize, nextExternalTime() == t {
+                    postNextExternal()
                     count += 1
                 }
             }
-            next = lookAhead
-            lookAhead = nil
         }
         if summary.stoppedAt == nil { loop.runUntilQuiet(limit: 1_000_000) }
-        self.readAhead?.finish()
+        items?.finish()
         onProgress(reader.bytesConsumed, reader.totalBytes)
         return summary
     }
 
-    /// The first record of the next turn, read while posting the current one.
-    @exclusivity(unchecked) private var lookAhead: (LogRecord, RecordLocation)?
     @exclusivity(unchecked) private var itemsRead = 0
-    @exclusivity(unchecked) private var readAhead: ReadAhead?
+    /// Where a virtual replay takes its items from, and the batch it is taking them from.
+    @exclusivity(unchecked) private var items: ReadAhead?
     @exclusivity(unchecked) private var batch: ReadAhead.Batch?
 
-    /// The reader's next item, from the read-ahead thread's batches when there is one.
-    @inline(__always)
-    private func nextItem(of reader: LogReader) -> LogReader.Item? {
-        guard let readAhead else { return reader.next() }
-        while true {
-            if let item = batch?.take() { return item }
-            batch = readAhead.next()
-            guard batch != nil else { return nil }
-        }
-    }
-
-    /// The next external record: problems are reported and recorded derived records handed to
-    /// ``onRecordedDerived`` on the way.
-    private func nextExternal(of reader: LogReader) -> (LogRecord, RecordLocation)? {
-        while !stopped, let item = nextItem(of: reader) {
-            itemsRead += 1
-            if itemsRead & 0x3FFF == 0 {
-                // The reader is the read-ahead thread's while it runs: ask the batch.
-                onProgress(readAhead == nil ? reader.bytesConsumed : batch?.bytesConsumed ?? 0, reader.totalBytes)
+    /// Moves on to the next external record, reporting problems and handing recorded derived records
+    /// to ``onRecordedDerived`` on the way, and returns its `t`; `nil` at the end or once stopped.
+    /// The record itself stays in its batch (``postNextExternal()`` takes it).
+    private func nextExternalTime() -> Double? {
+        while !stopped {
+            guard let batch, batch.hasItem else {
+                batch = items?.next()
+                if batch == nil { return nil }
+                continue
             }
-            switch item {
+            let kind = batch.nextKind
+            if kind == .external { return batch.nextTime }
+            itemsRead += 1
+            if itemsRead & 0x3FFF == 0 { onProgress(batch.bytesConsumed, items?.reader.totalBytes) }
+            switch batch.take() {
             case .problem(let error):
                 reject(error)
             case .record(let record, let location):
-                if record.origin != .external {
-                    summary.recordedDerived += 1
-                    onRecordedDerived(record, location)
-                    continue
-                }
-                return (record, location)
+                summary.recordedDerived += 1
+                onRecordedDerived(record, location)
             }
         }
         return nil
+    }
+
+    /// Posts the external record ``nextExternalTime()`` found.
+    private func postNextExternal() {
+        guard let batch else { return }
+        itemsRead += 1
+        if itemsRead & 0x3FFF == 0 { onProgress(batch.bytesConsumed, items?.reader.totalBytes) }
+        let view = batch.nextView
+        if case .record(let record, let location) = batch.take() {
+            post(record, at: location, naming: view)
+        }
     }
 
     // MARK: Real time
@@ -298,28 +292,22 @@ public final class Replayer {
     }
 
     private func post(_ record: LogRecord, at location: RecordLocation) {
-        if stopped { return }
         // Only a record that names a view has a view column: the others need no look-up.
-        if location.viewColumn != nil, let missing = unknownView(in: record.event) {
+        post(record, at: location, naming: location.viewColumn == nil ? nil : record.event.viewID)
+    }
+
+    /// Posts a record, which names `view` (found beforehand), unless the scene has no such view.
+    private func post(_ record: LogRecord, at location: RecordLocation, naming view: ViewID?) {
+        if stopped { return }
+        if let view, bus.screen.view(view) == nil {
             reject(LogReadError(
                 .unknownView, line: location.line, column: location.viewColumn ?? 0,
-                "'\(record.event.name)' names view '\(missing)', which the scene does not have; skipped"))
+                "'\(record.event.name)' names view '\(view)', which the scene does not have; skipped"))
             return
         }
         willPost(record, location)
         summary.externalEvents += 1
         record.event.post(on: bus, origin: record.origin)
-    }
-
-    private func unknownView(in event: LogEvent) -> ViewID? {
-        let id: ViewID
-        switch event {
-        case .didBeginEditing(let info), .didEndEditing(let info): id = info.view
-        case .returnKey(let info): id = info.view
-        case .setFrame(let change): id = change.view
-        default: return nil
-        }
-        return bus.screen.view(id) == nil ? id : nil
     }
 
     private func reject(_ error: LogReadError) {
