@@ -66,8 +66,9 @@ public final class Replayer {
         precondition(bus.loop === loop, "replay on the bus's own loop")
         start(strict: strict)
         // Records are posted as they are read, each turn (the records sharing one `t`) from one
-        // callback of the loop, with one record of look-ahead: nothing is collected or copied. What
-        // the reader rejects inside a turn is reported there, in line order.
+        // callback of the loop; the next turn's first record is looked at where it lies in its
+        // batch, not copied out. What the reader rejects inside a turn is reported there, in line
+        // order.
         itemsRead = 0
         // Read a few hundred lines ahead, on a second thread when the input ends; a pipe or a
         // followed file is read one record at a time, so what arrives is posted at once.

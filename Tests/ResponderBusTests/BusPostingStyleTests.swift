@@ -57,6 +57,27 @@ struct BusPostingStyleTests {
         #expect(recorder.log == ["keyboardWillShow:2", "keyboardWillChangeFrame:3"])
     }
 
+    @Test("coalescing finds its match first, in the middle or last in the queue, and all matches when several", arguments: [0, 1, 2, 3])
+    func coalesceAtAnyPosition(position: Int) {
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop)
+        let recorder = Recorder(bus)
+        // Three other events, with the one to replace at `position` (3: twice, first and last).
+        var names: [EventName<KeyboardInfo>] = [.keyboardWillShow, .keyboardDidShow, .keyboardWillHide]
+        if position < 3 {
+            names.insert(.keyboardWillChangeFrame, at: position)
+        } else {
+            names.insert(.keyboardWillChangeFrame, at: 0)
+            names.append(.keyboardWillChangeFrame)
+        }
+        for (curve, name) in names.enumerated() { bus.post(name, KeyboardInfo(curve: curve), style: .asap) }
+        bus.post(.keyboardWillChangeFrame, KeyboardInfo(curve: 9), style: .asap, coalescing: .onName)
+        #expect(bus.queuedEventCount == 4)
+        loop.run()
+        let others = names.enumerated().filter { $0.element != .keyboardWillChangeFrame }.map { "\($0.element.rawValue):\($0.offset)" }
+        #expect(recorder.log == others + ["keyboardWillChangeFrame:9"])
+    }
+
     @Test("coalescing on sender, and on both: both must match")
     func coalesceOnSenderAndBoth() {
         let loop = VirtualTimeLoop()

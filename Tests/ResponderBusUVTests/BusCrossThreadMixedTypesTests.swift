@@ -213,7 +213,18 @@ struct BusCrossThreadMixedTypesTests {
                 },
             ]
         }
+        // The three numbers must make one batch: they are posted while the loop is held in a piece
+        // of work, so its drain finds them all. (Posted freely, the loop may drain n0 alone, and the
+        // text posted from the loop then rightly comes before n1 and n2.)
+        let held = Latch()
+        let gate = Latch()
+        loop.execute {
+            held.countDown()
+            _ = gate.wait()
+        }
+        try #require(held.wait())
         for value in 0..<3 { bus.postFromAnyThread(.uvCrossThreadNumber, value) }
+        gate.countDown()
         try #require(done.wait())
         let entries = try loop.runAndWait { log.entries }
         #expect(entries == ["n0", "posted", "n1", "n2", "from the loop"])
