@@ -37,14 +37,15 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
     /// The plugin's name: `"KeyboardAvoidance"`.
     public let name: String
     /// When the rule is applied.
-    public var timing: Timing
+    // Settings read on every event, set on the loop like the rest: no run-time exclusivity checks.
+    @exclusivity(unchecked) public var timing: Timing
     /// Whether another app's keyboard (`isLocal: false`) is avoided too. Default `false`.
     public var honorsOtherAppsKeyboards: Bool {
         get { keyboard.followsOtherApps }
         set { keyboard.followsOtherApps = newValue }
     }
     /// The gap kept above the keyboard for fields that set no `keyboardDistance`.
-    public var defaultGap: Double
+    @exclusivity(unchecked) public var defaultGap: Double
 
     // Loop-confined state read on every event and never accessed overlappingly: no run-time
     // exclusivity checks.

@@ -33,8 +33,8 @@ public final class Replayer {
     @exclusivity(unchecked) public var onProgress: (Int, Int?) -> Void = { _, _ in }
 
     /// How many events of one `t` are posted in one callback at most (a log with a million events at
-    /// `t = 0` must not be held in memory).
-    public var maxTurnSize = 10_000
+    /// `t = 0` must not be held in memory). Set it before a replay, not during one.
+    @exclusivity(unchecked) public var maxTurnSize = 10_000
 
     // Loop-confined, touched for every record and never accessed overlappingly: no run-time
     // exclusivity checks. `stopped` mirrors `summary.stoppedAt != nil` without copying the error.
