@@ -61,10 +61,16 @@ func nsPerOp(iterations: Int, samples: Int = 7, _ body: (Int) -> Void) -> Double
 /// slow spell of the machine hits them alike, and the fastest of `rounds` runs kept for each: noise
 /// only ever adds time. For goals stated as a ratio between two cases.
 func interleavedNsPerOp(iterations: Int, rounds: Int = 9, _ bodies: [(Int) -> Void]) -> [Double] {
-    for body in bodies { body(max(1, iterations / 10)) }
-    var best = [Double](repeating: .infinity, count: bodies.count)
+    interleavedNsPerOp(rounds: rounds, bodies.map { (iterations, $0) })
+}
+
+/// ``interleavedNsPerOp(iterations:rounds:_:)`` with a number of iterations per case (a slow
+/// baseline runs fewer).
+func interleavedNsPerOp(rounds: Int = 9, _ cases: [(iterations: Int, body: (Int) -> Void)]) -> [Double] {
+    for (iterations, body) in cases { body(max(1, iterations / 10)) }
+    var best = [Double](repeating: .infinity, count: cases.count)
     for _ in 0..<rounds {
-        for (index, body) in bodies.enumerated() {
+        for (index, (iterations, body)) in cases.enumerated() {
             let t0 = bench_now_ns()
             body(iterations)
             let t1 = bench_now_ns()
