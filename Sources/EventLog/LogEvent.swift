@@ -48,7 +48,11 @@ public enum LogEvent: Hashable, Sendable {
         case keyboardDidChangeFrame
 
         /// The bus's name for this event.
-        public var eventName: EventName<KeyboardInfo> {
+        public var eventName: EventName<KeyboardInfo> { Self.eventNames[Int(kind.rawValue)] }
+
+        /// The format's kind of event: the one table of the six keyboard events; the bus's names
+        /// and the reader's look-up follow from it.
+        var kind: EventKind {
             switch self {
             case .keyboardWillShow: .keyboardWillShow
             case .keyboardDidShow: .keyboardDidShow
@@ -58,6 +62,18 @@ public enum LogEvent: Hashable, Sendable {
             case .keyboardDidChangeFrame: .keyboardDidChangeFrame
             }
         }
+
+        /// The keyboard event of each `EventKind` (by raw value), `nil` for the other kinds.
+        static let byKind: [KeyboardEvent?] = EventKind.allCases.map { kind in allCases.first { $0.kind == kind } }
+
+        /// The bus's names, by `EventKind` raw value; checked against the spellings when built.
+        private static let eventNames: [EventName<KeyboardInfo>] = {
+            let names = EventName<KeyboardInfo>.allKeyboardEvents
+            for event in allCases {
+                precondition(names[Int(event.kind.rawValue)].rawValue == event.rawValue, "keyboard event names out of order")
+            }
+            return names
+        }()
     }
 
     /// The event's raw name, as written in the `event` field.
@@ -66,15 +82,7 @@ public enum LogEvent: Hashable, Sendable {
     /// The kind of event, whose spelling is its name.
     var kind: EventKind {
         switch self {
-        case .keyboard(let kind, _):
-            switch kind {
-            case .keyboardWillShow: .keyboardWillShow
-            case .keyboardDidShow: .keyboardDidShow
-            case .keyboardWillHide: .keyboardWillHide
-            case .keyboardDidHide: .keyboardDidHide
-            case .keyboardWillChangeFrame: .keyboardWillChangeFrame
-            case .keyboardDidChangeFrame: .keyboardDidChangeFrame
-            }
+        case .keyboard(let kind, _): kind.kind
         case .didBeginEditing: .didBeginEditing
         case .didEndEditing: .didEndEditing
         case .returnKey: .returnKey

@@ -309,17 +309,7 @@ enum EventKind: UInt8, CaseIterable {
     var name: String { "\(spelling)" }
 
     /// The keyboard event, for the six keyboard kinds.
-    var keyboardEvent: LogEvent.KeyboardEvent? {
-        switch self {
-        case .keyboardWillShow: .keyboardWillShow
-        case .keyboardDidShow: .keyboardDidShow
-        case .keyboardWillHide: .keyboardWillHide
-        case .keyboardDidHide: .keyboardDidHide
-        case .keyboardWillChangeFrame: .keyboardWillChangeFrame
-        case .keyboardDidChangeFrame: .keyboardDidChangeFrame
-        default: nil
-        }
-    }
+    var keyboardEvent: LogEvent.KeyboardEvent? { LogEvent.KeyboardEvent.byKind[Int(rawValue)] }
 
     /// The event whose name is spelled at `start` in `bytes` and closed by a quote right after it,
     /// with the offset of that quote; `nil` otherwise. No scan for the closing quote: a byte or two

@@ -93,6 +93,12 @@ struct RecordParserKeyTests {
             #expect(EventKind(decoded: kind.name) == kind)
             #expect(kind.keyboardEvent.map(\.rawValue) == (LogEvent.KeyboardEvent(rawValue: kind.name)?.rawValue))
         }
+        // The six keyboard events: the reader's kind, the bus's name and the spelling agree.
+        for event in LogEvent.KeyboardEvent.allCases {
+            #expect(event.kind.name == event.rawValue)
+            #expect(event.eventName.rawValue == event.rawValue)
+            #expect(event.kind.keyboardEvent == event)
+        }
         for miss in ["keyboardWillShoW\"", "keyboard\"", "keyboardWill\"", "scenes\"", "scree\"", "sc\"", "\"", "didBeginEditin\""] {
             #expect(recognisedEvent(miss) == nil, "\(miss)")
         }
