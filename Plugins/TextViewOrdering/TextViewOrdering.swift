@@ -39,6 +39,9 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
     @exclusivity(unchecked) private var heldTimeout: ScheduledWork?
     @exclusivity(unchecked) private var keyboard = KeyboardState()
     @exclusivity(unchecked) private var reportedHold: Duration?
+    /// The end-of-turn `turnSettled`, re-posted (coalesced) after every event of a turn: made once,
+    /// so that re-posting it allocates nothing.
+    @exclusivity(unchecked) private var settledPost: RepeatedPost<TurnSettled>?
 
     /// Creates the plugin.
     ///
@@ -104,7 +107,8 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
 
     private func postSettled(_ context: PluginContext, style: PostingStyle) {
         let payload = TurnSettled(collapsedEvents: settler.pendingEvents, firstResponder: context.firstResponder?.id)
-        context.post(.turnSettled, payload, style: style, coalescing: .onName)
+        if settledPost == nil { settledPost = RepeatedPost(.turnSettled, initial: payload, context: context) }
+        context.post(settledPost!, payload, style: style, coalescing: .onName)
     }
 
     private func turnDidSettle(_ context: PluginContext) {

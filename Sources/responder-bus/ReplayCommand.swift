@@ -163,7 +163,10 @@ final class ReplaySession {
         if let path = command.report {
             report = try ReplayReport(path: path, bus: bus, clock: { [unowned replayer] in replayer.logTime })
         }
-        let recorder = LogRecorder(bus: bus, selection: recordOutput == nil ? .derived : .all, clock: { [unowned replayer] in replayer.logTime }) { [unowned self] record in
+        // Called for every derived record: `self` is captured strongly, which costs nothing per
+        // call (an unowned reference is checked and counted at each use). No cycle: the session
+        // holds neither the recorder nor the replayer, which `runVirtual`/`runOnLibuv` stop.
+        let recorder = LogRecorder(bus: bus, selection: recordOutput == nil ? .derived : .all, clock: { [unowned replayer] in replayer.logTime }) { [self] record in
             recordOutput?.line(record)
             guard record.origin != .external else { return }
             derivedCount += 1
@@ -177,15 +180,15 @@ final class ReplaySession {
                 output.line("\(Timeline.time(t))    → \(by): \(event.name.rawValue)")
             }
         }
-        replayer.willPost = { [unowned self] record, _ in
-            if text { output.line(Timeline.external(record)) }
+        if text {
+            replayer.willPost = { [unowned self] record, _ in output.line(Timeline.external(record)) }
         }
         replayer.onProblem = { [unowned self] error in
             progress.finish()
             complain("\(command.log): \(error)")
         }
-        replayer.onRecordedDerived = { [unowned self] record, location in
-            verifier?.addRecorded(record, at: location)
+        if let verifier {
+            replayer.onRecordedDerived = { record, location in verifier.addRecorded(record, at: location) }
         }
         replayer.onProgress = { consumed, total in progress.update(consumed, total) }
         var check: CoverageCheck?

@@ -268,17 +268,19 @@ public final class Screen {
     /// Where the origin of `view`'s content coordinates lies on the screen; `.zero` for `nil`.
     private func contentOrigin(of view: ViewNode?, unmoved: Bool) -> Point {
         var origin = Point.zero
-        var node = view
-        while let current = node {
+        guard let view else { return origin }
+        // Walked without counting references (see `ViewNode.isVisible`).
+        unowned(unsafe) var current = view
+        while true {
             var frameOrigin = current.frame.origin
-            if unmoved, current === root { frameOrigin.y = restingRootOriginY }
+            if unmoved, current === _root { frameOrigin.y = _restingRootOriginY }
             origin = origin.offsetBy(dx: frameOrigin.x, dy: frameOrigin.y)
-            if current.kind == .scrollView {
+            if current._kind == .scrollView {
                 origin = origin.offsetBy(dx: -current.contentOffset.x, dy: -current.contentOffset.y)
             }
-            node = current.parent
+            guard let parent = current._parent else { return origin }
+            current = parent
         }
-        return origin
     }
 
     // MARK: - Helpers

@@ -125,22 +125,26 @@ public final class ViewNode {
 
     /// Whether the view can be seen: neither it nor any ancestor is hidden.
     public var isVisible: Bool {
-        var node: ViewNode? = self
-        while let current = node {
-            if current.isHidden { return false }
-            node = current.parent
+        // Walked without counting references (a retain and a release per level otherwise): the
+        // tree keeps every ancestor alive while this runs (see `_parent`).
+        unowned(unsafe) var node = self
+        while true {
+            if node._isHidden { return false }
+            guard let parent = node._parent else { return true }
+            node = parent
         }
-        return true
     }
 
     /// The nearest ancestor (not the view itself) whose kind is ``ViewKind/scrollView``.
     public var enclosingScrollView: ViewNode? {
-        var node = parent
-        while let current = node {
-            if current.kind == .scrollView { return current }
-            node = current.parent
+        // Walked without counting references, like `isVisible`.
+        guard let first = _parent else { return nil }
+        unowned(unsafe) var node = first
+        while true {
+            if node._kind == .scrollView { return node }
+            guard let parent = node._parent else { return nil }
+            node = parent
         }
-        return nil
     }
 
     /// The view's ancestors, nearest first: its parent, its parent's parent, up to the root.

@@ -1,0 +1,72 @@
+/// An event a plugin posts over and over, coalesced on its name, such as the text-view ordering
+/// plugin's `turnSettled` after every event of a turn.
+///
+/// A plain coalesced post makes a closure holding the payload each time and frees the one it
+/// replaces: a heap allocation and a deallocation for every event of a turn. This one makes its
+/// delivery once and replaces the payload in place, so re-posting it costs a queue entry.
+///
+/// Delivered exactly as ``PluginContext/post(_:_:style:coalescing:)`` would deliver it: coalescing
+/// on the name removes every queued event of that name before the new one joins the back, so at
+/// most one post of this object waits at a time, and it carries the payload of the latest post.
+///
+/// ```swift
+/// // Once, on the first event:
+/// settled = RepeatedPost(.turnSettled, initial: payload, context: context)
+/// // After every event of the turn:
+/// context.post(settled, payload, style: .asap, coalescing: .onName)
+/// ```
+///
+/// Use one per plugin and bus, from the plugin's own context; loop-confined like the bus.
+public final class RepeatedPost<Payload: Sendable> {
+    /// Where the payload of the waiting post lives; read when it is delivered.
+    // Inlinable, like the bus's posts, so that it is specialised for its payload in the plugin's
+    // module (an unspecialised delivery looks up generic metadata and copies through witnesses).
+    @usableFromInline
+    final class Slot {
+        @usableFromInline @exclusivity(unchecked) var payload: Payload
+        @inlinable init(_ payload: Payload) { self.payload = payload }
+    }
+
+    @usableFromInline let name: EventName<Payload>
+    @usableFromInline let origin: EventOrigin
+    @usableFromInline let slot: Slot
+    @usableFromInline let deliver: (Bus) -> Void
+
+    /// Creates the repeated post of `name`, derived by the plugin whose `context` this is.
+    @inlinable
+    public init(_ name: EventName<Payload>, initial: Payload, context: PluginContext) {
+        let slot = Slot(initial)
+        let origin = EventOrigin.derived(by: context.pluginName)
+        self.name = name
+        self.origin = origin
+        self.slot = slot
+        deliver = { bus in bus.post(name, slot.payload, sender: nil, origin: origin) }
+    }
+}
+
+extension PluginContext {
+    /// Posts `payload` through `repeated` (which this plugin made), like
+    /// ``post(_:_:style:coalescing:)`` with `coalescing`, which must include
+    /// ``Coalescing/onName``; nothing once the plugin has been removed.
+    @inlinable
+    public func post<Payload>(
+        _ repeated: RepeatedPost<Payload>, _ payload: Payload, style: PostingStyle, coalescing: Coalescing
+    ) {
+        precondition(coalescing.contains(.onName), "a repeated post is coalesced on its name")
+        guard registration.isActive else { return }
+        withBus { bus in
+            bus.loop.assertInLoop()
+            if bus.hasQueuedEvents { bus.removeQueued(nameID: repeated.name.id, senderID: nil, coalescing) }
+            switch style {
+            case .now:
+                bus.post(repeated.name, payload, sender: nil, origin: repeated.origin)
+            case .asap, .whenIdle:
+                // Nothing of this name is queued any more: the slot is free for the new payload.
+                repeated.slot.payload = payload
+                bus.enqueue(
+                    QueuedPost(nameID: repeated.name.id, senderID: nil, sequence: bus.makeSequence(), deliver: repeated.deliver),
+                    whenIdle: style == .whenIdle)
+            }
+        }
+    }
+}
