@@ -108,7 +108,7 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
     private func postSettled(_ context: PluginContext, style: PostingStyle) {
         let payload = TurnSettled(collapsedEvents: settler.pendingEvents, firstResponder: context.firstResponder?.id)
         if settledPost == nil { settledPost = RepeatedPost(.turnSettled, initial: payload, context: context) }
-        context.post(settledPost!, payload, style: style, coalescing: .onName)
+        context.post(payload, through: settledPost!, style: style, coalescing: .onName)
     }
 
     private func turnDidSettle(_ context: PluginContext) {

@@ -167,3 +167,104 @@ struct BusPostingStyleTests {
         _ = token
     }
 }
+
+/// Counts each turn's keyboard events and re-posts the count after every one of them through a
+/// ``RepeatedPost``, the way the text-view ordering plugin posts `turnSettled`.
+final class RepeatingCounter: KeyboardObserving {
+    static let counted = EventName<Int>("test.repeatedCount")
+    let name = "RepeatingCounter"
+    var style: PostingStyle = .asap
+    private var count = 0
+    private var repeated: RepeatedPost<Int>?
+    private(set) var lastContext: PluginContext?
+
+    func keyboardWillChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) {
+        lastContext = context
+        count += 1
+        if repeated == nil { repeated = RepeatedPost(Self.counted, initial: 0, context: context) }
+        context.post(count, through: repeated!, style: style, coalescing: .onName)
+    }
+}
+
+@Suite("Repeated posts: delivered like a coalesced post, with the latest payload")
+struct RepeatedPostTests {
+    /// Logs the counts and the other queued events, in delivery order.
+    static func listen(_ bus: Bus, into log: Box) -> [ObservationToken] {
+        [
+            bus.observe(RepeatingCounter.counted) { log.entries.append("count:\($0.payload) by \($0.origin.derivingPlugin ?? "-")") },
+            bus.observe(.keyboardDidShow) { log.entries.append("didShow:\($0.payload.curve ?? -1)") },
+        ]
+    }
+
+    final class Box { var entries: [String] = [] }
+
+    @Test("re-posted through a turn, it is delivered once, at the back, with the latest payload, as the plugin's")
+    func latestWinsAtTheBack() throws {
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop)
+        try bus.register(RepeatingCounter())
+        let log = Box()
+        let tokens = Self.listen(bus, into: log)
+        loop.runAsTurn {
+            bus.post(.keyboardWillChangeFrame, KeyboardInfo())
+            bus.post(.keyboardDidShow, KeyboardInfo(curve: 1), style: .asap)
+            bus.post(.keyboardWillChangeFrame, KeyboardInfo())
+            bus.post(.keyboardWillChangeFrame, KeyboardInfo())
+            #expect(bus.queuedEventCount == 2)
+        }
+        loop.run()
+        #expect(log.entries == ["didShow:1", "count:3 by RepeatingCounter"])
+        // The next turn posts it again, with the next payload.
+        loop.runAsTurn { bus.post(.keyboardWillChangeFrame, KeyboardInfo()) }
+        loop.run()
+        #expect(log.entries == ["didShow:1", "count:3 by RepeatingCounter", "count:4 by RepeatingCounter"])
+        withExtendedLifetime(tokens) {}
+    }
+
+    @Test("a coalescing post of the same name from elsewhere replaces it, and it replaces that one")
+    func coalescesWithOrdinaryPosts() throws {
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop)
+        try bus.register(RepeatingCounter())
+        let log = Box()
+        let tokens = Self.listen(bus, into: log)
+        loop.runAsTurn {
+            bus.post(.keyboardWillChangeFrame, KeyboardInfo())
+            bus.post(RepeatingCounter.counted, 99, style: .asap, coalescing: .onName)
+        }
+        loop.run()
+        loop.runAsTurn {
+            bus.post(RepeatingCounter.counted, 98, style: .asap, coalescing: .onName)
+            bus.post(.keyboardWillChangeFrame, KeyboardInfo())
+        }
+        loop.run()
+        #expect(log.entries == ["count:99 by -", "count:2 by RepeatingCounter"])
+        withExtendedLifetime(tokens) {}
+    }
+
+    @Test("posted now, it is delivered at once; once the plugin is removed, nothing is posted")
+    func nowAndRemoved() throws {
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop)
+        let counter = RepeatingCounter()
+        counter.style = .now
+        try bus.register(counter)
+        let log = Box()
+        let tokens = Self.listen(bus, into: log)
+        bus.post(.keyboardWillChangeFrame, KeyboardInfo())
+        #expect(log.entries == ["count:1 by RepeatingCounter"])
+        counter.style = .asap
+        loop.runAsTurn { bus.post(.keyboardWillChangeFrame, KeyboardInfo()) }
+        #expect(bus.unregister(named: counter.name))
+        loop.run()
+        // Queued before the removal: delivered, as any queued post would be.
+        #expect(log.entries == ["count:1 by RepeatingCounter", "count:2 by RepeatingCounter"])
+        // Posting through the removed plugin's context afterwards does nothing.
+        let context = try #require(counter.lastContext)
+        loop.runAsTurn { counter.keyboardWillChangeFrame(Event(.keyboardWillChangeFrame, KeyboardInfo()), context: context) }
+        #expect(bus.queuedEventCount == 0)
+        loop.run()
+        #expect(log.entries.count == 2)
+        withExtendedLifetime(tokens) {}
+    }
+}

@@ -13,7 +13,7 @@
 /// // Once, on the first event:
 /// settled = RepeatedPost(.turnSettled, initial: payload, context: context)
 /// // After every event of the turn:
-/// context.post(settled, payload, style: .asap, coalescing: .onName)
+/// context.post(payload, through: settled, style: .asap, coalescing: .onName)
 /// ```
 ///
 /// Use one per plugin and bus, from the plugin's own context; loop-confined like the bus.
@@ -33,6 +33,11 @@ public final class RepeatedPost<Payload: Sendable> {
     @usableFromInline let deliver: (Bus) -> Void
 
     /// Creates the repeated post of `name`, derived by the plugin whose `context` this is.
+    ///
+    /// - Parameters:
+    ///   - name: the event's name.
+    ///   - initial: a payload to start with (never delivered unless posted).
+    ///   - context: the plugin's context: the posts are derived by that plugin.
     @inlinable
     public init(_ name: EventName<Payload>, initial: Payload, context: PluginContext) {
         let slot = Slot(initial)
@@ -48,9 +53,15 @@ extension PluginContext {
     /// Posts `payload` through `repeated` (which this plugin made), like
     /// ``post(_:_:style:coalescing:)`` with `coalescing`, which must include
     /// ``Coalescing/onName``; nothing once the plugin has been removed.
+    ///
+    /// - Parameters:
+    ///   - payload: the payload; the latest one posted is the one delivered.
+    ///   - repeated: the repeated post, made once by this plugin.
+    ///   - style: when to deliver it.
+    ///   - coalescing: how to coalesce it; must include ``Coalescing/onName``.
     @inlinable
     public func post<Payload>(
-        _ repeated: RepeatedPost<Payload>, _ payload: Payload, style: PostingStyle, coalescing: Coalescing
+        _ payload: Payload, through repeated: RepeatedPost<Payload>, style: PostingStyle, coalescing: Coalescing
     ) {
         precondition(coalescing.contains(.onName), "a repeated post is coalesced on its name")
         guard registration.isActive else { return }
