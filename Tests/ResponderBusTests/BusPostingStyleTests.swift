@@ -188,23 +188,30 @@ final class RepeatingCounter: KeyboardObserving {
 
 @Suite("Repeated posts: delivered like a coalesced post, with the latest payload")
 struct RepeatedPostTests {
-    /// Logs the counts and the other queued events, in delivery order.
-    static func listen(_ bus: Bus, into log: Box) -> [ObservationToken] {
-        [
-            bus.observe(RepeatingCounter.counted) { log.entries.append("count:\($0.payload) by \($0.origin.derivingPlugin ?? "-")") },
-            bus.observe(.keyboardDidShow) { log.entries.append("didShow:\($0.payload.curve ?? -1)") },
-        ]
-    }
+    /// A bus with `counter` registered, and a log of the counts and the other queued events, in
+    /// delivery order.
+    final class Setup {
+        let loop = VirtualTimeLoop()
+        let bus: Bus
+        var entries: [String] = []
+        var tokens: [ObservationToken] = []
 
-    final class Box { var entries: [String] = [] }
+        init(_ counter: RepeatingCounter = RepeatingCounter()) throws {
+            bus = Bus(loop: loop)
+            try bus.register(counter)
+            tokens = [
+                bus.observe(RepeatingCounter.counted) { [unowned self] in
+                    entries.append("count:\($0.payload) by \($0.origin.derivingPlugin ?? "-")")
+                },
+                bus.observe(.keyboardDidShow) { [unowned self] in entries.append("didShow:\($0.payload.curve ?? -1)") },
+            ]
+        }
+    }
 
     @Test("re-posted through a turn, it is delivered once, at the back, with the latest payload, as the plugin's")
     func latestWinsAtTheBack() throws {
-        let loop = VirtualTimeLoop()
-        let bus = Bus(loop: loop)
-        try bus.register(RepeatingCounter())
-        let log = Box()
-        let tokens = Self.listen(bus, into: log)
+        let setup = try Setup()
+        let (loop, bus) = (setup.loop, setup.bus)
         loop.runAsTurn {
             bus.post(.keyboardWillChangeFrame, KeyboardInfo())
             bus.post(.keyboardDidShow, KeyboardInfo(curve: 1), style: .asap)
@@ -213,21 +220,17 @@ struct RepeatedPostTests {
             #expect(bus.queuedEventCount == 2)
         }
         loop.run()
-        #expect(log.entries == ["didShow:1", "count:3 by RepeatingCounter"])
+        #expect(setup.entries == ["didShow:1", "count:3 by RepeatingCounter"])
         // The next turn posts it again, with the next payload.
         loop.runAsTurn { bus.post(.keyboardWillChangeFrame, KeyboardInfo()) }
         loop.run()
-        #expect(log.entries == ["didShow:1", "count:3 by RepeatingCounter", "count:4 by RepeatingCounter"])
-        withExtendedLifetime(tokens) {}
+        #expect(setup.entries == ["didShow:1", "count:3 by RepeatingCounter", "count:4 by RepeatingCounter"])
     }
 
     @Test("a coalescing post of the same name from elsewhere replaces it, and it replaces that one")
     func coalescesWithOrdinaryPosts() throws {
-        let loop = VirtualTimeLoop()
-        let bus = Bus(loop: loop)
-        try bus.register(RepeatingCounter())
-        let log = Box()
-        let tokens = Self.listen(bus, into: log)
+        let setup = try Setup()
+        let (loop, bus) = (setup.loop, setup.bus)
         loop.runAsTurn {
             bus.post(.keyboardWillChangeFrame, KeyboardInfo())
             bus.post(RepeatingCounter.counted, 99, style: .asap, coalescing: .onName)
@@ -238,33 +241,28 @@ struct RepeatedPostTests {
             bus.post(.keyboardWillChangeFrame, KeyboardInfo())
         }
         loop.run()
-        #expect(log.entries == ["count:99 by -", "count:2 by RepeatingCounter"])
-        withExtendedLifetime(tokens) {}
+        #expect(setup.entries == ["count:99 by -", "count:2 by RepeatingCounter"])
     }
 
     @Test("posted now, it is delivered at once; once the plugin is removed, nothing is posted")
     func nowAndRemoved() throws {
-        let loop = VirtualTimeLoop()
-        let bus = Bus(loop: loop)
         let counter = RepeatingCounter()
         counter.style = .now
-        try bus.register(counter)
-        let log = Box()
-        let tokens = Self.listen(bus, into: log)
+        let setup = try Setup(counter)
+        let (loop, bus) = (setup.loop, setup.bus)
         bus.post(.keyboardWillChangeFrame, KeyboardInfo())
-        #expect(log.entries == ["count:1 by RepeatingCounter"])
+        #expect(setup.entries == ["count:1 by RepeatingCounter"])
         counter.style = .asap
         loop.runAsTurn { bus.post(.keyboardWillChangeFrame, KeyboardInfo()) }
         #expect(bus.unregister(named: counter.name))
         loop.run()
         // Queued before the removal: delivered, as any queued post would be.
-        #expect(log.entries == ["count:1 by RepeatingCounter", "count:2 by RepeatingCounter"])
+        #expect(setup.entries == ["count:1 by RepeatingCounter", "count:2 by RepeatingCounter"])
         // Posting through the removed plugin's context afterwards does nothing.
         let context = try #require(counter.lastContext)
         loop.runAsTurn { counter.keyboardWillChangeFrame(Event(.keyboardWillChangeFrame, KeyboardInfo()), context: context) }
         #expect(bus.queuedEventCount == 0)
         loop.run()
-        #expect(log.entries.count == 2)
-        withExtendedLifetime(tokens) {}
+        #expect(setup.entries.count == 2)
     }
 }
