@@ -14,7 +14,14 @@ final class Output {
     private let closes: Bool
     /// Whether a write failed (a closed pipe): later output is dropped.
     private(set) var failed = false
-    @exclusivity(unchecked) private var background: BackgroundWriter?
+    @exclusivity(unchecked) private var background: BackgroundWriter? {
+        didSet { backgroundRef = background.map(Unmanaged.passUnretained) }
+    }
+    /// `background`, for the per-line path: without the atomic retain and release of the writer
+    /// that reading the optional costs (its cache line is shared with the writer thread, which made
+    /// that pair the most expensive instructions of a replay's loop thread). `background` keeps it
+    /// alive.
+    @exclusivity(unchecked) private var backgroundRef: Unmanaged<BackgroundWriter>?
 
     init(descriptor: Int32 = 1, closes: Bool = false) {
         self.descriptor = descriptor
@@ -31,7 +38,7 @@ final class Output {
     }
 
     func line(_ text: String) {
-        if let background { return background.add(.text(text)) }
+        if let backgroundRef { return backgroundRef._withUnsafeGuaranteedRef { $0.add(.text(text)) } }
         buffer.append(contentsOf: text.utf8)
         buffer.append(0x0A)
         if buffer.count >= 1 << 16 { flush() }
@@ -39,7 +46,7 @@ final class Output {
 
     /// Writes a record as a log line, encoded straight into the buffer.
     func line(_ record: LogRecord) {
-        if let background { return background.add(.record(record)) }
+        if let backgroundRef { return backgroundRef._withUnsafeGuaranteedRef { $0.add(.record(record)) } }
         Self.append(record, to: &buffer)
         if buffer.count >= 1 << 16 { flush() }
     }
