@@ -106,7 +106,8 @@ private final class BackgroundWriter: @unchecked Sendable {
     }
 
     private static let batchSize = 256
-    private let channel = BatchChannel<[Item]>(capacity: 4)
+    // The writer only has to keep up: it is woken when half the batches wait, not for each one.
+    private let channel = BatchChannel<[Item]>(capacity: 8, wakesConsumerAt: 4)
     // The caller's thread only.
     @exclusivity(unchecked) private var pending: [Item] = []
     // The writer thread's until `finish()` has joined it.
