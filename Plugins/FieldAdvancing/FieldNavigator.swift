@@ -46,6 +46,7 @@ public struct FieldNavigator: Sendable {
     /// The candidates (visible, enabled text fields and text views) in tree order.
     private static func candidates(on screen: Screen) -> [ViewNode] {
         var found: [ViewNode] = []
+        found.reserveCapacity(16)
         if let root = screen.root { collect(root, into: &found) }
         return found
     }
@@ -54,7 +55,13 @@ public struct FieldNavigator: Sendable {
         // A hidden view hides its whole subtree.
         guard !node.isHidden else { return }
         if node.kind.isTextInput && node.isEnabled { found.append(node) }
-        for child in node.children { collect(child, into: &found) }
+        // Walked without a retain and a release per child: the tree holds every view meanwhile.
+        node.children.withUnsafeBufferPointer { children in
+            for index in children.indices {
+                unowned(unsafe) let child = children[index]
+                collect(child, into: &found)
+            }
+        }
     }
 
     /// The neighbour in the order of ``orderedFields(in:)``, found in one pass over the candidates

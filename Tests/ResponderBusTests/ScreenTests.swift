@@ -76,6 +76,25 @@ import Testing
         #expect(screen.view("Field1") == nil, "ids are case-sensitive")
     }
 
+    @Test("a view looked up again after the tree changed is found as it is now: removed, re-added, reloaded")
+    func lookupAfterChanges() throws {
+        let screen = Screen()
+        try screen.load(CannedScenes.signUp)
+        let email = try #require(screen.view("email"))
+        #expect(screen.view("email") === email, "the same node, twice in a row")
+        try screen.removeView("email")
+        #expect(screen.view("email") == nil)
+        let added = try screen.addSubview(ViewSpec(id: "email", kind: .textField, frame: Self.r(20, 600, 335, 44)), to: "root")
+        #expect(screen.view("email") === added)
+        #expect(added !== email)
+        try screen.load(CannedScenes.signUp)
+        let reloaded = try #require(screen.view("email"))
+        #expect(reloaded !== added)
+        try screen.load(SceneInfo(root: ViewSpec(id: "root", frame: Self.r(0, 0, 375, 812))))
+        #expect(screen.view("email") == nil)
+        #expect(screen.view("root") === screen.root)
+    }
+
     @Test("a view built from a spec gets its children's parents set, and default content geometry")
     func nodeFromSpec() {
         let spec = ViewSpec(

@@ -66,8 +66,23 @@ public final class Screen {
     public var firstResponder: ViewNode? { @inlinable get { _firstResponder } }
     @usableFromInline @exclusivity(unchecked) var _firstResponder: ViewNode?
 
-    /// The views by identifier.
-    @exclusivity(unchecked) private var index: [ViewID: ViewNode]
+    /// The views by identifier. Every change goes through here, and forgets the last look-up.
+    private var index: [ViewID: ViewNode] {
+        get { _index }
+        _modify {
+            lastLookup = nil
+            yield &_index
+        }
+        set {
+            lastLookup = nil
+            _index = newValue
+        }
+    }
+    @exclusivity(unchecked) private var _index: [ViewID: ViewNode]
+    /// The view ``view(_:)`` found last. A replayed record's view is looked up several times in a
+    /// row (the replayer checks it exists, the model applies it, a plugin reads it), and hashing
+    /// a string is most of a look-up.
+    @exclusivity(unchecked) private var lastLookup: (id: ViewID, node: ViewNode)?
 
     /// Creates an empty screen.
     ///
@@ -79,7 +94,8 @@ public final class Screen {
         _lastFieldAction = nil
         _restingRootOriginY = 0
         _firstResponder = nil
-        index = [:]
+        _index = [:]
+        lastLookup = nil
     }
 
     /// The screen's rectangle in its own coordinates: origin zero, the screen's ``size``.
@@ -108,7 +124,12 @@ public final class Screen {
     }
 
     /// The view with identifier `id`, or `nil`; O(1).
-    public func view(_ id: ViewID) -> ViewNode? { index[id] }
+    public func view(_ id: ViewID) -> ViewNode? {
+        if let lastLookup, lastLookup.id == id { return lastLookup.node }
+        guard let node = _index[id] else { return nil }
+        lastLookup = (id, node)
+        return node
+    }
 
     /// Every view, in pre-order: a view before its subviews, subviews back to front.
     public var allViews: [ViewNode] { root?.subtree ?? [] }
@@ -162,7 +183,7 @@ public final class Screen {
     ///
     /// - Throws: ``ScreenError/Code/unknownView`` when there is no such view.
     public func setFrame(_ id: ViewID, to frame: Rect) throws(ScreenError) {
-        guard let node = index[id] else { throw .unknownView(id) }
+        guard let node = view(id) else { throw .unknownView(id) }
         node.frame = frame
         if node === root { _restingRootOriginY = frame.origin.y }
     }
@@ -212,7 +233,7 @@ public final class Screen {
             clearFirstResponder()
             return
         }
-        guard let node = index[id] else { throw .unknownView(id) }
+        guard let node = view(id) else { throw .unknownView(id) }
         guard node.kind.isTextInput else { throw .notATextInput(id, kind: node.kind) }
         if node === firstResponder { return }
         clearFirstResponder()
