@@ -104,23 +104,30 @@ public final class Replayer {
     @exclusivity(unchecked) private var itemsRead = 0
     /// Where a virtual replay takes its items from, and the batch it is taking them from.
     @exclusivity(unchecked) private var items: ReadAhead?
-    @exclusivity(unchecked) private var batch: ReadAhead.Batch?
+    @exclusivity(unchecked) private var batch: ReadAhead.Batch? {
+        didSet { current = batch.map(Unmanaged.passUnretained) }
+    }
+    /// ``batch``, for the per-record path: reached without a retain and a release each time
+    /// (``batch`` holds it).
+    @exclusivity(unchecked) private var current: Unmanaged<ReadAhead.Batch>?
 
     /// Moves on to the next external record, reporting problems and handing recorded derived records
     /// to ``onRecordedDerived`` on the way, and returns its `t`; `nil` at the end or once stopped.
     /// The record itself stays in its batch (``postNextExternal()`` takes it).
     private func nextExternalTime() -> Double? {
         while !stopped {
-            guard let batch, batch.hasItem else {
+            guard let current, current._withUnsafeGuaranteedRef(\.hasItem) else {
                 batch = items?.next()
                 if batch == nil { return nil }
                 continue
             }
-            let kind = batch.nextKind
-            if kind == .external { return batch.nextTime }
+            let kind = current._withUnsafeGuaranteedRef(\.nextKind)
+            if kind == .external { return current._withUnsafeGuaranteedRef(\.nextTime) }
             itemsRead += 1
-            if itemsRead & 0x3FFF == 0 { onProgress(batch.bytesConsumed, items?.reader.totalBytes) }
-            switch batch.take() {
+            if itemsRead & 0x3FFF == 0 {
+                onProgress(current._withUnsafeGuaranteedRef(\.bytesConsumed), items?.reader.totalBytes)
+            }
+            switch current._withUnsafeGuaranteedRef({ $0.take() }) {
             case .problem(let error):
                 reject(error)
             case .record(let record, let location):
@@ -133,11 +140,11 @@ public final class Replayer {
 
     /// Posts the external record ``nextExternalTime()`` found.
     private func postNextExternal() {
-        guard let batch else { return }
+        guard let current else { return }
         itemsRead += 1
-        if itemsRead & 0x3FFF == 0 { onProgress(batch.bytesConsumed, items?.reader.totalBytes) }
-        let view = batch.nextView
-        if case .record(let record, let location) = batch.take() {
+        if itemsRead & 0x3FFF == 0 { onProgress(current._withUnsafeGuaranteedRef(\.bytesConsumed), items?.reader.totalBytes) }
+        let view = current._withUnsafeGuaranteedRef(\.nextView)
+        if case .record(let record, let location) = current._withUnsafeGuaranteedRef({ $0.take() }) {
             post(record, at: location, naming: view)
         }
     }

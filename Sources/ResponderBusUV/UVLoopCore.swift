@@ -107,8 +107,8 @@ final class UVLoopCore: @unchecked Sendable {
     @exclusivity(unchecked) private var wakeUpsEnded = false
     /// Scratch list of the signals a drain found, kept for its capacity.
     @exclusivity(unchecked) private var signals: [Signal] = []
-    @exclusivity(unchecked) private var endOfTurnWork = Deque<() -> Void>()
-    @exclusivity(unchecked) private var idleWork = Deque<() -> Void>()
+    @exclusivity(unchecked) private var endOfTurnWork = Deque<QueuedWork>()
+    @exclusivity(unchecked) private var idleWork = Deque<QueuedWork>()
     private var checkActive = false
     private var idleActive = false
     private var timers: [ObjectIdentifier: UVTimer] = [:]
@@ -623,7 +623,7 @@ final class UVLoopCore: @unchecked Sendable {
 
     func runAtEndOfTurn(_ work: @escaping () -> Void) {
         requireInLoop("runAtEndOfTurn(_:)")
-        endOfTurnWork.append(work)
+        endOfTurnWork.append(QueuedWork(work))
         if !checkActive {
             checkActive = true
             uv_check_start(checkHandle, UVCallbacks.check)
@@ -639,7 +639,7 @@ final class UVLoopCore: @unchecked Sendable {
 
     func runWhenIdle(_ work: @escaping () -> Void) {
         requireInLoop("runWhenIdle(_:)")
-        idleWork.append(work)
+        idleWork.append(QueuedWork(work))
         startIdle()
     }
 
@@ -652,7 +652,7 @@ final class UVLoopCore: @unchecked Sendable {
     /// Check callback: drains the end-of-turn queue, including work added while draining.
     func runEndOfTurnWork() {
         phase = .pollOrLater
-        while let work = endOfTurnWork.popFirst() { work() }
+        while let work = endOfTurnWork.popFirst() { work.run() }
         checkActive = false
         uv_check_stop(checkHandle)
         finishIfDrained()
@@ -663,9 +663,9 @@ final class UVLoopCore: @unchecked Sendable {
     func runIdleWork() {
         phase = .beforePoll
         if endOfTurnWork.isEmpty {
-            var batch = Deque<() -> Void>()
+            var batch = Deque<QueuedWork>()
             swap(&batch, &idleWork)
-            while let work = batch.popFirst() { work() }
+            while let work = batch.popFirst() { work.run() }
         }
         // Stay active while anything is pending, so that the poll does not block before the
         // check phase or the next idle phase.

@@ -63,7 +63,7 @@ public final class Bus: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var wildcard = Route()
     var nextSequence: UInt64 = 0
     @exclusivity(unchecked) @usableFromInline var isDispatching = false
-    @exclusivity(unchecked) @usableFromInline var pending = Deque<(Bus) -> Void>()
+    @exclusivity(unchecked) @usableFromInline var pending = Deque<PendingDelivery>()
     @exclusivity(unchecked) @usableFromInline var deadRecords: [ObserverRecord] = []
 
     var plugins: [PluginEntry] = []
@@ -115,7 +115,7 @@ public final class Bus: @unchecked Sendable {
     ) {
         loop.assertInLoop()
         if isDispatching {
-            pending.append { bus in bus.dispatch(name, payload, sender: sender, origin: origin) }
+            pending.append(PendingDelivery { bus in bus.dispatch(name, payload, sender: sender, origin: origin) })
             return
         }
         isDispatching = true
@@ -152,7 +152,7 @@ public final class Bus: @unchecked Sendable {
     @usableFromInline
     func drainPending() {
         while let next = pending.popFirst() {
-            next(self)
+            next.run(self)
         }
         if !deadRecords.isEmpty {
             let dead = deadRecords
@@ -300,6 +300,19 @@ public final class Bus: @unchecked Sendable {
     /// The number of live observations (listeners, not plugins), for tests and diagnostics.
     public var observationCount: Int {
         routes.reduce(0) { $0 + $1.listeners.count { !$0.isRemoved } } + wildcard.listeners.count { !$0.isRemoved }
+    }
+}
+
+/// An event posted from inside a callback, waiting for the one being delivered to finish.
+///
+/// A struct around the closure, so that the `Deque` stores it as it is (see `QueuedWork`).
+@usableFromInline
+struct PendingDelivery {
+    @usableFromInline let run: (Bus) -> Void
+
+    @inlinable
+    init(_ run: @escaping (Bus) -> Void) {
+        self.run = run
     }
 }
 

@@ -38,8 +38,8 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
     // run-time exclusivity checks, about ten per replayed event, are turned off.
     @exclusivity(unchecked) private var tasks = Heap<Task>()
     @exclusivity(unchecked) private var sequence: UInt64 = 0
-    @exclusivity(unchecked) private var endOfTurn = Deque<() -> Void>()
-    @exclusivity(unchecked) private var idle = Deque<() -> Void>()
+    @exclusivity(unchecked) private var endOfTurn = Deque<QueuedWork>()
+    @exclusivity(unchecked) private var idle = Deque<QueuedWork>()
     private let inbox = Locked<[@Sendable () -> Void]>([])
     /// How many pieces of work wait in the inbox, readable without taking its lock.
     private let inboxCount = Atomic<Int>(0)
@@ -71,12 +71,12 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
 
     /// Queues `work` for the end of the current turn.
     public func runAtEndOfTurn(_ work: @escaping () -> Void) {
-        endOfTurn.append(work)
+        endOfTurn.append(QueuedWork(work))
     }
 
     /// Queues `work` for when the loop has nothing else due at the current time.
     public func runWhenIdle(_ work: @escaping () -> Void) {
-        idle.append(work)
+        idle.append(QueuedWork(work))
     }
 
     /// Whether any work is waiting: due now, scheduled for later, or queued for a hook.
@@ -104,7 +104,7 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
             if !idle.isEmpty {
                 var batch = idle
                 idle.removeAll()
-                while let work = batch.popFirst() { work() }
+                while let work = batch.popFirst() { work.run() }
                 drainEndOfTurn()
                 continue
             }
@@ -178,6 +178,6 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
     }
 
     private func drainEndOfTurn() {
-        while let work = endOfTurn.popFirst() { work() }
+        while let work = endOfTurn.popFirst() { work.run() }
     }
 }
