@@ -110,6 +110,44 @@ struct BusOnUVLoopCrossThreadTests {
     }
 }
 
+extension BusOnUVLoopCrossThreadTests {
+    @Test("tokens cancelled on another thread leave the bus's lists on the loop; ones outliving their bus cancel harmlessly, even while it goes")
+    func cancelWhileTheBusGoes() throws {
+        let loop = UVEventLoop()
+        defer { loop.shutdown() }
+        let busBox = Locked<Bus?>(Bus(loop: loop))
+        weak let weakBus = busBox.withLock { $0 }
+        let tokens = Locked<[ObservationToken]>([])
+        let ready = DispatchSemaphore(value: 0)
+        loop.execute {
+            let bus = busBox.withLock { $0! }
+            let made = (0..<200).map { _ in bus.observe(.keyboardDidShow) { _ in } }
+            tokens.withLock { $0 = made }
+            ready.signal()
+        }
+        ready.wait()
+        let all = tokens.withLock { $0 }
+        for token in all[..<100] { token.cancel() }
+        #expect(all[..<100].allSatisfy { !$0.isActive })
+        let counted = Locked(-1)
+        let flushed = DispatchSemaphore(value: 0)
+        loop.execute {
+            counted.withLock { $0 = busBox.withLock { $0!.observationCount } }
+            flushed.signal()
+        }
+        flushed.wait()
+        #expect(counted.withLock { $0 } == 100)
+        // The bus goes on the loop while this thread cancels the rest.
+        loop.execute { busBox.withLock { $0 = nil } }
+        for token in all[100...] { token.cancel() }
+        loop.execute { flushed.signal() }
+        flushed.wait()
+        #expect(weakBus == nil)
+        #expect(all.allSatisfy { !$0.isActive })
+        tokens.withLock { $0 = [] }
+    }
+}
+
 /// A value behind a pthread mutex (TSan understands it; see TOOLCHAIN-NOTES on `Mutex`).
 final class Locked<Value>: @unchecked Sendable {
     private var mutex = pthread_mutex_t()

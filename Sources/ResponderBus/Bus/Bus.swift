@@ -78,6 +78,15 @@ public final class Bus: @unchecked Sendable {
     /// Events posted from other threads, waiting for the loop (see `postFromAnyThread`).
     @usableFromInline let inbox = CrossThreadInbox()
 
+    /// What observation tokens hold instead of a `weak` reference to the bus (see `BusAnchor`).
+    var anchor: BusAnchor {
+        if let _anchor { return _anchor }
+        let made = BusAnchor(self)
+        _anchor = made
+        return made
+    }
+    private var _anchor: BusAnchor?
+
     /// Creates a bus on `loop` with a screen model (by default an empty 375×812 screen).
     public init(loop: any BusLoop, screen: Screen = Screen()) {
         assert(
@@ -88,6 +97,8 @@ public final class Bus: @unchecked Sendable {
     }
 
     deinit {
+        // Tokens first: one cancelled on another thread right now waits for this, or sees the bus gone.
+        _anchor?.busIsGoing()
         // Plugin contexts reach the bus without counting it: from now on they must not.
         for registration in plugins.map(\.registration) + retiredRegistrations {
             registration.isActive = false

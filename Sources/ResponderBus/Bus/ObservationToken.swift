@@ -32,32 +32,66 @@ public struct ObservationToken: Hashable, Sendable {
 
 /// Shared by all copies of one token; removes the observation in `deinit`.
 final class TokenBox: @unchecked Sendable {
-    // Written once in init; read from any thread. The bus is held weakly: a token may outlive it.
-    private weak var bus: Bus?
-    // Only its thread-safe `markRemoved()`/`isRemoved` are used off the loop.
+    // Written once in init; read from any thread. A token may outlive its bus: the anchor says
+    // whether the bus is still there.
+    private let anchor: BusAnchor
+    // Only its thread-safe `markRemoved()`/`isRemoved` are used off the loop. Held here, so that
+    // taking it off the bus's lists never releases the observer's closure (and whatever that
+    // holds, the bus included) in the middle of the bookkeeping.
     let record: ObserverRecord
 
     init(bus: Bus, record: ObserverRecord) {
-        self.bus = bus
+        self.anchor = bus.anchor
         self.record = record
     }
 
     func cancel() {
-        Self.remove(record, from: bus)
+        Self.remove(record, through: anchor)
     }
 
     deinit {
-        Self.remove(record, from: bus)
+        Self.remove(record, through: anchor)
     }
 
-    private static func remove(_ record: ObserverRecord, from bus: Bus?) {
-        guard record.markRemoved(), let bus else { return }
-        if bus.loop.inLoop {
-            bus.detach(record)
-        } else {
-            let unchecked = UncheckedBox(record)
-            bus.loop.execute { [bus] in bus.detach(unchecked.value) }
+    private static func remove(_ record: ObserverRecord, through anchor: BusAnchor) {
+        guard record.markRemoved() else { return }
+        anchor.withLiveBus { bus in
+            if bus.loop.inLoop {
+                bus.detach(record)
+            } else {
+                let unchecked = UncheckedBox(record)
+                bus.loop.execute { anchor.withLiveBus { $0.detach(unchecked.value) } }
+            }
         }
+    }
+}
+
+/// What a bus's tokens hold instead of the bus: whether it is still alive, and a reference to it
+/// that counts nothing.
+///
+/// A `weak` reference would do the same, but it gives the bus a side table, and every retain and
+/// release of a bus then takes the runtime's slow path: the loop retains its bus for each turn's
+/// end-of-turn drain, and that cost 5% of a replay. Instead, the bus marks its anchor dead first
+/// thing in `deinit`, under the anchor's lock, and a token uses the bus only under that lock and
+/// without retaining it: either the bus has not started going (its `deinit` waits for the lock
+/// meanwhile, so its memory stays valid) or the token sees it dead and leaves it alone.
+final class BusAnchor: @unchecked Sendable {
+    private let state: Locked<Unmanaged<Bus>?>
+
+    init(_ bus: Bus) {
+        state = Locked(Unmanaged.passUnretained(bus))
+    }
+
+    /// Runs `body` with the bus, under the lock, unless the bus is gone. `body` must not keep it.
+    func withLiveBus(_ body: (Bus) -> Void) {
+        state.withLock { bus in
+            bus?._withUnsafeGuaranteedRef(body)
+        }
+    }
+
+    /// The bus is going: tokens leave it alone from now on. Called first thing in `Bus.deinit`.
+    func busIsGoing() {
+        state.withLock { $0 = nil }
     }
 }
 
