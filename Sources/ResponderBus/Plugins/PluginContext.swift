@@ -7,10 +7,8 @@ public struct PluginContext {
     /// The name of the plugin this context belongs to: the `"by"` of what it derives.
     public let pluginName: String
     // Not counted: plugins reach the bus several times per event, and a counted reference costs an
-    // atomic retain and release each time (the bus has a side table, for its tokens' weak
-    // references, which makes each of them the runtime's slow path). A context used after its bus
-    // has gone stops with a precondition failure instead (the bus marks its registrations on the way
-    // out).
+    // atomic retain and release each time. A context used after its bus has gone stops with a
+    // precondition failure instead (the bus marks its registrations on the way out).
     @usableFromInline let _bus: Unmanaged<Bus>
     @usableFromInline let registration: PluginRegistration
 
