@@ -192,9 +192,9 @@ public final class Bus: @unchecked Sendable {
             // Typed records only (the usual case): no erased form of the event is ever needed.
             delivery.withUnsafeBufferPointer { records in
                 for index in records.indices {
-                    // The snapshot keeps every record alive for the whole loop: no retain per record.
-                    unowned(unsafe) let record = records[index]
-                    invokeTyped(record, event)
+                    // The snapshot keeps every record alive for the whole loop: no retain per record
+                    // (an `unowned(unsafe)` local is still retained for each call it is passed to).
+                    Unmanaged.passUnretained(records[index])._withUnsafeGuaranteedRef { invokeTyped($0, event) }
                 }
             }
             return
@@ -204,8 +204,7 @@ public final class Bus: @unchecked Sendable {
         let erased = event.erased
         delivery.withUnsafeBufferPointer { records in
             for index in records.indices {
-                unowned(unsafe) let record = records[index]
-                invoke(record, event, erased)
+                Unmanaged.passUnretained(records[index])._withUnsafeGuaranteedRef { invoke($0, event, erased) }
             }
         }
     }
@@ -222,7 +221,11 @@ public final class Bus: @unchecked Sendable {
             guard record.accepts(event.sender) else { return }
         }
         // Safe: a name id fixes its payload type, and typed records sit only under their own id.
-        unsafeDowncast(record, to: TypedRecord<Payload>.self).body(event)
+        // Called through a guaranteed reference, so that the body is borrowed from the record
+        // rather than copied out of it (a retain and a release of its context per call).
+        Unmanaged.passUnretained(unsafeDowncast(record, to: TypedRecord<Payload>.self))._withUnsafeGuaranteedRef {
+            $0.body(event)
+        }
     }
 
     @inlinable
@@ -236,11 +239,16 @@ public final class Bus: @unchecked Sendable {
             }
             guard record.accepts(event.sender) else { return }
         }
+        // Through guaranteed references, as in `invokeTyped`.
         if record.isErased {
-            unsafeDowncast(record, to: ErasedRecord.self).body(erased)
+            Unmanaged.passUnretained(unsafeDowncast(record, to: ErasedRecord.self))._withUnsafeGuaranteedRef {
+                $0.body(erased)
+            }
         } else {
             // Safe: a name id fixes its payload type, and typed records sit only under their own id.
-            unsafeDowncast(record, to: TypedRecord<Payload>.self).body(event)
+            Unmanaged.passUnretained(unsafeDowncast(record, to: TypedRecord<Payload>.self))._withUnsafeGuaranteedRef {
+                $0.body(event)
+            }
         }
     }
 

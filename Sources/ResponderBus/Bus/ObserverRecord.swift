@@ -3,25 +3,27 @@ import Synchronization
 /// One registration on the bus: a filter and a body. Internal.
 ///
 /// Records are reference types so that removal is visible at once to a post that is iterating a
-/// snapshot of the observer list: delivery checks ``isRemoved`` before every call.
+/// snapshot of the observer list: delivery checks ``isRemoved`` before every call. Its members are
+/// `final`: delivery reads them for every record, and through the vtable each read held a retain
+/// of the record.
 @usableFromInline
 class ObserverRecord {
     /// The name id observed, or `nil` for every name.
-    let nameID: Int?
+    final let nameID: Int?
     /// The sender's identity when filtered on a sender.
-    @usableFromInline let senderID: ObjectIdentifier?
+    @usableFromInline final let senderID: ObjectIdentifier?
     /// The sender, held weakly: a dead sender's reused address must never match.
-    @usableFromInline weak var sender: AnyObject?
+    @usableFromInline final weak var sender: AnyObject?
     /// Delivery order within its segment: registration order for listeners, pipeline rank for
     /// plugins.
-    @usableFromInline var sortKey: UInt64
+    @usableFromInline final var sortKey: UInt64
     /// Whether this record sits in the plugin pipeline rather than among the listeners.
-    let inPipeline: Bool
+    final let inPipeline: Bool
     /// Whether the body takes an ``AnyEvent`` (an ``ErasedRecord``) rather than a typed event.
-    @usableFromInline let isErased: Bool
+    @usableFromInline final let isErased: Bool
     /// The plugin that owns this record, if any.
-    let pluginName: String?
-    @usableFromInline let removed = Atomic<Bool>(false)
+    final let pluginName: String?
+    @usableFromInline final let removed = Atomic<Bool>(false)
 
     init(nameID: Int?, sender: AnyObject?, sortKey: UInt64, inPipeline: Bool, isErased: Bool, pluginName: String?) {
         self.nameID = nameID
@@ -35,11 +37,11 @@ class ObserverRecord {
 
     /// Whether the observation was removed; thread-safe.
     @inlinable
-    var isRemoved: Bool { removed.load(ordering: .acquiring) }
+    final var isRemoved: Bool { removed.load(ordering: .acquiring) }
 
     /// Marks the observation removed; thread-safe. Returns `false` when it already was.
     @usableFromInline @discardableResult
-    func markRemoved() -> Bool {
+    final func markRemoved() -> Bool {
         removed.exchange(true, ordering: .acquiringAndReleasing) == false
     }
 
@@ -48,7 +50,7 @@ class ObserverRecord {
     /// A post with no sender reaches only observers without a sender filter; a filtered record
     /// whose sender died matches nothing.
     @inlinable
-    func accepts(_ postSender: AnyObject?) -> Bool {
+    final func accepts(_ postSender: AnyObject?) -> Bool {
         guard let senderID else { return true }
         guard let postSender, ObjectIdentifier(postSender) == senderID else { return false }
         return sender != nil

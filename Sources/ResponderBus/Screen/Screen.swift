@@ -291,17 +291,20 @@ public final class Screen {
         var origin = Point.zero
         guard let view else { return origin }
         // Walked without counting references (see `ViewNode.isVisible`).
-        unowned(unsafe) var current = view
-        while true {
-            var frameOrigin = current.frame.origin
-            if unmoved, current === _root { frameOrigin.y = _restingRootOriginY }
-            origin = origin.offsetBy(dx: frameOrigin.x, dy: frameOrigin.y)
-            if current._kind == .scrollView {
-                origin = origin.offsetBy(dx: -current.contentOffset.x, dy: -current.contentOffset.y)
+        let root = _root.map { ObjectIdentifier($0) }
+        var next: Unmanaged<ViewNode>? = Unmanaged.passUnretained(view)
+        while let current = next {
+            next = current._withUnsafeGuaranteedRef { node in
+                var frameOrigin = node.frame.origin
+                if unmoved, ObjectIdentifier(node) == root { frameOrigin.y = _restingRootOriginY }
+                origin = origin.offsetBy(dx: frameOrigin.x, dy: frameOrigin.y)
+                if node._kind == .scrollView {
+                    origin = origin.offsetBy(dx: -node.contentOffset.x, dy: -node.contentOffset.y)
+                }
+                return node.unmanagedParent
             }
-            guard let parent = current._parent else { return origin }
-            current = parent
         }
+        return origin
     }
 
     // MARK: - Helpers

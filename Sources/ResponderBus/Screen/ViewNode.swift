@@ -73,12 +73,16 @@ public final class ViewNode {
     }
     @usableFromInline @exclusivity(unchecked) var _contentInset: EdgeInsets
     /// The view this one is a subview of; `nil` for a root.
-    public var parent: ViewNode? { @inlinable get { _parent } }
+    public var parent: ViewNode? { @inlinable get { _parent?.takeUnretainedValue() } }
     // Not a `weak` reference: one gives the parent a side table, and every retain and release of a
     // view with children (plugins walk up the tree for every decision) then takes the runtime's slow
     // path. A parent owns its children and clears their `_parent` when it goes (`deinit`) or lets
     // one go (`removeFromParent`), so this never dangles; the tree is confined to one thread.
-    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var _parent: ViewNode?
+    // Unmanaged rather than `unowned(unsafe)`, so that a walk up the tree can go from parent to
+    // parent without a retain and a release at each step.
+    @usableFromInline @exclusivity(unchecked) var _parent: Unmanaged<ViewNode>?
+    /// The parent, for walks up the tree that count no references.
+    var unmanagedParent: Unmanaged<ViewNode>? { _parent }
     /// The subviews, back to front.
     public var children: [ViewNode] { @inlinable get { _children } }
     @usableFromInline @exclusivity(unchecked) var _children: [ViewNode]
@@ -127,10 +131,11 @@ public final class ViewNode {
     public var isVisible: Bool {
         // Walked without counting references (a retain and a release per level otherwise): the
         // tree keeps every ancestor alive while this runs (see `_parent`).
-        unowned(unsafe) var node = self
+        var node = Unmanaged.passUnretained(self)
         while true {
-            if node._isHidden { return false }
-            guard let parent = node._parent else { return true }
+            let (hidden, parent) = node._withUnsafeGuaranteedRef { ($0._isHidden, $0.unmanagedParent) }
+            if hidden { return false }
+            guard let parent else { return true }
             node = parent
         }
     }
@@ -138,13 +143,13 @@ public final class ViewNode {
     /// The nearest ancestor (not the view itself) whose kind is ``ViewKind/scrollView``.
     public var enclosingScrollView: ViewNode? {
         // Walked without counting references, like `isVisible`.
-        guard let first = _parent else { return nil }
-        unowned(unsafe) var node = first
-        while true {
-            if node._kind == .scrollView { return node }
-            guard let parent = node._parent else { return nil }
-            node = parent
+        var next = unmanagedParent
+        while let node = next {
+            let (isScrollView, parent) = node._withUnsafeGuaranteedRef { ($0._kind == .scrollView, $0.unmanagedParent) }
+            if isScrollView { return node.takeUnretainedValue() }
+            next = parent
         }
+        return nil
     }
 
     /// The view's ancestors, nearest first: its parent, its parent's parent, up to the root.
@@ -226,7 +231,7 @@ public final class ViewNode {
     func appendChild(_ child: ViewNode, at index: Int? = nil) {
         precondition(child.parent == nil, "view \(child.id) already has a parent")
         precondition(child !== self && !isDescendant(of: child), "adding view \(child.id) would make a cycle")
-        child._parent = self
+        child._parent = Unmanaged.passUnretained(self)
         if let index {
             _children.insert(child, at: index)
         } else {
