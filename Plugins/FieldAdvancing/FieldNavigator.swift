@@ -47,20 +47,17 @@ public struct FieldNavigator: Sendable {
     private static func candidates(on screen: Screen) -> [ViewNode] {
         var found: [ViewNode] = []
         found.reserveCapacity(16)
-        if let root = screen.root { collect(root, into: &found) }
+        if let root = screen.root { collect(Unmanaged.passUnretained(root), into: &found) }
         return found
     }
 
-    private static func collect(_ node: ViewNode, into found: inout [ViewNode]) {
-        // A hidden view hides its whole subtree.
-        guard !node.isHidden else { return }
-        if node.kind.isTextInput && node.isEnabled { found.append(node) }
-        // Walked without a retain and a release per child: the tree holds every view meanwhile.
-        node.children.withUnsafeBufferPointer { children in
-            for index in children.indices {
-                unowned(unsafe) let child = children[index]
-                collect(child, into: &found)
-            }
+    // Walked without a retain and a release per view: the tree holds every view meanwhile.
+    private static func collect(_ view: Unmanaged<ViewNode>, into found: inout [ViewNode]) {
+        view._withUnsafeGuaranteedRef { node in
+            // A hidden view hides its whole subtree.
+            guard !node.isHidden else { return }
+            if node.kind.isTextInput && node.isEnabled { found.append(node) }
+            node.forEachChild { collect($0, into: &found) }
         }
     }
 

@@ -126,6 +126,16 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
 
     // MARK: Deciding
 
+    /// Puts back the scroll views avoidance changed, but `kept`.
+    private func restoreScrollViews(except kept: ViewNode?, on screen: Screen, _ context: PluginContext) {
+        for (id, resting) in restingScroll where id != kept?.id {
+            restingScroll[id] = nil
+            if let node = screen.view(id), node.contentOffset.y != resting.offsetY || node.contentInset.bottom != resting.bottomInset {
+                context.post(.scroll, ScrollChange(view: id, contentOffsetY: resting.offsetY, bottomInset: resting.bottomInset))
+            }
+        }
+    }
+
     /// Applies the rule to the current state and emits what changed.
     private func decide(_ context: PluginContext) {
         let screen = context.screen
@@ -134,12 +144,10 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
         if let focused = field, !focused.isVisible { field = nil }
         let scrollView = field?.enclosingScrollView
 
-        // A scroll view avoidance changed that no longer holds the field goes back first.
-        for (id, resting) in restingScroll where id != scrollView?.id {
-            restingScroll[id] = nil
-            if let node = screen.view(id), node.contentOffset.y != resting.offsetY || node.contentInset.bottom != resting.bottomInset {
-                context.post(.scroll, ScrollChange(view: id, contentOffsetY: resting.offsetY, bottomInset: resting.bottomInset))
-            }
+        // A scroll view avoidance changed that no longer holds the field goes back first. (Checked
+        // for emptiness first: iterating even an empty dictionary retains and releases it.)
+        if !restingScroll.isEmpty {
+            restoreScrollViews(except: scrollView, on: screen, context)
         }
 
         var placement: FieldPlacement?
@@ -172,7 +180,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
         }
 
         let target = screen.restingRootOriginY + decision.rootOffsetY
-        if screen.root != nil, target != screen.rootOriginY {
+        if let root = screen.root, target != root.frame.origin.y {
             let animation = keyboard.latest ?? KeyboardInfo()
             context.post(.viewShift, ViewShift(originY: target, duration: animation.effectiveDuration, curve: animation.effectiveCurve))
         }

@@ -28,7 +28,12 @@ public final class Replayer {
     /// Called with each derived record found in the log.
     @exclusivity(unchecked) public var onRecordedDerived: (LogRecord, RecordLocation) -> Void = { _, _ in }
     /// Called just before each external record is posted.
-    @exclusivity(unchecked) public var willPost: (LogRecord, RecordLocation) -> Void = { _, _ in }
+    @exclusivity(unchecked) public var willPost: (LogRecord, RecordLocation) -> Void = { _, _ in } {
+        didSet { callsWillPost = true }
+    }
+    /// Whether ``willPost`` was set: unset, the per-record call (and the retain of its context) is
+    /// skipped.
+    @exclusivity(unchecked) private var callsWillPost = false
     /// Called now and then with the bytes read so far and the total, when known.
     @exclusivity(unchecked) public var onProgress: (Int, Int?) -> Void = { _, _ in }
 
@@ -42,9 +47,13 @@ public final class Replayer {
     @exclusivity(unchecked) private var strict = false
     @exclusivity(unchecked) private var stopped = false
 
+    /// `bus.screen`, reached for every record without a retain and a release (`bus` holds it).
+    private let screen: Unmanaged<Screen>
+
     /// Creates a replayer for a bus.
     public init(bus: Bus) {
         self.bus = bus
+        screen = Unmanaged.passUnretained(bus.screen)
     }
 
     /// Applies the header's screen to the bus's model. Loop-confined.
@@ -307,13 +316,13 @@ public final class Replayer {
     /// Posts a record, which names `view` (found beforehand), unless the scene has no such view.
     private func post(_ record: LogRecord, at location: RecordLocation, naming view: ViewID?) {
         if stopped { return }
-        if let view, bus.screen.view(view) == nil {
+        if let view, !screen._withUnsafeGuaranteedRef({ $0.hasView(view) }) {
             reject(LogReadError(
                 .unknownView, line: location.line, column: location.viewColumn ?? 0,
                 "'\(record.event.name)' names view '\(view)', which the scene does not have; skipped"))
             return
         }
-        willPost(record, location)
+        if callsWillPost { willPost(record, location) }
         summary.externalEvents += 1
         record.event.post(on: bus, origin: record.origin)
     }

@@ -82,7 +82,8 @@ public final class Screen {
     /// The view ``view(_:)`` found last. A replayed record's view is looked up several times in a
     /// row (the replayer checks it exists, the model applies it, a plugin reads it), and hashing
     /// a string is most of a look-up.
-    @exclusivity(unchecked) private var lastLookup: (id: ViewID, node: ViewNode)?
+    /// Unmanaged: the index holds the node for as long as this is set.
+    @exclusivity(unchecked) private var lastLookup: (id: ViewID, node: Unmanaged<ViewNode>)?
 
     /// Creates an empty screen.
     ///
@@ -125,10 +126,20 @@ public final class Screen {
 
     /// The view with identifier `id`, or `nil`; O(1).
     public func view(_ id: ViewID) -> ViewNode? {
+        lookUp(id)?.takeUnretainedValue()
+    }
+
+    /// Whether the screen has a view `id` (``view(_:)`` without handing the view out).
+    package func hasView(_ id: ViewID) -> Bool {
+        lookUp(id) != nil
+    }
+
+    private func lookUp(_ id: ViewID) -> Unmanaged<ViewNode>? {
         if let lastLookup, lastLookup.id == id { return lastLookup.node }
         guard let node = _index[id] else { return nil }
-        lastLookup = (id, node)
-        return node
+        let unmanaged = Unmanaged.passUnretained(node)
+        lastLookup = (id, unmanaged)
+        return unmanaged
     }
 
     /// Every view, in pre-order: a view before its subviews, subviews back to front.

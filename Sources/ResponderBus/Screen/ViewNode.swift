@@ -85,6 +85,13 @@ public final class ViewNode {
     var unmanagedParent: Unmanaged<ViewNode>? { _parent }
     /// The subviews, back to front.
     public var children: [ViewNode] { @inlinable get { _children } }
+    /// Calls `body` with each subview, back to front, without counting references to them or to
+    /// the array (the tree holds them; `body` must not change it). For walks that visit many views.
+    package func forEachChild(_ body: (Unmanaged<ViewNode>) -> Void) {
+        _children.withUnsafeBufferPointer { children in
+            for index in children.indices { body(Unmanaged.passUnretained(children[index])) }
+        }
+    }
     @usableFromInline @exclusivity(unchecked) var _children: [ViewNode]
     /// Whether this view is its screen's first responder.
     ///
