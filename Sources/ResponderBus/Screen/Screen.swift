@@ -312,7 +312,7 @@ public final class Screen {
                 if node._kind == .scrollView {
                     origin = origin.offsetBy(dx: -node.contentOffset.x, dy: -node.contentOffset.y)
                 }
-                return node.unmanagedParent
+                return node._parent
             }
         }
         return origin

@@ -81,8 +81,6 @@ public final class ViewNode {
     // Unmanaged rather than `unowned(unsafe)`, so that a walk up the tree can go from parent to
     // parent without a retain and a release at each step.
     @usableFromInline @exclusivity(unchecked) var _parent: Unmanaged<ViewNode>?
-    /// The parent, for walks up the tree that count no references.
-    var unmanagedParent: Unmanaged<ViewNode>? { _parent }
     /// The subviews, back to front.
     public var children: [ViewNode] { @inlinable get { _children } }
     /// Calls `body` with each subview, back to front, without counting references to them or to
@@ -140,7 +138,7 @@ public final class ViewNode {
         // tree keeps every ancestor alive while this runs (see `_parent`).
         var node = Unmanaged.passUnretained(self)
         while true {
-            let (hidden, parent) = node._withUnsafeGuaranteedRef { ($0._isHidden, $0.unmanagedParent) }
+            let (hidden, parent) = node._withUnsafeGuaranteedRef { ($0._isHidden, $0._parent) }
             if hidden { return false }
             guard let parent else { return true }
             node = parent
@@ -150,9 +148,9 @@ public final class ViewNode {
     /// The nearest ancestor (not the view itself) whose kind is ``ViewKind/scrollView``.
     public var enclosingScrollView: ViewNode? {
         // Walked without counting references, like `isVisible`.
-        var next = unmanagedParent
+        var next = _parent
         while let node = next {
-            let (isScrollView, parent) = node._withUnsafeGuaranteedRef { ($0._kind == .scrollView, $0.unmanagedParent) }
+            let (isScrollView, parent) = node._withUnsafeGuaranteedRef { ($0._kind == .scrollView, $0._parent) }
             if isScrollView { return node.takeUnretainedValue() }
             next = parent
         }
