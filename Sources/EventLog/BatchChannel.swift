@@ -18,8 +18,8 @@ import Darwin
 /// A side that waits is woken only when it has a run of work: a producer waiting for room once
 /// half the batches are taken, a consumer waiting for batches once ``wakesConsumerAt`` of them wait
 /// (or the channel closes). Waking the other thread is a system call, and the faster side would
-/// otherwise wake the slower one for every single batch: 2.6 wake-ups per batch in a 1M-event
-/// replay, 5% of its loop thread's time in the kernel.
+/// otherwise wake the slower one for every single batch: a 1M-event replay made 14.6k futex calls
+/// that way, and 3.6k with this.
 package final class BatchChannel<Batch>: @unchecked Sendable {
     /// How many batches may wait for the consumer.
     package let capacity: Int
