@@ -22,9 +22,9 @@ enum CLI {
         return executable.deletingLastPathComponent().appendingPathComponent("responder-bus")
     }()
 
-    /// The repository's root, and the shared folder beside it.
+    /// The repository's root, and its folder of real console dumps (`Tests/Fixtures/ios-logs`).
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let shared = repository.deletingLastPathComponent().appendingPathComponent("shared")
+    static let consoleDumps = repository.appendingPathComponent("Tests/Fixtures/ios-logs")
     static let example = repository.appendingPathComponent("Sources/responder-bus/Examples/sign-up-session.jsonl").path
     static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 

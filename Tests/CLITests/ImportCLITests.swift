@@ -4,19 +4,19 @@ import Testing
 @Suite("responder-bus import, end to end", .serialized)
 struct ImportCLITests {
     static let fixtures: [String] = {
-        let folder = CLI.shared.appendingPathComponent("fixtures/ios-logs")
+        let folder = CLI.consoleDumps
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { $0.hasSuffix(".txt") }.sorted()
     }()
 
-    @Test("the fixtures are there (CI has shared/ beside the repository)")
+    @Test("the fixtures are there, in the repository")
     func fixturesPresent() {
-        #expect(Self.fixtures.count >= 20, "no fixtures under \(CLI.shared.path)/fixtures/ios-logs")
+        #expect(Self.fixtures.count >= 20, "no fixtures under \(CLI.consoleDumps.path)")
     }
 
     @Test("every fixture imports to its golden log, or exits 65 saying why", arguments: fixtures)
     func importFixture(_ name: String) throws {
-        let path = CLI.shared.appendingPathComponent("fixtures/ios-logs/\(name)").path
+        let path = CLI.consoleDumps.appendingPathComponent(name).path
         let run = try CLI.run(["import", path])
         let base = String(name.dropLast(4))
         if run.status == 65 {

@@ -96,7 +96,7 @@ struct ReportCLITests {
     func fixture(_ name: String) throws {
         let folder = try reportFolder()
         let log = folder + "/log.jsonl"
-        let imported = try CLI.run(["import", CLI.shared.appendingPathComponent("fixtures/ios-logs/\(name)").path, "-o", log])
+        let imported = try CLI.run(["import", CLI.consoleDumps.appendingPathComponent(name).path, "-o", log])
         guard imported.status == 0 else {
             // Dumps with nothing importable have their own golden test.
             #expect(imported.status == 65)

@@ -5,10 +5,11 @@ import Testing
 
 // MARK: - Helpers
 
-/// `../shared/fixtures/ios-logs`, beside the repository (CI checks `shared/` out there).
+/// `Tests/Fixtures/ios-logs`: the real console dumps, copied into the repository verbatim (each
+/// file's `#` header says where it was pasted).
 private let fixturesDirectory: URL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("../shared/fixtures/ios-logs").standardizedFileURL
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/ios-logs").standardizedFileURL
 
 /// Every file of the fixture folder, as it is on disk (empty when the folder is missing, which
 /// ``ImporterFixtureTests/folderIsThere()`` reports).
@@ -313,15 +314,15 @@ private let fixtureExpectations: [String: FixtureExpectation] = [
     "README.md": FixtureExpectation(screen: nil, records: [], problems: [Where(.nothingImportable, 0)]),
 ]
 
-@Suite("Console importer: every fixture dump in ../shared/fixtures/ios-logs")
+@Suite("Console importer: every fixture dump in Tests/Fixtures/ios-logs")
 struct ImporterFixtureTests {
-    @Test("the fixture folder is beside the repository and holds every fixture these tests know")
+    @Test("the fixture folder is in the repository and holds every fixture these tests know")
     func folderIsThere() throws {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: fixturesDirectory.path, isDirectory: &isDirectory)
         try #require(
             exists && isDirectory.boolValue,
-            "the fixtures are expected at \(fixturesDirectory.path): check out shared/ beside the repository")
+            "the fixtures are expected at \(fixturesDirectory.path), in the repository")
         for name in fixtureExpectations.keys.sorted() {
             #expect(fixtureFiles.contains(name), "missing fixture \(name)")
         }

@@ -2,7 +2,7 @@ import ResponderBus
 import Testing
 
 /// A keyboard session transcribed by hand from a real iOS console dump in
-/// `../shared/fixtures/ios-logs/`, or from a sequence KEYBOARD-FACTS.md §4 reports, replayed through
+/// `Tests/Fixtures/ios-logs/`, or from a sequence KEYBOARD-FACTS.md §4 reports, replayed through
 /// the plugins on the virtual-time loop.
 ///
 /// The numbers are copied exactly from the dump: event names in the order printed, begin and end
