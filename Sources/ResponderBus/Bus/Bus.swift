@@ -41,7 +41,11 @@ import DequeModule
 ///   never reach an observer; ``post(_:)-(AnyEvent)`` of an ``AnyEvent`` whose payload does not fit its name is
 ///   reported as a diagnostic, not a crash.
 /// - **Errors.** A plugin that throws is reported as a ``EventName/diagnostic`` event; the other
-///   plugins and observers still run.
+///   plugins and observers still run. The diagnostic is not delivered back to the plugin that
+///   threw, and a plugin that throws ``pluginFailureLimit`` times during one post is suspended until
+///   that post returns.
+/// - **Bounded cascades.** One post and everything posted while it is delivered stop at
+///   ``cascadeLimit`` events; the rest are dropped with a diagnostic, so `post` always returns.
 ///
 /// ## Threading
 ///
@@ -67,6 +71,8 @@ public final class Bus: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var deadRecords: [ObserverRecord] = []
 
     var plugins: [PluginEntry] = []
+    /// The registrations of plugins that threw during the current outermost post.
+    var failingRegistrations: [PluginRegistration] = []
     /// Registrations of unregistered plugins whose contexts may still be held somewhere.
     var retiredRegistrations: [PluginRegistration] = []
 
@@ -160,9 +166,24 @@ public final class Bus: @unchecked Sendable {
         post(event.name, event.payload, sender: event.sender, origin: event.origin)
     }
 
+    /// How many events one outermost post may cascade into (events posted by observers and plugins
+    /// while it is delivered, and what those post in turn) before the rest are dropped.
+    ///
+    /// A cascade that reaches the limit — two plugins that answer each other's events forever, say —
+    /// is cut: the events still queued are dropped, one error ``EventName/diagnostic`` derived by
+    /// `"bus"` says how many, and whatever that diagnostic's observers post is dropped too. The
+    /// outermost `post` then returns.
+    public static let cascadeLimit = 10_000
+
     @usableFromInline
     func drainPending() {
+        var delivered = 0
         while let next = pending.popFirst() {
+            delivered += 1
+            if delivered > Bus.cascadeLimit {
+                cutCascade(dropping: pending.count + 1)
+                break
+            }
             next.run(self)
         }
         if !deadRecords.isEmpty {
@@ -170,7 +191,20 @@ public final class Bus: @unchecked Sendable {
             deadRecords.removeAll()
             for record in dead { detach(record) }
         }
+        if !failingRegistrations.isEmpty { forgiveFailures() }
         isDispatching = false
+    }
+
+    /// Drops the events still queued by a cascade that reached ``cascadeLimit``, and says so.
+    private func cutCascade(dropping dropped: Int) {
+        pending.removeAll()
+        dispatch(
+            .diagnostic,
+            Diagnostic(
+                level: .error,
+                message: "one post cascaded into more than \(Bus.cascadeLimit) events (observers posting to each other without end?); the \(dropped) still queued were dropped"),
+            sender: nil, origin: .derived(by: "bus"))
+        pending.removeAll()
     }
 
     // MARK: Dispatch

@@ -17,11 +17,13 @@ public struct ObservationToken: Hashable, Sendable {
         box = TokenBox(bus: bus, record: record)
     }
 
-    /// Ends the observation. Idempotent.
+    /// Ends the observation and releases its closure, with whatever the closure captured.
+    /// Idempotent.
     public func cancel() { box.cancel() }
 
-    /// Whether the observation is still in place.
-    public var isActive: Bool { !box.record.isRemoved }
+    /// Whether the observation is still in place: `false` once it was cancelled, once the sender it
+    /// was filtered on died, and once its bus was deallocated.
+    public var isActive: Bool { box.isActive }
 
     /// Compares tokens by identity.
     public static func == (a: ObservationToken, b: ObservationToken) -> Bool { a.box === b.box }
@@ -31,26 +33,37 @@ public struct ObservationToken: Hashable, Sendable {
 }
 
 /// Shared by all copies of one token; removes the observation in `deinit`.
-final class TokenBox: @unchecked Sendable {
-    // Written once in init; read from any thread. A token may outlive its bus: the anchor says
-    // whether the bus is still there.
+final class TokenBox: Sendable {
+    // A token may outlive its bus: the anchor says whether the bus is still there.
     private let anchor: BusAnchor
-    // Only its thread-safe `markRemoved()`/`isRemoved` are used off the loop. Held here, so that
-    // taking it off the bus's lists never releases the observer's closure (and whatever that
-    // holds, the bus included) in the middle of the bookkeeping.
-    let record: ObserverRecord
+    // The record until the observation is removed through this token; only its thread-safe
+    // `markRemoved()`/`isRemoved` are used off the loop. Let go on removal, so that a cancelled
+    // observation no longer holds its closure (and whatever that captured) — but only after the
+    // bookkeeping, so that taking it off the bus's lists never releases the closure (and perhaps
+    // the bus) in the middle of it.
+    private let record: Locked<UncheckedBox<ObserverRecord>?>
 
     init(bus: Bus, record: ObserverRecord) {
         self.anchor = bus.anchor
-        self.record = record
+        self.record = Locked(UncheckedBox(record))
+    }
+
+    var isActive: Bool {
+        guard let record = record.withLock({ $0?.value }) else { return false }
+        return !record.isRemoved && anchor.busIsAlive
     }
 
     func cancel() {
-        Self.remove(record, through: anchor)
+        guard let taken = record.withLock({ box -> ObserverRecord? in
+            defer { box = nil }
+            return box?.value
+        }) else { return }
+        Self.remove(taken, through: anchor)
+        // `taken` is released here, after the bookkeeping and outside every lock.
     }
 
     deinit {
-        Self.remove(record, through: anchor)
+        if let taken = record.withLock({ $0?.value }) { Self.remove(taken, through: anchor) }
     }
 
     private static func remove(_ record: ObserverRecord, through anchor: BusAnchor) {
@@ -88,6 +101,9 @@ final class BusAnchor: @unchecked Sendable {
             bus?._withUnsafeGuaranteedRef(body)
         }
     }
+
+    /// Whether the bus is still alive.
+    var busIsAlive: Bool { state.withLock { $0 != nil } }
 
     /// The bus is going: tokens leave it alone from now on. Called first thing in `Bus.deinit`.
     func busIsGoing() {

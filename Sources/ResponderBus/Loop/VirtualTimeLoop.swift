@@ -2,6 +2,14 @@ import DequeModule
 import HeapModule
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A deterministic event loop with virtual time, for tests and for replaying logs as fast as the
 /// machine allows.
 ///
@@ -10,9 +18,12 @@ import Synchronization
 /// ``run()`` and `advance`. Tasks are ordered by (deadline, order of scheduling), so two runs of
 /// the same program do exactly the same thing.
 ///
-/// The loop belongs to whichever thread drives it: ``inLoop`` is always `true`. ``execute(_:)`` is
-/// still safe to call from other threads; their work waits in an inbox until the driving thread
-/// next calls ``run()``.
+/// The loop belongs to the thread that drives it: the one that created it, until another thread
+/// calls ``run()``, ``advance(by:)``, ``advance(to:)`` or ``runUntilQuiet(limit:)``, which makes
+/// that thread the loop's own. ``inLoop`` is `true` on that thread only. ``execute(_:)`` is safe to
+/// call from other threads; their work waits in an inbox until the driving thread next runs the
+/// loop (a token cancelled on another thread, for instance, stops delivery at once and leaves its
+/// bookkeeping to the loop that way).
 ///
 /// ```swift
 /// let loop = VirtualTimeLoop()
@@ -47,11 +58,31 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
     /// The virtual clock, starting at zero.
     @exclusivity(unchecked) public private(set) var now: Duration = .zero
 
-    /// Always `true`: the thread that calls ``run()`` is the loop.
-    public var inLoop: Bool { true }
+    /// The thread that drives the loop (see the type's discussion), as `pthread_self()`.
+    private let owner = Atomic<UInt>(0)
 
-    /// Creates a loop whose clock reads zero.
-    public init() {}
+    /// Whether the caller is the thread that drives the loop: the one that created it or, since,
+    /// last ran it.
+    public var inLoop: Bool { owner.load(ordering: .relaxed) == Self.currentThread }
+
+    /// Creates a loop whose clock reads zero, owned by the calling thread.
+    public init() {
+        owner.store(Self.currentThread, ordering: .relaxed)
+    }
+
+    private static var currentThread: UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
+    }
+
+    /// Makes the calling thread the loop's own (it is about to run the loop's work).
+    private func adoptCallingThread() {
+        let thread = Self.currentThread
+        if owner.load(ordering: .relaxed) != thread { owner.store(thread, ordering: .relaxed) }
+    }
 
     /// Queues `work` to run at the current virtual time during the next ``run()``. Thread-safe.
     public func execute(_ work: @escaping @Sendable () -> Void) {
@@ -92,6 +123,7 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
     /// Runs everything due at the current time: submitted work, due timers, end-of-turn hooks
     /// after each, then the idle hooks — until nothing is left for now. Time does not move.
     public func run() {
+        adoptCallingThread()
         while true {
             drainEndOfTurn()
             moveInboxToTasks()

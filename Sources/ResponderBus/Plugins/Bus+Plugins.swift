@@ -115,6 +115,7 @@ extension Bus {
         func route<P>(_ event: EventName<P>, _ call: @escaping (Event<P>, PluginContext) throws -> Void) {
             records.append(
                 TypedRecord(nameID: event.id, sender: nil, sortKey: 0, inPipeline: true, pluginName: name) { delivered in
+                    guard registration.isCallable else { return }
                     do {
                         try call(delivered, context)
                     } catch {
@@ -140,6 +141,7 @@ extension Bus {
         }
         if let generic = plugin as? any EventObserving {
             let body: (AnyEvent) -> Void = { event in
+                guard registration.isCallable else { return }
                 do {
                     try generic.observe(event, context: context)
                 } catch {
@@ -160,8 +162,53 @@ extension Bus {
 }
 
 extension PluginContext {
-    /// Reports an error a callback threw as an error diagnostic derived by the plugin.
+    /// Reports an error a callback threw as an error diagnostic derived by the plugin (see
+    /// ``Bus/pluginFailureLimit``).
     func reportFailure(_ error: any Error, handling eventName: String) {
-        diagnose(.error, "plugin '\(pluginName)' threw while handling '\(eventName)': \(error)")
+        guard registration.isActive else { return }
+        withBus { $0.reportFailure(of: registration, named: pluginName, error: error, handling: eventName) }
+    }
+}
+
+extension Bus {
+    /// How many times one plugin may throw during one outermost post (the event and everything it
+    /// cascades into) before it is suspended until that post returns.
+    ///
+    /// Each throw is reported as an error ``EventName/diagnostic`` derived by the plugin, delivered
+    /// to every other plugin and listener but **not back to the plugin that threw** (so a plugin
+    /// that throws on every event, diagnostics included, cannot feed itself). The throw that
+    /// reaches this limit is reported with a diagnostic saying that the plugin is suspended; the
+    /// plugin is then not called again until the outermost post returns, and is called as usual
+    /// for the next one.
+    public static let pluginFailureLimit = 8
+
+    /// Reports a plugin's throw: an error diagnostic derived by it, which it does not receive.
+    func reportFailure(of registration: PluginRegistration, named plugin: String, error: any Error, handling eventName: String) {
+        registration.failures += 1
+        if registration.failures == 1 { failingRegistrations.append(registration) }
+        let message =
+            registration.failures < Bus.pluginFailureLimit
+            ? "plugin '\(plugin)' threw while handling '\(eventName)': \(error)"
+            : "plugin '\(plugin)' threw \(registration.failures) times during one post (the last while handling '\(eventName)': \(error)); it is suspended until that post's events have all been delivered"
+        let diagnostic = Diagnostic(level: .error, message: message)
+        let origin = EventOrigin.derived(by: plugin)
+        let delivery = PendingDelivery { bus in
+            registration.isMuted = true
+            bus.dispatch(.diagnostic, diagnostic, sender: nil, origin: origin)
+            registration.isMuted = false
+        }
+        if isDispatching {
+            pending.append(delivery)
+        } else {
+            isDispatching = true
+            delivery.run(self)
+            drainPending()
+        }
+    }
+
+    /// Lets the plugins that threw during the post that just ended be called again.
+    func forgiveFailures() {
+        for registration in failingRegistrations { registration.failures = 0 }
+        failingRegistrations.removeAll()
     }
 }

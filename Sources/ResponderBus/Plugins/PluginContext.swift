@@ -88,6 +88,16 @@ final class PluginRegistration {
     /// Whether a ``TurnSettling`` plugin runs before this one; kept up to date by the bus whenever
     /// the pipeline changes, so that asking costs nothing per event.
     var turnsAreSettled = false
+    /// Set while the diagnostic reporting this plugin's own throw is delivered: the plugin does not
+    /// receive it.
+    var isMuted = false
+    /// How often the plugin threw during the current outermost post (see
+    /// ``Bus/pluginFailureLimit``); reset when that post returns.
+    var failures = 0
+
+    /// Whether the plugin's callbacks are called for the event being delivered: not while its own
+    /// failure is reported, and not once it has been suspended for throwing too often.
+    var isCallable: Bool { !isMuted && failures < Bus.pluginFailureLimit }
 
     init() {}
 }
