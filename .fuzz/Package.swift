@@ -21,6 +21,10 @@ let package = Package(
             dependencies: [
                 .product(name: "EventLog", package: "ResponderBus"),
                 .product(name: "ResponderBus", package: "ResponderBus"),
+                // What the reader accepts is also replayed through the built-in plugins and checks.
+                .product(name: "KeyboardAvoidance", package: "ResponderBus"),
+                .product(name: "FieldAdvancing", package: "ResponderBus"),
+                .product(name: "TextViewOrdering", package: "ResponderBus"),
             ],
             swiftSettings: fuzzSettings
         ),

@@ -19,10 +19,14 @@ public struct LogReadError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let wrongType = Code(name: "wrongType")
         /// A required field is missing.
         public static let missingField = Code(name: "missingField")
-        /// A value is out of range: NaN, infinite, a negative duration, time going backwards.
+        /// A value is out of range: NaN, infinite, a negative duration, time going backwards, a time
+        /// too large to replay, a view id used twice in one scene.
         public static let invalidValue = Code(name: "invalidValue")
         /// A record names a view the scene does not have.
         public static let unknownView = Code(name: "unknownView")
+        /// A record names a view the model cannot use that way: editing begun on a view that is not
+        /// a text field or text view.
+        public static let notATextInput = Code(name: "notATextInput")
         /// The `event` is not one the format knows.
         public static let unknownEvent = Code(name: "unknownEvent")
         /// A string is not valid UTF-8.

@@ -209,6 +209,11 @@ public final class LogReader {
             throw parser.error(.missingField, at: 0, "the '\(parser.string(event))' record has no \"t\" (seconds from the start of the log)")
         }
         guard t >= 0 else { throw parser.error(.invalidValue, at: 0, "t is negative (\(t)); times count from the start of the log") }
+        guard t <= LogLimits.maximumSeconds else {
+            throw parser.error(
+                .invalidValue, at: fields.tColumn - 1,
+                "t is \(t), beyond what can be replayed (at most \(Int(LogLimits.maximumSeconds)) seconds); is it in milliseconds? times are seconds from the start of the log")
+        }
         guard t >= lastT else {
             throw parser.error(.invalidValue, at: 0, "t goes back from \(lastT) to \(t); records must be in time order")
         }
@@ -228,6 +233,20 @@ public final class LogReader {
         return .record(LogRecord(t: t, event: logEvent, origin: origin), RecordLocation(line: parser.line, viewColumn: fields.view?.column))
     }
 
+    /// Rejects a negative duration, and one too long to be replayed.
+    @inline(__always)
+    private static func checkDuration(_ f: RawFields, _ parser: inout RecordParser) throws(LogReadError) {
+        guard let duration = f.duration else { return }
+        if duration < 0 {
+            throw parser.error(.invalidValue, at: f.durationColumn - 1, "a negative duration (\(duration)); durations are seconds, 0 or more")
+        }
+        if duration > LogLimits.maximumSeconds {
+            throw parser.error(
+                .invalidValue, at: f.durationColumn - 1,
+                "a duration of \(duration) seconds, beyond what can be replayed (at most \(Int(LogLimits.maximumSeconds))); is it in milliseconds? durations are seconds")
+        }
+    }
+
     @inline(__always)
     private static func makeEvent(_ event: StringRef, _ f: RawFields, _ parser: inout RecordParser) throws(LogReadError) -> LogEvent {
         func missing(_ field: String) -> LogReadError {
@@ -245,9 +264,7 @@ public final class LogReader {
             throw parser.error(.unknownEvent, at: event.quote, "unknown event '\(parser.string(event))'; skipped (the format knows \(LogEvent.knownNames.sorted().joined(separator: ", ")))")
         }
         if let keyboard = kind.keyboardEvent {
-            if let duration = f.duration, duration < 0 {
-                throw parser.error(.invalidValue, at: f.durationColumn - 1, "a negative duration (\(duration)); durations are seconds, 0 or more")
-            }
+            try checkDuration(f, &parser)
             return .keyboard(keyboard, KeyboardInfo(begin: f.begin, end: f.end, duration: f.duration, curve: f.curve, isLocal: f.isLocal))
         }
         switch kind {
@@ -264,9 +281,7 @@ public final class LogReader {
             guard width > 0, height > 0 else { throw parser.error(.invalidValue, at: 0, "a screen needs a positive width and height") }
             return .screen(ScreenChange(width: width, height: height, safeArea: f.safeArea))
         case .viewShift:
-            if let duration = f.duration, duration < 0 {
-                throw parser.error(.invalidValue, at: f.durationColumn - 1, "a negative duration (\(duration))")
-            }
+            try checkDuration(f, &parser)
             return .viewShift(ViewShift(originY: try require(f.originY, "originY"), duration: f.duration ?? 0.25, curve: f.curve ?? 7))
         case .scroll:
             let view = try requireView()

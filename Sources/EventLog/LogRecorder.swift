@@ -103,8 +103,24 @@ extension Duration {
         return Double(whole) + Double(fraction) / 1e18
     }
 
-    /// A duration from seconds, rounded to the nanosecond.
+    /// A duration from seconds, rounded to the nanosecond; never traps: a value beyond what a
+    /// `Duration` holds (about ±292 years) gives the nearest one it does, and NaN gives zero. Logs
+    /// never hold such values (``LogLimits/maximumSeconds``); this guards what is computed from them.
     public static func seconds(_ value: Double) -> Duration {
-        .nanoseconds(Int64((value * 1e9).rounded()))
+        let nanoseconds = (value * 1e9).rounded()
+        if nanoseconds.isNaN { return .zero }
+        // Double(Int64.max) rounds up past Int64.max: compare with a bound just below it.
+        if nanoseconds >= 9.2e18 { return .nanoseconds(Int64.max) }
+        if nanoseconds <= -9.2e18 { return .nanoseconds(Int64.min) }
+        return .nanoseconds(Int64(nanoseconds))
     }
+}
+
+/// The bounds a log's values must keep so that a replay can pace them.
+public enum LogLimits {
+    /// The largest `t` and keyboard or shift `duration`, in seconds, a log may hold: 4·10⁹ s
+    /// (about 127 years), so that a time plus a duration still fits the loop's clock, a `Duration`
+    /// of at most about 9.2·10⁹ s. Larger values are rejected where they are read, with a hint:
+    /// they are usually times written in milliseconds (`1700000000000`).
+    public static let maximumSeconds: Double = 4e9
 }

@@ -74,6 +74,7 @@ struct StringRef {
 /// ``RecordParser/root``), so that it costs nothing to drop, and it is filled in place.
 struct RawFields {
     var t: Double?
+    var tColumn = 1
     var event: StringRef?
     /// The kind `event` names, when its bytes spell one.
     var eventKind: EventKind?
@@ -394,6 +395,8 @@ struct RecordParser {
     /// The line's `root` view tree, when it has one (kept here rather than in ``RawFields``, which
     /// stays plain data; boxed, so that a parser without one is a null reference to create and drop).
     var root: ParsedView?
+    /// The view ids of the scene being read, to reject one that repeats.
+    var sceneViewIDs: Set<String> = []
 
     static let maxDepth = 64
 
@@ -1022,7 +1025,13 @@ struct RecordParser {
         var children: [ViewSpec] = []
         try parseObject { (parser: inout RecordParser, key: FieldKey) throws(LogReadError) in
             switch key {
-            case .id: id = try parser.parseString()
+            case .id:
+                let at = parser.position
+                let value = try parser.parseString()
+                guard parser.sceneViewIDs.insert(value).inserted else {
+                    throw parser.error(.invalidValue, at: at, "view id '\(value)' appears twice in the scene; each view needs an id of its own")
+                }
+                id = value
             case .kind:
                 let at = parser.position
                 let text = try parser.parseString()
@@ -1085,7 +1094,9 @@ struct RecordParser {
                 try expect(UInt8(ascii: ":"), "':' after a key")
                 _ = peek()
                 switch key {
-                case .t: fields.t = try parseNumber()
+                case .t:
+                    fields.tColumn = position + 1
+                    fields.t = try parseNumber()
                 case .event:
                     // The name of an event the format knows is recognised where it stands, without a scan.
                     if peek() == UInt8(ascii: "\""), let (kind, end) = EventKind.known(in: bytes, at: position + 1) {
@@ -1110,7 +1121,9 @@ struct RecordParser {
                 case .width: fields.width = try parseNumber()
                 case .height: fields.height = try parseNumber()
                 case .safeArea: fields.safeArea = parseNull() ? nil : try parseInsets()
-                case .root: root = ParsedView(try parseView(depth: 0))
+                case .root:
+                    sceneViewIDs.removeAll(keepingCapacity: true)
+                    root = ParsedView(try parseView(depth: 0))
                 case .lastFieldAction: fields.lastFieldAction = try nullableString()
                 case .originY: fields.originY = try parseNumber()
                 case .contentOffsetY: fields.contentOffsetY = try parseNumber()

@@ -6,7 +6,8 @@ import ResponderBus
 ///
 /// Events with the same `t` are posted from one loop callback, so that they share a loop turn, as
 /// they shared a UIKit run-loop turn when they were recorded. Records naming a view the scene does
-/// not have are rejected like unreadable lines (``LogReadError/Code/unknownView``). By default a
+/// not have are rejected like unreadable lines (``LogReadError/Code/unknownView``), and so is
+/// `didBeginEditing` on a view that is not a text input (``LogReadError/Code/notATextInput``). By default a
 /// rejected line is counted and skipped; with `strict`, the replay stops at the first one.
 public final class Replayer {
     /// What a replay went through.
@@ -189,7 +190,9 @@ public final class Replayer {
                 waitForMore?(step)
             case .turn(let t):
                 // Following a live file, events are posted as they arrive; otherwise at their time.
-                let due = following ? loop.now : start + .seconds(t / speed)
+                // Capped, so that a slow speed cannot push a time past the loop's clock (a log's
+                // times are at most `LogLimits.maximumSeconds`; so is the wait here).
+                let due = following ? loop.now : start + .seconds(min(t / speed, LogLimits.maximumSeconds))
                 loop.schedule(after: due - loop.now) { [self] in
                     logTimeAnchor = (t, loop.now, speed)
                     postingTurn = true
@@ -320,6 +323,12 @@ public final class Replayer {
             reject(LogReadError(
                 .unknownView, line: location.line, column: location.viewColumn ?? 0,
                 "'\(record.event.name)' names view '\(view)', which the scene does not have; skipped"))
+            return
+        }
+        if case .didBeginEditing(let info) = record.event, let node = bus.screen.view(info.view), !node.kind.isTextInput {
+            reject(LogReadError(
+                .notATextInput, line: location.line, column: location.viewColumn ?? 0,
+                "'didBeginEditing' names view '\(info.view)', a \(node.kind.rawValue), which cannot edit text (only a textField or textView can); skipped"))
             return
         }
         if callsWillPost { willPost(record, location) }

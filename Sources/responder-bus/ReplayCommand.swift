@@ -48,7 +48,7 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Replay on the libuv loop at the recorded pace instead of as fast as possible.")
     var realtime = false
 
-    @Option(help: "With --realtime: play this many times faster than recorded.")
+    @Option(help: "With --realtime: play this many times faster than recorded (0.001 to 1000000).")
     var speed: Double = 1
 
     @Flag(help: "Keep reading as the file grows (like tail -f), until interrupted. Implies --realtime.")
@@ -70,7 +70,9 @@ struct ReplayCommand: ParsableCommand {
     var report: String?
 
     func validate() throws {
-        guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number, got \(speed)") }
+        guard speed >= 0.001, speed <= 1_000_000 else {
+            throw ValidationError("--speed must be between 0.001 and 1000000 (times faster than recorded), got \(speed)")
+        }
         try BuiltinPlugins.validate(disabling: disabled)
         if follow && log == "-" { throw ValidationError("--follow needs a file to watch, not standard input") }
         if report == "-" { throw ValidationError("--report needs a file to write, such as --report session.html") }

@@ -9,13 +9,19 @@
 //    header (the one read, or a default one when the input's header was rejected), is equal and is
 //    the only item of that log.
 // 4. The same bytes read with a small `maxLineLength` (the line-too-long paths) never crash.
+// 5. Whatever the reader accepts replays without a crash through everything after it: the screen
+//    model, the three built-in plugins (in the CLI's order), the coverage check and the recorder
+//    (every record written as a log line), on the virtual-time loop until it is quiet.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 import EventLog
+import FieldAdvancing
+import KeyboardAvoidance
 import ResponderBus
+import TextViewOrdering
 
 @_silgen_name("LLVMFuzzerRunDriver")
 func LLVMFuzzerRunDriver(
@@ -68,6 +74,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
 
+    replayThroughEverything(bytes)
+
     let short = LogReader(bytes: bytes, maxLineLength: 64)
     _ = try? short.readHeader()
     while let item = short.next() {
@@ -110,4 +118,31 @@ func checkRecordRoundTrip(_ record: LogRecord, headerLine: String) {
         fatalError("round trip: the record \(record) was written as \(line), which reads back as nothing")
     }
     if let item = again.next() { fatalError("round trip: the record written as \(line) reads back as more than one item: \(item)") }
+}
+
+/// Property 5: the bytes replayed as `responder-bus replay --check --record` would, leniently.
+func replayThroughEverything(_ bytes: [UInt8]) {
+    let reader = LogReader(bytes: bytes)
+    guard let header = try? reader.readHeader() else { return }
+    let loop = VirtualTimeLoop()
+    let bus = Bus(loop: loop, screen: Screen(size: header.screen, safeArea: header.safeArea ?? .zero))
+    do {
+        try bus.register(TextViewOrdering())
+        try bus.register(FieldAdvancing())
+        try bus.register(KeyboardAvoidance())
+    } catch {
+        fatalError("the built-in plugins do not register: \(error)")
+    }
+    let replayer = Replayer(bus: bus)
+    replayer.apply(header)
+    let check = CoverageCheck(bus: bus)
+    let recorder = LogRecorder(bus: bus, selection: .all, clock: { [unowned replayer] in replayer.logTime }) { record in
+        _ = LogWriter.line(for: record)
+    }
+    _ = replayer.replay(reader, on: loop, strict: false, readAhead: false)
+    // Timers the plugins left (animation ends, settle windows) run too, boundedly.
+    loop.runUntilQuiet(limit: 10_000)
+    for violation in check.violations { _ = violation.description }
+    recorder.stop()
+    check.stop()
 }

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// Values that once trapped the CLI, and what the model rejects: refused with line and column,
+/// never a crash (a trap exits with a signal, 132 or 133, and a backtrace).
+@Suite("responder-bus on values too large to replay and on what the model rejects", .serialized)
+struct BadValuesCLITests {
+    static let header = #"{"format":"responder-bus-log","version":1,"screen":{"width":375,"height":812}}"#
+    static let scene = #"{"t":0,"event":"scene","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[{"id":"email","kind":"textField","frame":[20,560,335,44]}]}}"#
+
+    static func log(_ records: String...) throws -> String {
+        try CLI.temporaryFile(([header, scene] + records).joined(separator: "\n") + "\n")
+    }
+
+    @Test("a t in Unix milliseconds: replay, --strict, --check, --report and render name the line, never crash")
+    func millisecondTimes() throws {
+        let log = try Self.log(
+            #"{"t":0.5,"event":"didBeginEditing","view":"email"}"#,
+            #"{"t":1700000000000,"event":"keyboardWillShow","end":[0,500,375,312]}"#,
+            #"{"t":1,"event":"keyboardWillShow","end":[0,500,375,312],"duration":1e10}"#)
+        let folder = URL(fileURLWithPath: log).deletingLastPathComponent().path
+        let runs: [([String], Int32)] = [
+            (["replay", log], 0),
+            (["replay", log, "--strict"], 65),
+            (["replay", log, "--check"], 0),
+            (["replay", log, "--report", folder + "/r.html"], 0),
+            (["render", log, "--at", "1", "-o", folder + "/f.svg"], 0),
+        ]
+        for (arguments, status) in runs {
+            let run = try CLI.run(arguments)
+            #expect(run.status == status, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("line 4, column 6: t is 1700000000000"), "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("is it in milliseconds?"))
+            #expect(!run.stderr.contains("crashed"))
+        }
+        let lenient = try CLI.run(["replay", log])
+        #expect(lenient.stderr.contains("line 5, column 68: a duration of"))
+    }
+
+    @Test("--speed that would push times past the clock is refused with 64; a slow but sane one is accepted")
+    func speed() throws {
+        let log = try Self.log(#"{"t":0.01,"event":"keyboardDidHide"}"#)
+        for speed in ["1e-300", "0", "-1", "inf", "nan", "1e7"] {
+            let run = try CLI.run(["replay", log, "--realtime", "--speed=\(speed)"])
+            #expect(run.status == 64, "--speed \(speed): \(run.stderr)")
+            #expect(run.stderr.contains("--speed must be between 0.001 and 1000000"), "\(run.stderr)")
+        }
+        let fast = try CLI.run(["replay", log, "--realtime", "--speed", "1000"])
+        #expect(fast.status == 0, "\(fast.stderr)")
+    }
+
+    @Test("--strict stops with 65 at a scene with a repeated id and at editing begun on a plain view, naming line and column")
+    func modelRejections() throws {
+        let duplicate = #"{"t":1,"event":"scene","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[{"id":"a","kind":"textField","frame":[0,0,10,10]},{"id":"a","kind":"view","frame":[0,0,10,10]}]}}"#
+        let twice = try Self.log(duplicate)
+        let strict = try CLI.run(["replay", twice, "--strict"])
+        #expect(strict.status == 65)
+        #expect(strict.stderr.contains("line 3, column 148: view id 'a' appears twice in the scene"), "\(strict.stderr)")
+        #expect(try CLI.run(["replay", twice]).status == 0)
+
+        let plain = try Self.log(#"{"t":1,"event":"didBeginEditing","view":"root"}"#)
+        let editing = try CLI.run(["replay", plain, "--strict"])
+        #expect(editing.status == 65)
+        #expect(editing.stderr.contains("line 3, column 41: 'didBeginEditing' names view 'root', a view, which cannot edit text"), "\(editing.stderr)")
+    }
+}

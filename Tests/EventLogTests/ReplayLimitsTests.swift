@@ -1,0 +1,105 @@
+import EventLog
+import ResponderBus
+import Testing
+
+@Suite("Values a replay cannot use are refused where they are read, never trapped on")
+struct ReplayLimitsTests {
+    private func lines(_ records: String...) -> String { ([header] + records).joined(separator: "\n") }
+
+    @Test("a t in Unix milliseconds is rejected with its line, column and a hint; lenient replay goes on, strict stops")
+    func timeInMilliseconds() throws {
+        let text = lines(
+            ReplayerTests.scene,
+            #"{"t":1700000000000,"event":"keyboardWillShow","end":[0,500,375,312]}"#,
+            #"{"t":2,"event":"didBeginEditing","view":"email"}"#)
+        let run = ReplayRun()
+        let summary = try run.run(text)
+        #expect(summary.rejectedLines == 1)
+        #expect(summary.externalEvents == 2)
+        let problem = try #require(run.problems.first)
+        #expect(problem.code == .invalidValue)
+        #expect(problem.line == 3)
+        #expect(problem.column == 6)
+        #expect(problem.message.contains("milliseconds"))
+
+        let strict = ReplayRun()
+        #expect(try strict.run(text, strict: true).stoppedAt?.line == 3)
+    }
+
+    @Test("the largest replayable t is accepted; anything above it, or not finite, is not", arguments: [
+        (LogLimits.maximumSeconds, true), (LogLimits.maximumSeconds * 1.0000001, false), (9.3e9, false), (1e300, false),
+    ])
+    func bound(t: Double, accepted: Bool) throws {
+        let reader = LogReader(bytes: Array(lines(#"{"t":\#(t),"event":"keyboardDidHide"}"#).utf8))
+        _ = try reader.readHeader()
+        switch reader.next() {
+        case .record(let record, _)?: #expect(accepted && record.t == t)
+        case .problem(let problem)?: #expect(!accepted && problem.code == .invalidValue)
+        case nil: Issue.record("nothing read")
+        }
+    }
+
+    @Test("a keyboard or shift duration beyond what can be replayed is rejected; with the check on, nothing traps")
+    func longDurations() throws {
+        let text = lines(
+            ReplayerTests.scene,
+            #"{"t":1,"event":"didBeginEditing","view":"email"}"#,
+            #"{"t":1,"event":"keyboardWillShow","end":[0,500,375,312],"duration":1e10}"#,
+            #"{"t":1,"event":"viewShift","originY":-100,"duration":1e12,"origin":"derived","by":"KeyboardAvoidance"}"#,
+            #"{"t":2,"event":"keyboardWillShow","end":[0,500,375,312],"duration":3e9}"#)
+        let run = ReplayRun(check: true)
+        let summary = try run.run(text)
+        #expect(run.problems.map(\.line) == [4, 5])
+        #expect(run.problems.allSatisfy { $0.code == .invalidValue && $0.message.contains("duration") })
+        #expect(summary.externalEvents == 3)
+        run.loop.runUntilQuiet()
+    }
+
+    @Test("Duration.seconds saturates instead of trapping")
+    func saturatingSeconds() {
+        #expect(Duration.seconds(1e300) == .nanoseconds(Int64.max))
+        #expect(Duration.seconds(-1e300) == .nanoseconds(Int64.min))
+        #expect(Duration.seconds(.nan) == .zero)
+        #expect(Duration.seconds(1.5) == .milliseconds(1500))
+    }
+}
+
+@Suite("What the model would reject is a problem with its line and column")
+struct ModelRejectionTests {
+    @Test("a scene with the same view id twice is rejected where the second id stands; strict stops")
+    func duplicateIDs() throws {
+        let scene = #"{"t":0,"event":"scene","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[{"id":"email","kind":"textField","frame":[20,560,335,44]},{"id":"email","kind":"textView","frame":[20,620,335,120]}]}}"#
+        let text = [header, scene, #"{"t":1,"event":"keyboardDidHide"}"#].joined(separator: "\n")
+        let run = ReplayRun()
+        let summary = try run.run(text)
+        let problem = try #require(run.problems.first)
+        #expect(problem.code == .invalidValue)
+        #expect(problem.line == 2)
+        #expect(problem.column == scene.distance(from: scene.startIndex, to: scene.range(of: #""email","kind":"textView""#)!.lowerBound) + 1)
+        #expect(problem.message.contains("'email' appears twice"))
+        #expect(summary.rejectedLines == 1)
+        #expect(try ReplayRun().run(text, strict: true).stoppedAt?.line == 2)
+    }
+
+    @Test("two scenes may reuse each other's ids: the check is per scene")
+    func idsPerScene() throws {
+        let text = [header, ReplayerTests.scene, ReplayerTests.scene.replacingOccurrences(of: #""t":0"#, with: #""t":1"#)].joined(separator: "\n")
+        let run = ReplayRun()
+        #expect(try run.run(text).rejectedLines == 0)
+    }
+
+    @Test("didBeginEditing on a view that is not a text input is rejected with its line and column; strict stops")
+    func editingAPlainView() throws {
+        let text = [header, ReplayerTests.scene, #"{"t":1,"event":"didBeginEditing","view":"root"}"#, #"{"t":2,"event":"didBeginEditing","view":"email"}"#]
+            .joined(separator: "\n")
+        let run = ReplayRun()
+        let summary = try run.run(text)
+        let problem = try #require(run.problems.first)
+        #expect(problem.code == .notATextInput)
+        #expect(problem.line == 3)
+        #expect(problem.column == 41)
+        #expect(summary.externalEvents == 2)
+        #expect(run.bus.screen.firstResponder?.id == "email")
+        #expect(try ReplayRun().run(text, strict: true).stoppedAt?.code == .notATextInput)
+    }
+}
