@@ -558,6 +558,25 @@ struct ImporterFormatTests {
         #expect(wheres(result) == [Where(.timeWentBack, 2)])
     }
 
+    @Test("a timestamp more than a log can replay after the first is reported and t holds; so is an absurd duration")
+    func timeTooLate() throws {
+        let dump = """
+            2019-04-30 21:44:28.000000+0800 a[1:2] {UIKeyboardFrameEndUserInfoKey = "NSRect: {{0, 352}, {320, 216}}";}
+            4019-04-30 21:44:29.000000+0800 a[1:2] {UIKeyboardFrameEndUserInfoKey = "NSRect: {{0, 568}, {320, 216}}";}
+            2019-04-30 21:44:30.000000+0800 a[1:2] {UIKeyboardFrameEndUserInfoKey = "NSRect: {{0, 352}, {320, 216}}"; UIKeyboardAnimationDurationUserInfoKey = 1e10;}
+            """
+        let result = ConsoleImporter(options: .init(screen: Size(width: 320, height: 568))).importDump(dump)
+        #expect(result.records.map(\.t) == [0, 0])
+        #expect(wheres(result).map(\.kind) == [.timeTooLate, .unreadableValue])
+        // What was imported reads back.
+        let text = ([LogWriter.line(for: result.header)] + result.records.map { LogWriter.line(for: $0) }).joined(separator: "\n")
+        let reader = LogReader(bytes: Array(text.utf8))
+        _ = try reader.readHeader()
+        while let item = reader.next() {
+            if case .problem(let problem) = item { Issue.record("does not read back: \(problem)") }
+        }
+    }
+
     @Test("--event names a userInfo printed without its notification; named ones keep their name")
     func defaultEvent() {
         let dump = """

@@ -154,7 +154,13 @@ public struct ConsoleImporter: Sendable {
                 if let stamp = notification.timestamp {
                     let micros = stamp &- base
                     t = Double(micros) / 1_000_000
-                    if t < previous {
+                    if t > LogLimits.maximumSeconds {
+                        problems.append(
+                            ImportProblem(
+                                kind: .timeTooLate, line: notification.line,
+                                message: "this timestamp is \(formatSeconds(t)) s after the dump's first, more than a log can replay (\(Int(LogLimits.maximumSeconds)) s); t stays at \(formatSeconds(previous))"))
+                        t = previous
+                    } else if t < previous {
                         problems.append(
                             ImportProblem(
                                 kind: .timeWentBack, line: notification.line,

@@ -646,8 +646,10 @@ struct ConsoleScanner {
                 }
                 if entry.key == .frameBegin { info.begin = rect } else { info.end = rect }
             case .duration:
-                guard let seconds = ConsoleValues.single(in: value), seconds.isFinite, seconds >= 0 else {
-                    unreadable("expected a number of seconds such as 0.25")
+                guard let seconds = ConsoleValues.single(in: value), seconds.isFinite, seconds >= 0,
+                    seconds <= LogLimits.maximumSeconds
+                else {
+                    unreadable("expected a number of seconds such as 0.25 (at most \(Int(LogLimits.maximumSeconds)))")
                     continue
                 }
                 info.duration = seconds

@@ -43,6 +43,10 @@ public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
         /// An NSLog timestamp earlier than the one before it; the dump order is kept and the time
         /// is held at the previous one.
         case timeWentBack
+        /// An NSLog timestamp more than ``LogLimits/maximumSeconds`` after the dump's first one (a
+        /// garbled date, most likely): a log cannot replay it, so the time is held at the previous
+        /// one.
+        case timeTooLate
         /// Notifications were found but no `--screen` was given and no docked keyboard frame shows
         /// the screen; nothing is imported.
         case screenUnknown
