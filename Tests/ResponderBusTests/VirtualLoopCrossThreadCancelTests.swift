@@ -9,14 +9,19 @@ struct VirtualLoopCrossThreadCancelTests {
     func ownThread() {
         let loop = VirtualTimeLoop()
         #expect(loop.inLoop)
-        let elsewhere = Locked(false)
+        let seen = Locked<[Bool]>([])
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            elsewhere.withLock { $0 = loop.inLoop }
+            let before = loop.inLoop
+            loop.run()  // this thread drives the loop now
+            seen.withLock { $0 = [before, loop.inLoop] }
             done.signal()
         }
         done.wait()
-        #expect(elsewhere.withLock { $0 } == false)
+        #expect(seen.withLock { $0 } == [false, true])
+        #expect(!loop.inLoop)
+        loop.run()
+        #expect(loop.inLoop)
     }
 
     @Test("64 tokens cancelled one by one from a global queue while 200,000 events are posted: no race, delivery stops, bookkeeping on the loop")
