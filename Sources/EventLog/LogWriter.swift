@@ -188,6 +188,7 @@ public enum LogWriter {
 
     private static func view(_ spec: ViewSpec, _ object: inout JSONObjectWriter) {
         if !spec.children.isEmpty { object.objects("children", spec.children) { view($1, &$0) } }
+        if let className = spec.className { object.string("class", className) }
         if let offset = spec.contentOffset { object.pair("contentOffset", offset.x, offset.y) }
         if let size = spec.contentSize { object.pair("contentSize", size.width, size.height) }
         if !spec.isEnabled { object.bool("enabled", false) }

@@ -118,7 +118,7 @@ enum FieldKey: UInt8, CaseIterable {
     // The header.
     case format, version, screen, screenSource, device
     // Views, pairs and insets.
-    case id, kind, tag, hidden, enabled, keyboardDistance, contentOffset, contentSize, children, x, y
+    case id, kind, tag, hidden, enabled, keyboardDistance, contentOffset, contentSize, children, className, x, y
     case top, left, bottom, right
     /// A key the format does not know: its value is skipped.
     case unknown
@@ -161,6 +161,7 @@ enum FieldKey: UInt8, CaseIterable {
         case .hidden: "hidden"
         case .enabled: "enabled"
         case .keyboardDistance: "keyboardDistance"
+        case .className: "class"
         case .contentOffset: "contentOffset"
         case .contentSize: "contentSize"
         case .children: "children"
@@ -192,6 +193,7 @@ enum FieldKey: UInt8, CaseIterable {
         case UInt8(ascii: "c"):
             if let end = spelledEnd("curve", in: bytes, at: start) { return (.curve, end) }
             if let end = spelledEnd("children", in: bytes, at: start) { return (.children, end) }
+            if let end = spelledEnd("class", in: bytes, at: start) { return (.className, end) }
             if let end = spelledEnd("contentOffsetY", in: bytes, at: start) { return (.contentOffsetY, end) }
             if let end = spelledEnd("contentOffset", in: bytes, at: start) { return (.contentOffset, end) }
             if let end = spelledEnd("contentSize", in: bytes, at: start) { return (.contentSize, end) }
@@ -398,7 +400,10 @@ struct RecordParser {
     /// The view ids of the scene being read, to reject one that repeats.
     var sceneViewIDs: Set<String> = []
 
-    static let maxDepth = 64
+    /// How deeply a scene's views may nest: scenes imported from real app windows can nest deeper
+    /// than the 64 levels this once was. The bound keeps a hostile line from exhausting the
+    /// reader's stack (each level is one call of ``parseView(depth:)``).
+    static let maxDepth = 256
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, endsFile: Bool) {
         self.bytes = bytes
@@ -1023,6 +1028,7 @@ struct RecordParser {
         var offset: Point?
         var size: Size?
         var children: [ViewSpec] = []
+        var className: String?
         try parseObject { (parser: inout RecordParser, key: FieldKey) throws(LogReadError) in
             switch key {
             case .id:
@@ -1044,6 +1050,7 @@ struct RecordParser {
             case .hidden: hidden = try parser.parseBool()
             case .enabled: enabled = try parser.parseBool()
             case .keyboardDistance: distance = parser.parseNull() ? nil : try parser.parseNumber()
+            case .className: className = parser.parseNull() ? nil : try parser.parseString()
             case .contentOffset:
                 let (x, y) = try parser.parsePair(.x, .y)
                 offset = Point(x: x, y: y)
@@ -1074,7 +1081,7 @@ struct RecordParser {
         guard let frame else { throw error(.missingField, at: start, "view '\(id)' needs a \"frame\" [x, y, width, height]") }
         return ViewSpec(
             id: ViewID(id), kind: kind, frame: frame, tag: tag, isHidden: hidden, isEnabled: enabled, keyboardDistance: distance,
-            contentOffset: offset, contentSize: size, children: children)
+            contentOffset: offset, contentSize: size, className: className, children: children)
     }
 
     // MARK: Lines
@@ -1142,7 +1149,7 @@ struct RecordParser {
                     fields.screen = Size(width: w, height: h)
                 case .screenSource: fields.screenSource = try nullableString()
                 case .device: fields.device = try nullableString()
-                case .id, .kind, .tag, .hidden, .enabled, .keyboardDistance, .contentOffset, .contentSize, .children, .x, .y,
+                case .id, .kind, .tag, .hidden, .enabled, .keyboardDistance, .contentOffset, .contentSize, .children, .className, .x, .y,
                     .top, .left, .bottom, .right, .unknown:
                     try skipValue()
                 }

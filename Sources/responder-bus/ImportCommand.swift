@@ -15,13 +15,22 @@ struct ImportCommand: ParsableCommand {
             Finds the keyboard notifications (and text field / text view begin and end editing) in \
             print(notification) output, NSLog lines, po and userInfo dumps, with whatever surrounds them, \
             and writes a v1 log. Times come from NSLog timestamps when present. The screen comes from \
-            --screen, or is inferred from docked keyboard frames; the header says which. What cannot be \
-            read is reported with its line on standard error; a dump with nothing importable exits 65.
+            --screen, or is inferred from docked keyboard frames or a dumped window; the header says \
+            which. What cannot be read is reported with its line on standard error, then a summary of \
+            what was found; a dump with nothing importable exits 65.
+
+            View-hierarchy dumps (po [view recursiveDescription], pviews) in the console, or pasted \
+            apart with --scene, become the session's scene: text fields, text views and scroll views \
+            with their frames, tags, hidden and enabled states and classes; editing notifications whose \
+            object address is in the dump become that view's begin and end editing. A later dump of \
+            the same window carries over the frames that moved.
 
             Examples:
               responder-bus import console.txt --screen 375x812 -o session.jsonl
               pbpaste | responder-bus import - > session.jsonl
               responder-bus import userinfo.txt --event keyboardWillShow
+              responder-bus import console.txt --scene hierarchy.txt --focus UITextField@0x7f9a1c40b3a0
+              responder-bus import console.txt --kind MyApp.NoteBox=textView -o session.jsonl
             """
     )
 
@@ -37,9 +46,21 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the log to this file instead of standard output.", valueName: "file"))
     var output: String?
 
+    @Option(help: ArgumentHelp("A view-hierarchy dump (recursiveDescription) pasted apart from the console: the screen from the start.", valueName: "file"))
+    var scene: String?
+
+    @Option(help: ArgumentHelp("The text field or text view being edited, by id or address, when the console has no editing notification.", valueName: "id|address"))
+    var focus: String?
+
+    @Option(name: .customLong("kind"), help: ArgumentHelp("The kind of an app's view class, over what its name suggests: view, textField, textView or scrollView (repeatable).", valueName: "CLASS=KIND"))
+    var kinds: [String] = []
+
     func validate() throws {
         if let screen, Self.parseScreen(screen) == nil {
             throw ValidationError("--screen \(screen): expected WIDTHxHEIGHT in points, such as 375x812")
+        }
+        for kind in kinds where Self.parseKind(kind) == nil {
+            throw ValidationError("--kind \(kind): expected CLASS=KIND, KIND one of \(ViewKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if ConsoleImporter.keyboardEvent(named: event) == nil {
             throw ValidationError("--event \(event): expected one of \(LogEvent.KeyboardEvent.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -54,13 +75,28 @@ struct ImportCommand: ParsableCommand {
         return Size(width: width, height: height)
     }
 
+    /// `CLASS=KIND`.
+    static func parseKind(_ text: String) -> (String, ViewKind)? {
+        guard let equals = text.lastIndex(of: "=") else { return nil }
+        let className = String(text[..<equals])
+        guard !className.isEmpty, let kind = ViewKind(rawValue: String(text[text.index(after: equals)...])) else { return nil }
+        return (className, kind)
+    }
+
     func run() throws {
         guard let bytes = Self.readAll(dump) else { throw Exit.noInput }
         var options = ConsoleImporter.Options()
         options.screen = screen.flatMap(Self.parseScreen)
         options.defaultEvent = ConsoleImporter.keyboardEvent(named: event) ?? .keyboardWillChangeFrame
+        options.kinds = Dictionary(kinds.compactMap(Self.parseKind), uniquingKeysWith: { _, last in last })
+        options.focus = focus
+        if let scene {
+            guard let text = Self.readAll(scene) else { throw Exit.noInput }
+            options.sceneText = text
+        }
         let result = ConsoleImporter(options: options).importDump(bytes)
         for problem in result.problems { complain("\(dump): \(problem)") }
+        complain("\(dump): found \(result.summary)")
         guard !result.records.isEmpty else {
             if result.problems.isEmpty { complain("\(dump): nothing importable") }
             throw Exit.dataError

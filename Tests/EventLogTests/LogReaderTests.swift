@@ -248,12 +248,21 @@ struct LogReaderBadInputTests {
     func deepNesting() {
         let deepArray = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         var deepView = #"{"id":"leaf","frame":[0,0,1,1]}"#
-        for index in 0..<100 { deepView = #"{"id":"v\#(index)","frame":[0,0,1,1],"children":[\#(deepView)]}"# }
+        for index in 0..<300 { deepView = #"{"id":"v\#(index)","frame":[0,0,1,1],"children":[\#(deepView)]}"# }
         let log = header + "\n" + #"{"t":0,"event":"returnKey","view":"a","junk":"# + deepArray + "}\n" + #"{"t":0,"event":"scene","root":"# + deepView + "}\n"
         let (_, records, problems) = readAll(log)
         #expect(records.count == 1)
         #expect(problems.map(\.code) == [.invalidValue])
         #expect(problems.first?.message.contains("nested") == true)
+    }
+
+    @Test("a scene nested 200 levels deep, as real app windows can be, reads")
+    func deepScene() {
+        var deepView = #"{"id":"leaf","kind":"textField","frame":[0,0,1,1]}"#
+        for index in 0..<200 { deepView = #"{"id":"v\#(index)","frame":[0,0,1,1],"children":[\#(deepView)]}"# }
+        let (_, records, problems) = readAll(header + "\n" + #"{"t":0,"event":"scene","root":"# + deepView + "}\n")
+        #expect(problems.isEmpty)
+        #expect(records.count == 1)
     }
 
     @Test("a directory and a missing file are unreadable, with what to do")

@@ -67,11 +67,25 @@ public struct ConsoleImporter: Sendable {
         public var screen: Size?
         /// The event a userInfo printed without its notification's name becomes (`--event NAME`).
         public var defaultEvent: LogEvent.KeyboardEvent
+        /// The kind of each class named here (`--kind CLASS=KIND`), over what its name says.
+        public var kinds: [String: ViewKind]
+        /// A view-hierarchy dump pasted apart from the console (`--scene FILE`): its first dump is
+        /// the session's screen from the start.
+        public var sceneText: [UInt8]?
+        /// The field being edited when the console shows no editing notification (`--focus`): a
+        /// view id or a printed address.
+        public var focus: String?
 
         /// Creates options.
-        public init(screen: Size? = nil, defaultEvent: LogEvent.KeyboardEvent = .keyboardWillChangeFrame) {
+        public init(
+            screen: Size? = nil, defaultEvent: LogEvent.KeyboardEvent = .keyboardWillChangeFrame, kinds: [String: ViewKind] = [:],
+            sceneText: [UInt8]? = nil, focus: String? = nil
+        ) {
             self.screen = screen
             self.defaultEvent = defaultEvent
+            self.kinds = kinds
+            self.sceneText = sceneText
+            self.focus = focus
         }
     }
 
@@ -103,6 +117,38 @@ public struct ConsoleImporter: Sendable {
         scanner.run()
         var problems = scanner.problems
         let found = scanner.notifications
+        var summary = ImportSummary()
+
+        // The view-hierarchy dumps: those pasted apart (`--scene`) first, then the console's own.
+        var builder = SceneBuilder(kinds: options.kinds)
+        var scenes: [PlacedScene] = []
+        if let sceneText = options.sceneText {
+            var reader = HierarchyReader(bytes: sceneText)
+            reader.run()
+            for problem in reader.problems {
+                var moved = problem
+                moved.message = "in the scene (line \(problem.line)\(problem.column.map { ", column \($0)" } ?? "")): \(problem.message)"
+                moved.line = 0
+                moved.column = nil
+                problems.append(moved)
+            }
+            scenes += reader.dumps.compactMap { dump in builder.scene(of: dump).map { PlacedScene(line: 0, scene: $0) } }
+        }
+        var hierarchy = HierarchyReader(bytes: bytes)
+        hierarchy.run()
+        problems += hierarchy.problems
+        scenes += hierarchy.dumps.compactMap { dump in builder.scene(of: dump).map { PlacedScene(line: dump.line, scene: $0) } }
+        for guess in builder.guessed {
+            problems.append(ImportProblem(
+                kind: .guessedKind, line: guess.line,
+                message: "\(guess.className) is not a UIKit class and prints no baseClass; taken as a \(guess.kind.rawValue) from its name (say otherwise with --kind \(guess.className)=KIND)"))
+        }
+        summary.dumps = scenes.count
+        summary.views = scenes.reduce(0) { $0 + $1.scene.viewCount }
+        summary.textInputs = scenes.reduce(0) { $0 + $1.scene.textInputCount }
+        for notification in found {
+            if case .keyboard = notification.kind { summary.keyboardNotifications += 1 } else { summary.editingNotifications += 1 }
+        }
 
         func finish(_ header: LogHeader, _ records: [LogRecord], _ whole: [ImportProblem]) -> ImportResult {
             var sorted = problems.enumerated().sorted { a, b in
@@ -112,12 +158,14 @@ public struct ConsoleImporter: Sendable {
                 sorted.append(
                     ImportProblem(kind: .strayText, line: 0, message: "\(scanner.droppedProblems) more problems were not listed"))
             }
-            return ImportResult(header: header, records: records, problems: sorted + whole)
+            var counted = summary
+            counted.skipped = sorted.count { $0.kind == .truncated || $0.kind == .unreadableValue }
+            return ImportResult(header: header, records: records, problems: sorted + whole, summary: counted)
         }
 
         let placeholder = LogHeader(screen: options.screen ?? .zero, screenSource: options.screen == nil ? nil : "given")
-        if found.isEmpty {
-            var message = "nothing to import: no keyboard notification, userInfo dump or editing notification was found"
+        if found.isEmpty && scenes.isEmpty {
+            var message = "nothing to import: no keyboard notification, userInfo dump, editing notification or view-hierarchy dump was found"
             if let mention = scanner.keyMentions.first {
                 message += "; line \(mention.line), column \(mention.column) names \(mention.word) but gives it no `=` or `:` value"
             }
@@ -133,14 +181,18 @@ public struct ConsoleImporter: Sendable {
         } else if let inferred = ScreenInference.infer(from: found) {
             screen = inferred
             source = "inferred"
+        } else if let window = scenes.first(where: { $0.scene.isWindow && $0.scene.root.frame.size.width > 0 && $0.scene.root.frame.size.height > 0 }) {
+            screen = window.scene.root.frame.size
+            source = "inferred"
         } else {
             let keyboard = found.filter { if case .keyboard = $0.kind { true } else { false } }.count
             let editing = found.count - keyboard
             var parts: [String] = []
             if keyboard > 0 { parts.append("\(keyboard) keyboard notification\(keyboard == 1 ? "" : "s")") }
             if editing > 0 { parts.append("\(editing) editing notification\(editing == 1 ? "" : "s")") }
+            if !scenes.isEmpty { parts.append("\(scenes.count) view-hierarchy dump\(scenes.count == 1 ? "" : "s") without a window") }
             let message =
-                "found \(parts.joined(separator: " and ")) but no docked keyboard frame to infer the screen from; pass --screen WxH (e.g. --screen 375x667)"
+                "found \(parts.joined(separator: " and ")) but no docked keyboard frame\(scenes.isEmpty ? "" : " or window") to infer the screen from; pass --screen WxH (e.g. --screen 375x667)"
             return finish(placeholder, [], [ImportProblem(kind: .screenUnknown, line: 0, message: message)])
         }
 
@@ -175,6 +227,20 @@ public struct ConsoleImporter: Sendable {
             for index in found.indices { times.append(Double(index) / 10) }
         }
 
+        let header = LogHeader(screen: screen, screenSource: source)
+        if !scenes.isEmpty {
+            var session = SessionAssembler(scenes: scenes, focus: options.focus)
+            session.assemble(found, times: times)
+            problems += session.problems
+            summary.linkedAddresses = session.linked
+            summary.unlinkedAddresses = session.unlinked
+            return finish(header, session.records, [])
+        }
+        if let focus = options.focus {
+            problems.append(ImportProblem(
+                kind: .focusNotUsed, line: 0, message: "--focus \(focus) is not used: the console has no view-hierarchy dump to find it in (add one, or pass it with --scene FILE)"))
+        }
+
         // Records, with a scene for the editing views.
         var records: [LogRecord] = []
         records.reserveCapacity(found.count + 1)
@@ -203,7 +269,7 @@ public struct ConsoleImporter: Sendable {
                 records.append(LogRecord(t: t, event: isBegin ? .didBeginEditing(info) : .didEndEditing(info)))
             }
         }
-        return finish(LogHeader(screen: screen, screenSource: source), records, [])
+        return finish(header, records, [])
     }
 
     private func formatSeconds(_ value: Double) -> String {

@@ -23,6 +23,8 @@ struct ScannedView {
     var kind: ViewKind
     var frame: Rect?
     var tag: Int?
+    /// The printed object's address (`0x7f9…`), which links it to a view-hierarchy dump.
+    var address: String? = nil
 }
 
 /// A forgiving, single-pass scanner over the bytes of a console dump.
@@ -868,7 +870,7 @@ struct ConsoleScanner {
         let lower = className.lowercased()
         let kind: ViewKind = lower.contains("textview") ? .textView : .textField
         let id = address.map { "\(className)-\($0)" } ?? (tag.map { "\(className)-tag\($0)" } ?? className)
-        return ScannedView(id: ViewID(id), kind: kind, frame: frame, tag: tag)
+        return ScannedView(id: ViewID(id), kind: kind, frame: frame, tag: tag, address: address)
     }
 
     private func matchingAngle(from start: Int, limit: Int, skipQuoted: Bool) -> (end: Int?, sawQuote: Bool) {

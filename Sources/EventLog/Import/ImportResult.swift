@@ -11,12 +11,15 @@ public struct ImportResult: Hashable, Sendable {
     public var records: [LogRecord]
     /// What could not be read, in dump order; problems about the whole dump (line 0) come last.
     public var problems: [ImportProblem]
+    /// What was found, counted.
+    public var summary: ImportSummary
 
     /// Creates a result.
-    public init(header: LogHeader, records: [LogRecord], problems: [ImportProblem]) {
+    public init(header: LogHeader, records: [LogRecord], problems: [ImportProblem], summary: ImportSummary = ImportSummary()) {
         self.header = header
         self.records = records
         self.problems = problems
+        self.summary = summary
     }
 
     /// Whether nothing could be imported (the CLI exits 65): ``problems`` then says why, with an
@@ -52,6 +55,18 @@ public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
         case screenUnknown
         /// No keyboard notification, userInfo dump or editing notification was found.
         case nothingImportable
+        /// An editing notification's object address is not a view of the scene in force (the
+        /// view-hierarchy dump does not show it); the notification is skipped, never guessed.
+        case unknownAddress
+        /// A class that is not UIKit's and prints no `baseClass` was given a kind from its name
+        /// (`MyApp.PaddedField` → `textField`); `--kind CLASS=KIND` settles it. Reported once per
+        /// class.
+        case guessedKind
+        /// A later dump of the same screen adds or removes views: the log keeps the first dump's
+        /// views (moved frames are carried over as `setFrame`).
+        case viewsAddedOrRemoved
+        /// `--focus` names a view that no scene has, or the log already has editing notifications.
+        case focusNotUsed
     }
 
     /// What kind of problem it is.
@@ -77,5 +92,34 @@ public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
         if line == 0 { return message }
         if let column { return "line \(line), column \(column): \(message)" }
         return "line \(line): \(message)"
+    }
+}
+
+/// What an import found, counted, so that nothing is dropped silently: the CLI prints it on
+/// standard error.
+public struct ImportSummary: Hashable, Sendable, CustomStringConvertible {
+    /// View-hierarchy dumps read (each became a scene, or the changes to one).
+    public var dumps = 0
+    /// Views in those dumps (the keyboard's own left out).
+    public var views = 0
+    /// Text fields and text views among them.
+    public var textInputs = 0
+    /// Keyboard notifications and editing notifications found.
+    public var keyboardNotifications = 0
+    public var editingNotifications = 0
+    /// Editing notifications whose object address is a view of the scene, and those whose is not.
+    public var linkedAddresses = 0
+    public var unlinkedAddresses = 0
+    /// Entries and notifications skipped (cut off, unreadable).
+    public var skipped = 0
+
+    /// Creates an empty summary.
+    public init() {}
+
+    /// `2 dumps (41 views, 3 text inputs), 6 keyboard and 2 editing notifications, 2 linked and 0 unlinked addresses, 1 skipped`.
+    public var description: String {
+        "\(dumps) dump\(dumps == 1 ? "" : "s") (\(views) view\(views == 1 ? "" : "s"), \(textInputs) text input\(textInputs == 1 ? "" : "s")), "
+            + "\(keyboardNotifications) keyboard and \(editingNotifications) editing notification\(editingNotifications == 1 ? "" : "s"), "
+            + "\(linkedAddresses) linked and \(unlinkedAddresses) unlinked address\(unlinkedAddresses == 1 ? "" : "es"), \(skipped) skipped"
     }
 }

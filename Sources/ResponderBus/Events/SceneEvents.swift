@@ -37,6 +37,9 @@ public struct ViewSpec: Hashable, Sendable {
     public var contentOffset: Point?
     /// A scroll view's content size.
     public var contentSize: Size?
+    /// The UIKit class the view was (`UIButton`, `MyApp.PaddedField`), when it came from a
+    /// view-hierarchy dump; `nil` otherwise.
+    public var className: String?
     /// The subviews, back to front.
     public var children: [ViewSpec]
 
@@ -44,7 +47,7 @@ public struct ViewSpec: Hashable, Sendable {
     public init(
         id: ViewID, kind: ViewKind = .view, frame: Rect, tag: Int? = nil, isHidden: Bool = false,
         isEnabled: Bool = true, keyboardDistance: Double? = nil, contentOffset: Point? = nil,
-        contentSize: Size? = nil, children: [ViewSpec] = []
+        contentSize: Size? = nil, className: String? = nil, children: [ViewSpec] = []
     ) {
         self.id = id
         self.kind = kind
@@ -55,6 +58,7 @@ public struct ViewSpec: Hashable, Sendable {
         self.keyboardDistance = keyboardDistance
         self.contentOffset = contentOffset
         self.contentSize = contentSize
+        self.className = className
         self.children = children
     }
 }

@@ -72,6 +72,9 @@ public final class ViewNode {
         @inlinable set { _contentInset = newValue }
     }
     @usableFromInline @exclusivity(unchecked) var _contentInset: EdgeInsets
+    /// The UIKit class the view was (`UIButton`, `MyApp.PaddedField`), when its scene came from a
+    /// view-hierarchy dump; `nil` otherwise.
+    public var className: String?
     /// The view this one is a subview of; `nil` for a root.
     public var parent: ViewNode? { @inlinable get { _parent?.takeUnretainedValue() } }
     // Not a `weak` reference: one gives the parent a side table, and every retain and release of a
@@ -109,6 +112,7 @@ public final class ViewNode {
         _contentOffset = spec.contentOffset ?? .zero
         _contentSize = spec.contentSize ?? .zero
         _contentInset = .zero
+        className = spec.className
         _parent = nil
         _children = []
         _isFirstResponder = false
@@ -228,6 +232,7 @@ public final class ViewNode {
             keyboardDistance: keyboardDistance,
             contentOffset: contentOffset == .zero ? nil : contentOffset,
             contentSize: contentSize == .zero ? nil : contentSize,
+            className: className,
             children: children.map(\.spec)
         )
     }

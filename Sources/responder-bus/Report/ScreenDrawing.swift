@@ -3,7 +3,7 @@ import ResponderBus
 /// Draws a ``ScreenState`` as SVG, to scale: one SVG unit is one point.
 ///
 /// What it shows: the screen (white) on a grey canvas large enough for content moved off it; the
-/// safe area's insets, dotted; every view's outline with its id, kind and tag (the line style says
+/// safe area's insets, dotted; every view's outline with its id, kind, class and tag (the line style says
 /// the kind); the first responder with a thick outline, bold and "▶"; the keyboard's frame with the
 /// part that covers hatched; a covered field cross-hatched and labelled "COVERED"; content off the
 /// screen faded; and an arrow from the root's resting origin to its shifted one. Colour is never the
@@ -109,6 +109,8 @@ struct ScreenDrawing {
     /// A view's label at its top-left corner: id, kind, tag, and what else applies.
     private func label(_ view: ScreenState.View) -> String {
         var label = view.id + " · " + view.kind.rawValue
+        // A view imported from a hierarchy dump shows its class, unless its id already does.
+        if let className = view.className, !view.id.hasPrefix(className + "@") { label += " · " + className }
         if let tag = view.tag { label += " · tag \(tag)" }
         if view.isFirstResponder { label = "▶ " + label }
         if view.isHidden { label += " (hidden)" }

@@ -11,6 +11,8 @@ struct ScreenState: Hashable {
     struct View: Hashable {
         var id: String
         var kind: ViewKind
+        /// The UIKit class, for a scene imported from a view-hierarchy dump.
+        var className: String?
         var tag: Int?
         var frame: Rect
         /// Hidden, or inside a hidden view.
@@ -51,7 +53,8 @@ struct ScreenState: Hashable {
                 let hidden = hiddenAbove || node.isHidden
                 views.append(
                     View(
-                        id: node.id.rawValue, kind: node.kind, tag: node.tag, frame: screen.frameInScreen(of: node),
+                        id: node.id.rawValue, kind: node.kind, className: node.className, tag: node.tag,
+                        frame: screen.frameInScreen(of: node),
                         isHidden: hidden, isEnabled: node.isEnabled, isFirstResponder: node.isFirstResponder,
                         gap: node.keyboardDistance ?? defaultGap, depth: depth))
                 for child in node.children.reversed() { pending.append((child, depth + 1, hidden)) }
@@ -145,6 +148,7 @@ struct ScreenState: Hashable {
 
     static func kindText(_ view: View) -> String {
         var text = view.kind.rawValue
+        if let className = view.className { text += " \(className)" }
         if let tag = view.tag { text += ", tag \(tag)" }
         return text
     }

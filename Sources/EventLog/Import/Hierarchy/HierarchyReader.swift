@@ -1,0 +1,429 @@
+import ResponderBus
+
+/// One view entry of a UIKit `recursiveDescription` dump, as printed:
+/// `<UITextField: 0x7f9…; frame = (20 410; 335 30); text = ''; tag = 3; layer = <CALayer: 0x…>>`.
+struct HierarchyEntry {
+    /// The class name as printed (`UITextField`, `MyApp.PaddedField`).
+    var className: String
+    /// `baseClass = …` when printed (UIKit prints it for subclasses of its own classes).
+    var baseClass: String?
+    /// The address as printed (`0x7f9…`).
+    var address: String
+    /// The nesting depth within its dump (the root is 0).
+    var depth: Int
+    /// The 1-based line and column of the entry's `<`.
+    var line: Int
+    var column: Int
+    /// `frame = (x y; w h)` in the parent's coordinates (or `Frame: (x, y, w, h)` after the entry).
+    var frame: Rect?
+    /// `tag = N` (or `tag:N` after the entry).
+    var tag: Int?
+    /// `hidden = YES`.
+    var isHidden = false
+    /// `alpha = …`.
+    var alpha: Double?
+    /// `userInteractionEnabled = NO` or `enabled = NO`.
+    var isDisabled = false
+    /// A scroll view's `contentOffset: {x, y}`.
+    var contentOffset: Point?
+    /// A scroll view's `contentSize: {w, h}`.
+    var contentSize: Size?
+    /// `accessibilityIdentifier = '…'` (or `identifier`) when printed.
+    var accessibilityIdentifier: String?
+}
+
+/// One dump: its entries in pre-order, each with its depth below the dump's root.
+struct HierarchyDump {
+    var entries: [HierarchyEntry] = []
+    /// The 1-based line of the root entry.
+    var line: Int { entries.first?.line ?? 0 }
+}
+
+/// Finds the `recursiveDescription` dumps in a console's text, in whatever the text wraps them:
+/// `|` depth markers (also collapsed to `| |`, or several entries on one line, as web pages print
+/// them), indentation alone (iPhone OS 3), NSLog timestamps, lldb `(id) $2 = 0x… ` and view
+/// controller `'Controller:0x…'` prefixes, Cycript backticks, `XX (<…>)` markers on invisible
+/// views, comment markers, Markdown fences, text values over several lines, ` - (null)` and
+/// ` collection view layout: …` after an entry, and `(layer)` lines (sublayers, not views).
+///
+/// An entry that is a value of something else (a notification's `object = <UITextField: 0x…>`,
+/// `Optional(<…>)`, a description nested inside another entry) is not a view. An entry whose
+/// closing `>` never comes (the dump was cut off) is left out and reported.
+///
+/// Linear in the input: every byte is looked at a bounded number of times.
+struct HierarchyReader {
+    /// Entries longer than this many lines are taken as cut off (a text value may span lines, but
+    /// not pages).
+    static let maxEntryLines = 64
+
+    private let bytes: [UInt8]
+    private(set) var dumps: [HierarchyDump] = []
+    private(set) var problems: [ImportProblem] = []
+
+    // The dump being read (its entries kept apart, so that appending never copies them).
+    private var currentEntries: [HierarchyEntry] = []
+    private var hasCurrent = false
+    /// How the current dump shows depth: by `|` markers, or by indentation alone.
+    private var indentStack: [Int] = []
+    private var usesPipes = false
+    private var rootRawDepth = 0
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// Reads every dump in the text.
+    mutating func run() {
+        var lineStart = 0
+        var line = 1
+        // Set when an entry ran past its line: scanning resumes after it.
+        var resume: (position: Int, line: Int, lineStart: Int)?
+        while lineStart < bytes.count {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            var position = lineStart
+            if let r = resume, r.line == line {
+                position = r.position
+            }
+            resume = nil
+            if !isAnnotation(lineStart, lineEnd) {
+                if let next = scanLine(from: position, lineStart: lineStart, lineEnd: lineEnd, line: line) {
+                    // An entry ran onto later lines: continue after its end.
+                    resume = next
+                    line = next.line
+                    lineStart = next.lineStart
+                    continue
+                }
+            }
+            line += 1
+            lineStart = lineEnd + 1
+        }
+        closeDump()
+    }
+
+    /// Lines that start with `#` are annotations of the dump's collector, never dump text.
+    private func isAnnotation(_ start: Int, _ end: Int) -> Bool {
+        start < end && bytes[start] == UInt8(ascii: "#")
+    }
+
+    /// Reads the entries that begin on one line. Returns where to go on when the last one ended on
+    /// a later line.
+    private mutating func scanLine(from start: Int, lineStart: Int, lineEnd: Int, line: Int) -> (position: Int, line: Int, lineStart: Int)? {
+        var cursor = start
+        var i = start
+        while i < lineEnd {
+            guard bytes[i] == UInt8(ascii: "<"), let (className, addressStart) = entryHead(at: i, limit: lineEnd) else {
+                i += 1
+                continue
+            }
+            let prefix = bytes[cursor..<i]
+            let isValue = Self.isValuePrefix(prefix)
+            guard let end = matchingClose(from: i, line: line, lineStart: lineStart, lineEnd: lineEnd) else {
+                // Cut off: what came before is kept; the dump goes on with the next entry.
+                problems.append(ImportProblem(
+                    kind: .truncated, line: line, column: i - lineStart + 1,
+                    message: "the view entry <\(className): …> is cut off before its closing '>'; it is left out of the scene"))
+                i = addressStart
+                cursor = i
+                continue
+            }
+            if isValue {
+                i = end.position + 1
+                cursor = i
+                if end.line != line { return (i, end.line, end.lineStart) }
+                continue
+            }
+            let after = end.position + 1
+            let endOfEntryLine = end.line == line ? lineEnd : lineEndOf(end.position)
+            let trailer = bytes[after..<endOfEntryLine]
+            if Self.isSublayer(trailer) {
+                i = after
+                cursor = i
+                if end.line != line { return (i, end.line, end.lineStart) }
+                continue
+            }
+            var entry = HierarchyEntry(
+                className: className, address: String(decoding: bytes[addressStart..<addressEnd(addressStart)], as: UTF8.self),
+                depth: 0, line: line, column: i - lineStart + 1)
+            readFields(of: &entry, body: bytes[(addressStart)..<end.position])
+            if entry.frame == nil { readSwizzledFrame(of: &entry, trailer: trailer) }
+            // Every view prints its frame; `<AppDelegate: 0x…>`, a view controller or another
+            // object printed on its own is not a view.
+            guard entry.frame != nil else {
+                if Self.find(Array("frame = ".utf8), in: bytes[addressStart..<end.position]) != nil {
+                    problems.append(ImportProblem(
+                        kind: .unreadableValue, line: line, column: i - lineStart + 1,
+                        message: "the view entry <\(className): …> has a frame that cannot be read; it is left out of the scene"))
+                }
+                i = after
+                cursor = i
+                if end.line != line { return (i, end.line, end.lineStart) }
+                continue
+            }
+            place(entry, pipes: prefix.count { $0 == UInt8(ascii: "|") }, indent: indentation(lineStart, i, prefix: prefix))
+            i = after
+            cursor = i
+            if end.line != line { return (i, end.line, end.lineStart) }
+        }
+        return nil
+    }
+
+    // MARK: Entries
+
+    /// `<Name: 0x` at `i`: the class name and where the address starts.
+    private func entryHead(at i: Int, limit: Int) -> (String, Int)? {
+        var j = i + 1
+        let nameStart = j
+        while j < limit, ConsoleValues.isWordByte(bytes[j]) || bytes[j] == UInt8(ascii: ".") { j += 1 }
+        guard j > nameStart, j + 3 < limit, bytes[j] == UInt8(ascii: ":"), bytes[j + 1] == UInt8(ascii: " "),
+            bytes[j + 2] == UInt8(ascii: "0"), bytes[j + 3] == UInt8(ascii: "x")
+        else { return nil }
+        // A class name starts with a letter or an underscore.
+        let first = bytes[nameStart]
+        guard ConsoleValues.isLetter(first) || first == UInt8(ascii: "_") else { return nil }
+        return (String(decoding: bytes[nameStart..<j], as: UTF8.self), j + 2)
+    }
+
+    private func addressEnd(_ start: Int) -> Int {
+        var k = start + 2
+        while k < bytes.count, ConsoleValues.isWordByte(bytes[k]) { k += 1 }
+        return k
+    }
+
+    /// Whether the text before an entry makes it a value: `object = <…>`, `Optional(<…>)`.
+    private static func isValuePrefix(_ prefix: ArraySlice<UInt8>) -> Bool {
+        var j = prefix.endIndex
+        while j > prefix.startIndex, prefix[j - 1] == UInt8(ascii: " ") { j -= 1 }
+        guard j > prefix.startIndex else { return false }
+        let last = prefix[j - 1]
+        if last == UInt8(ascii: "=") || last == UInt8(ascii: ":") || last == UInt8(ascii: ",") { return true }
+        if last == UInt8(ascii: "(") {
+            // `Optional(<…>)` is a value; `XX (<…>)` marks an invisible view.
+            let word = Array("Optional".utf8)
+            let start = j - 1 - word.count
+            return start >= prefix.startIndex && Array(prefix[start..<(j - 1)]) == word
+        }
+        return false
+    }
+
+    /// The `>` that closes the entry opened at `start`, across lines if a text value spans them.
+    /// `nil` when the entry is cut off: the text ends, a fence or a new entry's line comes first,
+    /// or it runs past ``maxEntryLines``.
+    private func matchingClose(from start: Int, line: Int, lineStart: Int, lineEnd: Int) -> (position: Int, line: Int, lineStart: Int)? {
+        var depth = 0
+        var i = start
+        var currentLine = line
+        var currentLineStart = lineStart
+        var quote = false
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == 0x0A {
+                currentLine += 1
+                currentLineStart = i + 1
+                if currentLine - line >= Self.maxEntryLines || startsNewEntryOrFence(at: i + 1) { return nil }
+            } else if quote {
+                // A quoted text value ends at a quote followed by `;`, `>` or the line's end.
+                if c == UInt8(ascii: "'") {
+                    let next = i + 1 < bytes.count ? bytes[i + 1] : 0x0A
+                    if next == UInt8(ascii: ";") || next == UInt8(ascii: ">") || next == 0x0A { quote = false }
+                }
+            } else if c == UInt8(ascii: "'"), i >= 2, bytes[i - 1] == UInt8(ascii: " "), bytes[i - 2] == UInt8(ascii: "=") {
+                quote = true
+            } else if c == UInt8(ascii: "<") {
+                depth += 1
+            } else if c == UInt8(ascii: ">") {
+                depth -= 1
+                if depth == 0 { return (i, currentLine, currentLineStart) }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Whether the line at `start` begins, after markers, with a new entry or a Markdown fence.
+    private func startsNewEntryOrFence(at start: Int) -> Bool {
+        var i = start
+        while i < bytes.count, [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "|"), UInt8(ascii: "/"), UInt8(ascii: "*")].contains(bytes[i]) {
+            i += 1
+        }
+        guard i < bytes.count else { return true }
+        if bytes[i] == UInt8(ascii: "`"), i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "`"), bytes[i + 2] == UInt8(ascii: "`") { return true }
+        var end = i
+        while end < bytes.count, bytes[end] != 0x0A, end - i < 256 { end += 1 }
+        return bytes[i] == UInt8(ascii: "<") && entryHead(at: i, limit: end) != nil
+    }
+
+    private func lineEndOf(_ position: Int) -> Int {
+        var end = position
+        while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+        return end
+    }
+
+    /// ` (layer)` after an entry: a sublayer, not a view.
+    private static func isSublayer(_ trailer: ArraySlice<UInt8>) -> Bool {
+        let text = Array("(layer)".utf8)
+        var j = trailer.startIndex
+        while j < trailer.endIndex, trailer[j] == UInt8(ascii: " ") { j += 1 }
+        return trailer.endIndex - j >= text.count && Array(trailer[j..<(j + text.count)]) == text
+    }
+
+    /// The indentation before the entry, in columns, not counting comment markers and prefixes.
+    private func indentation(_ lineStart: Int, _ entryStart: Int, prefix: ArraySlice<UInt8>) -> Int {
+        var width = 0
+        var i = lineStart
+        while i < entryStart, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") {
+            width += bytes[i] == UInt8(ascii: "\t") ? 4 : 1
+            i += 1
+        }
+        return width
+    }
+
+    // MARK: Fields
+
+    /// The fields at the top level of an entry's body (`0x…; frame = (…); tag = 3; …`).
+    private func readFields(of entry: inout HierarchyEntry, body: ArraySlice<UInt8>) {
+        var depth = 0
+        var quote = false
+        var pieceStart = body.startIndex
+        var i = body.startIndex
+        func finish(_ end: Int) {
+            if pieceStart < end { readField(bytes[pieceStart..<end], into: &entry) }
+        }
+        while i < body.endIndex {
+            let c = bytes[i]
+            if quote {
+                if c == UInt8(ascii: "'"), i + 1 >= body.endIndex || bytes[i + 1] == UInt8(ascii: ";") { quote = false }
+            } else if c == UInt8(ascii: "'"), i >= 2, bytes[i - 1] == UInt8(ascii: " "), bytes[i - 2] == UInt8(ascii: "=") {
+                quote = true
+            } else if c == UInt8(ascii: "(") || c == UInt8(ascii: "{") || c == UInt8(ascii: "<") || c == UInt8(ascii: "[") {
+                depth += 1
+            } else if c == UInt8(ascii: ")") || c == UInt8(ascii: "}") || c == UInt8(ascii: ">") || c == UInt8(ascii: "]") {
+                depth = max(0, depth - 1)
+            } else if c == UInt8(ascii: ";"), depth == 0 {
+                finish(i)
+                pieceStart = i + 1
+            }
+            i += 1
+        }
+        finish(body.endIndex)
+    }
+
+    /// One `key = value` or `key: value` piece.
+    private func readField(_ piece: ArraySlice<UInt8>, into entry: inout HierarchyEntry) {
+        var i = piece.startIndex
+        while i < piece.endIndex, bytes[i] == UInt8(ascii: " ") || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
+        let keyStart = i
+        while i < piece.endIndex, ConsoleValues.isWordByte(bytes[i]) { i += 1 }
+        let key = String(decoding: bytes[keyStart..<i], as: UTF8.self)
+        while i < piece.endIndex, bytes[i] == UInt8(ascii: " ") { i += 1 }
+        guard i < piece.endIndex, bytes[i] == UInt8(ascii: "=") || bytes[i] == UInt8(ascii: ":") else { return }
+        i += 1
+        while i < piece.endIndex, bytes[i] == UInt8(ascii: " ") { i += 1 }
+        var valueEnd = piece.endIndex
+        while valueEnd > i, bytes[valueEnd - 1] == UInt8(ascii: " ") { valueEnd -= 1 }
+        let value = bytes[i..<valueEnd]
+        switch key {
+        case "frame":
+            // `(x y; w h)`: the `;` is inside the parentheses.
+            if let numbers = ConsoleValues.numbers(in: value), numbers.count == 4, numbers.allSatisfy(\.isFinite) {
+                entry.frame = Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+            }
+        case "baseClass":
+            entry.baseClass = String(decoding: value, as: UTF8.self)
+        case "tag":
+            if let number = ConsoleValues.single(in: value), number == number.rounded(), abs(number) < 1e15 { entry.tag = Int(number) }
+        case "hidden":
+            entry.isHidden = ConsoleValues.bool(in: value) ?? false
+        case "alpha":
+            entry.alpha = ConsoleValues.single(in: value)
+        case "userInteractionEnabled", "enabled":
+            if ConsoleValues.bool(in: value) == false { entry.isDisabled = true }
+        case "contentOffset":
+            if let numbers = ConsoleValues.numbers(in: value), numbers.count == 2, numbers.allSatisfy(\.isFinite) {
+                entry.contentOffset = Point(x: numbers[0], y: numbers[1])
+            }
+        case "contentSize":
+            if let numbers = ConsoleValues.numbers(in: value), numbers.count == 2, numbers.allSatisfy(\.isFinite) {
+                entry.contentSize = Size(width: numbers[0], height: numbers[1])
+            }
+        case "accessibilityIdentifier", "identifier":
+            var text = String(decoding: value, as: UTF8.self)
+            if text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") { text = String(text.dropFirst().dropLast()) }
+            if !text.isEmpty, text != "(null)" { entry.accessibilityIdentifier = text }
+        default:
+            return
+        }
+    }
+
+    /// `Frame: (0.000000, 64.000000, 320.000000, 504.000000)\ttag:0` after the entry, from an app
+    /// that replaced `-description`.
+    private func readSwizzledFrame(of entry: inout HierarchyEntry, trailer: ArraySlice<UInt8>) {
+        guard let open = Self.find(Array("Frame: (".utf8), in: trailer) else { return }
+        let parenthesis = open + "Frame: ".utf8.count
+        guard let close = trailer[parenthesis...].firstIndex(of: UInt8(ascii: ")")) else { return }
+        if let numbers = ConsoleValues.numbers(in: trailer[parenthesis...close]), numbers.count == 4, numbers.allSatisfy(\.isFinite) {
+            entry.frame = Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+        }
+        if let tag = Self.find(Array("tag:".utf8), in: trailer[close...]) {
+            var end = tag + 4
+            if end < trailer.endIndex, trailer[end] == UInt8(ascii: "-") { end += 1 }
+            while end < trailer.endIndex, ConsoleValues.isDigit(trailer[end]), end - tag < 20 { end += 1 }
+            entry.tag = Int(String(decoding: trailer[(tag + 4)..<end], as: UTF8.self))
+        }
+    }
+
+    /// Where `needle` first occurs in `haystack`.
+    private static func find(_ needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        var i = haystack.startIndex
+        while i <= haystack.endIndex - needle.count {
+            if haystack[i] == needle[0], Array(haystack[i..<(i + needle.count)]) == needle { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    // MARK: Dumps
+
+    /// Puts an entry in its dump: a new dump starts at an entry no deeper than the current root.
+    private mutating func place(_ entry: HierarchyEntry, pipes: Int, indent: Int) {
+        guard hasCurrent else { return startDump(with: entry, pipes: pipes, indent: indent) }
+        var entry = entry
+        let previousDepth = currentEntries[currentEntries.count - 1].depth
+        if usesPipes || pipes > 0 {
+            // Depth by `|` markers; a jump of more than one level (lines left out) counts as one.
+            guard pipes > rootRawDepth else {
+                closeDump()
+                return startDump(with: entry, pipes: pipes, indent: indent)
+            }
+            usesPipes = true
+            entry.depth = min(pipes - rootRawDepth, previousDepth + 1)
+        } else {
+            // Indentation alone shows the depth.
+            guard let rootIndent = indentStack.first, indent > rootIndent else {
+                closeDump()
+                return startDump(with: entry, pipes: pipes, indent: indent)
+            }
+            while let last = indentStack.last, last > indent { indentStack.removeLast() }
+            if let last = indentStack.last, last < indent { indentStack.append(indent) }
+            entry.depth = min(indentStack.count - 1, previousDepth + 1)
+        }
+        currentEntries.append(entry)
+    }
+
+    private mutating func startDump(with entry: HierarchyEntry, pipes: Int, indent: Int) {
+        var root = entry
+        root.depth = 0
+        currentEntries = [root]
+        hasCurrent = true
+        rootRawDepth = pipes
+        usesPipes = pipes > 0
+        indentStack = [indent]
+    }
+
+    private mutating func closeDump() {
+        if hasCurrent { dumps.append(HierarchyDump(entries: currentEntries)) }
+        currentEntries = []
+        hasCurrent = false
+    }
+}

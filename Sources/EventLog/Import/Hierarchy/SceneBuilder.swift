@@ -1,0 +1,175 @@
+import ResponderBus
+
+/// Turns a ``HierarchyDump`` into the model's views: a ``ViewSpec`` tree, keyed back to the
+/// printed addresses.
+///
+/// - Kinds: `UITextField` and its subclasses → `textField`; `UITextView` and its subclasses →
+///   `textView`; `UIScrollView`, `UITableView`, `UICollectionView`, their subclasses and any view
+///   that prints a `contentOffset` → `scrollView`; the rest → `view`. An app's class is known by
+///   the `baseClass = …` UIKit prints for it (its nearest UIKit class, which decides alone); a
+///   UIKit subclass by its name (`UISearchBarTextField`); a class with neither is guessed from the
+///   end of its name (`MyApp.PaddedField` → `textField`), which is reported once per class.
+///   ``ConsoleImporter/Options/kinds`` settles a class.
+/// - The keyboard's own windows and views (`UITextEffectsWindow`, `UIRemoteKeyboardWindow`,
+///   `UIInputSetContainerView`, `UIInputSetHostView`, `UIKeyboard…`, `UIKB…`) are not the app's:
+///   they and everything under them are left out.
+/// - Ids: the `accessibilityIdentifier` when the dump prints one, else `Class@0xADDR`; made
+///   unique with `#2`, `#3` when a dump repeats one.
+/// - Hidden: `hidden = YES` or `alpha = 0`; disabled: `userInteractionEnabled = NO` or
+///   `enabled = NO`.
+struct SceneBuilder {
+    /// Classes the caller settled (`--kind CLASS=KIND`).
+    var kinds: [String: ViewKind]
+    /// Classes whose kind was guessed from their name, in the order first seen.
+    private(set) var guessed: [(className: String, kind: ViewKind, line: Int)] = []
+    private var guessedNames: Set<String> = []
+
+    init(kinds: [String: ViewKind] = [:]) {
+        self.kinds = kinds
+    }
+
+    /// One dump's views.
+    struct Scene {
+        /// The root view.
+        var root: ViewSpec
+        /// The view id of each printed address.
+        var idsByAddress: [String: ViewID]
+        /// How many views, text inputs and left-out keyboard views it has.
+        var viewCount: Int
+        var textInputCount: Int
+        var keyboardViewCount: Int
+        /// The root's class, and its address (a later dump with the same root address shows the
+        /// same screen).
+        var rootClass: String
+        var rootAddress: String
+        /// Whether the root is a window, whose frame is the screen.
+        var isWindow: Bool
+        /// Each view's kind and frame, by id.
+        var kindsByID: [ViewID: ViewKind]
+        var framesByID: [ViewID: Rect]
+    }
+
+    /// Builds the scene of a dump; `nil` when its root is the keyboard's own.
+    mutating func scene(of dump: HierarchyDump) -> Scene? {
+        var idsByAddress: [String: ViewID] = [:]
+        var usedIDs: Set<ViewID> = []
+        var viewCount = 0
+        var textInputs = 0
+        var keyboardViews = 0
+        var kindsByID: [ViewID: ViewKind] = [:]
+        var framesByID: [ViewID: Rect] = [:]
+        // The open views, root first: `stack[d]` is the view at depth d and the children
+        // collected for it so far.
+        var stack: [(spec: ViewSpec, children: [ViewSpec])] = []
+        var skipBelow: Int?  // inside a keyboard view: leave out everything deeper than this
+
+        var root: ViewSpec?
+        for entry in dump.entries {
+            if let skip = skipBelow {
+                if entry.depth > skip {
+                    keyboardViews += 1
+                    continue
+                }
+                skipBelow = nil
+            }
+            if Self.isKeyboardView(entry.className) {
+                if entry.depth == 0 { return nil }
+                keyboardViews += 1
+                skipBelow = entry.depth
+                continue
+            }
+            // Close the views this entry is not inside of.
+            while stack.count > entry.depth {
+                let (spec, children) = stack.removeLast()
+                var done = spec
+                done.children = children
+                if stack.isEmpty { root = done } else { stack[stack.count - 1].children.append(done) }
+            }
+            // Depths grow by one at most (the reader makes sure), so the parent is the last open view.
+            var id = ViewID(entry.accessibilityIdentifier ?? "\(entry.className)@\(entry.address)")
+            if usedIDs.contains(id) {
+                var n = 2
+                while usedIDs.contains(ViewID("\(id.rawValue)#\(n)")) { n += 1 }
+                id = ViewID("\(id.rawValue)#\(n)")
+            }
+            usedIDs.insert(id)
+            if idsByAddress[entry.address] == nil { idsByAddress[entry.address] = id }
+            let kind = kind(of: entry)
+            if kind.isTextInput { textInputs += 1 }
+            kindsByID[id] = kind
+            framesByID[id] = entry.frame ?? .zero
+            viewCount += 1
+            let spec = ViewSpec(
+                id: id, kind: kind, frame: entry.frame ?? .zero, tag: entry.tag,
+                isHidden: entry.isHidden || entry.alpha == 0, isEnabled: !entry.isDisabled,
+                contentOffset: kind == .scrollView ? entry.contentOffset : nil,
+                contentSize: kind == .scrollView ? entry.contentSize : nil,
+                className: entry.className)
+            stack.append((spec, []))
+        }
+        while let (spec, children) = stack.popLast() {
+            var done = spec
+            done.children = children
+            if stack.isEmpty { root = done } else { stack[stack.count - 1].children.append(done) }
+        }
+        guard let root else { return nil }
+        let first = dump.entries[0]
+        return Scene(
+            root: root, idsByAddress: idsByAddress, viewCount: viewCount, textInputCount: textInputs,
+            keyboardViewCount: keyboardViews, rootClass: first.className, rootAddress: first.address,
+            isWindow: first.className.hasSuffix("Window") || first.baseClass == "UIWindow",
+            kindsByID: kindsByID, framesByID: framesByID)
+    }
+
+    // MARK: Kinds
+
+    /// The keyboard's own windows and views.
+    static func isKeyboardView(_ className: String) -> Bool {
+        let names: Set<String> = [
+            "UITextEffectsWindow", "UIRemoteKeyboardWindow", "UIInputSetContainerView", "UIInputSetHostView",
+            "UICompatibilityInputViewController", "UIInputWindowController", "_UIRemoteKeyboardPlaceholderView",
+        ]
+        if names.contains(className) { return true }
+        return ["UIKeyboard", "UIKB", "_UIKB", "_UIKeyboard"].contains { className.hasPrefix($0) }
+    }
+
+    private static let scrollClasses: Set<String> = ["UIScrollView", "UITableView", "UICollectionView"]
+
+    /// The model's kind for an entry (see the type's discussion).
+    mutating func kind(of entry: HierarchyEntry) -> ViewKind {
+        let name = entry.className
+        if let settled = kinds[name] { return settled }
+        if let known = Self.knownKind(name, baseClass: entry.baseClass) { return known }
+        if entry.contentOffset != nil { return .scrollView }
+        // An app's own class (not UIKit's): guessed from its name, and said so once.
+        guard !name.hasPrefix("UI"), !name.hasPrefix("_UI"), let guess = Self.guess(name) else { return .view }
+        if guessedNames.insert(name).inserted { guessed.append((name, guess, entry.line)) }
+        return guess
+    }
+
+    /// The kind UIKit's own names say, or `nil`. A printed `baseClass` (the nearest UIKit class of
+    /// an app's class) decides alone.
+    static func knownKind(_ name: String, baseClass: String?) -> ViewKind? {
+        if let baseClass { return uikitKind(baseClass) ?? .view }
+        return uikitKind(name)
+    }
+
+    /// The kind of a UIKit class by its name: the text inputs and the scroll views, with their
+    /// UIKit subclasses (`UISearchBarTextField`, `UISearchTextField`).
+    private static func uikitKind(_ name: String) -> ViewKind? {
+        if name == "UITextField" || name.hasSuffix("TextField") { return .textField }
+        if name == "UITextView" || name.hasSuffix("TextView") { return .textView }
+        if scrollClasses.contains(name) { return .scrollView }
+        return nil
+    }
+
+    /// A guess from the end of an app's class name: `…Field` → text field, `…TextArea`/`…Editor`
+    /// → text view, `…ScrollView`/`…TableView`/`…CollectionView` → scroll view.
+    static func guess(_ name: String) -> ViewKind? {
+        let last = name.split(separator: ".").last.map(String.init) ?? name
+        if last.hasSuffix("Field") { return .textField }
+        if last.hasSuffix("TextArea") || last.hasSuffix("Editor") { return .textView }
+        if last.hasSuffix("ScrollView") || last.hasSuffix("TableView") || last.hasSuffix("CollectionView") { return .scrollView }
+        return nil
+    }
+}

@@ -1,0 +1,125 @@
+import ResponderBus
+
+/// A scene read from a view-hierarchy dump, and the console line its dump starts on (0 for one
+/// pasted apart with `--scene`).
+struct PlacedScene {
+    var line: Int
+    var scene: SceneBuilder.Scene
+}
+
+/// Puts the scenes and the notifications of one console together, in the order the console shows
+/// them, as one session.
+///
+/// - The first scene is the screen from the start (`t = 0`), wherever its dump was printed: the
+///   notifications are about it.
+/// - A later dump of the same screen (the same root address) adds what moved: a `setFrame` for
+///   each view whose frame changed. Views it adds or removes are reported and left out (the log
+///   format has no event for them, and a new `scene` would lose the first responder). A dump of
+///   another screen becomes a new `scene` where it was printed.
+/// - An editing notification whose object's address is a view of the scene in force becomes that
+///   view's `didBeginEditing`/`didEndEditing`; one whose address is not (or that prints no object)
+///   is reported and skipped, never guessed.
+/// - `--focus` places a begin-editing of that view where UIKit sends it when the console has none:
+///   before the first keyboard notification for a text field, right after it for a text view.
+struct SessionAssembler {
+    private let scenes: [PlacedScene]
+    private let focus: String?
+    private(set) var records: [LogRecord] = []
+    private(set) var problems: [ImportProblem] = []
+    private(set) var linked = 0
+    private(set) var unlinked = 0
+
+    init(scenes: [PlacedScene], focus: String?) {
+        precondition(!scenes.isEmpty, "a session needs a scene")
+        self.scenes = scenes
+        self.focus = focus
+    }
+
+    mutating func assemble(_ found: [ScannedNotification], times: [Double]) {
+        var current = scenes[0].scene
+        records.append(LogRecord(t: 0, event: .scene(SceneInfo(root: current.root))))
+        var nextScene = 1
+        var lastT = 0.0
+        var hasEditing = false
+
+        func placeScenes(before line: Int?) {
+            while nextScene < scenes.count, line.map({ scenes[nextScene].line < $0 }) ?? true {
+                let placed = scenes[nextScene]
+                nextScene += 1
+                if placed.scene.rootAddress == current.rootAddress {
+                    applyChanges(from: current, to: placed, at: lastT)
+                } else {
+                    records.append(LogRecord(t: lastT, event: .scene(SceneInfo(root: placed.scene.root))))
+                    current = placed.scene
+                }
+            }
+        }
+
+        for (notification, t) in zip(found, times) {
+            placeScenes(before: notification.line)
+            lastT = t
+            switch notification.kind {
+            case .keyboard(let event, let info):
+                records.append(LogRecord(t: t, event: .keyboard(event, info)))
+            case .editing(let isBegin, let view):
+                hasEditing = true
+                guard let address = view.address, let id = current.idsByAddress[address] else {
+                    unlinked += 1
+                    let printed = view.address.map { "<\(view.id.rawValue.split(separator: "-").first ?? "view"): \($0)>" } ?? "no object"
+                    problems.append(ImportProblem(
+                        kind: .unknownAddress, line: notification.line,
+                        message: "this \(isBegin ? "begin" : "end")-editing notification names \(printed), which the view-hierarchy dump in force does not show; skipped"))
+                    continue
+                }
+                linked += 1
+                let info = EditingInfo(view: id)
+                records.append(LogRecord(t: t, event: isBegin ? .didBeginEditing(info) : .didEndEditing(info)))
+            }
+        }
+        placeScenes(before: nil)
+        if let focus { placeFocus(focus, hasEditing: hasEditing) }
+    }
+
+    /// The frames a later dump of the same screen shows moved, as `setFrame` records.
+    private mutating func applyChanges(from current: SceneBuilder.Scene, to later: PlacedScene, at t: Double) {
+        var added = 0
+        for (id, frame) in later.scene.framesByID.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            guard let old = current.framesByID[id] else {
+                added += 1
+                continue
+            }
+            if old != frame { records.append(LogRecord(t: t, event: .setFrame(FrameChange(view: id, frame: frame)))) }
+        }
+        let removed = current.framesByID.keys.count { later.scene.framesByID[$0] == nil }
+        if added > 0 || removed > 0 {
+            problems.append(ImportProblem(
+                kind: .viewsAddedOrRemoved, line: later.line,
+                message: "this dump of the same screen adds \(added) and removes \(removed) view\(added + removed == 1 ? "" : "s"); the log keeps the first dump's views (frames that moved are carried over)"))
+        }
+    }
+
+    /// A begin-editing of the `--focus` view, where UIKit sends it.
+    private mutating func placeFocus(_ focus: String, hasEditing: Bool) {
+        let first = scenes[0].scene
+        guard !hasEditing else {
+            problems.append(ImportProblem(
+                kind: .focusNotUsed, line: 0, message: "--focus \(focus) is not used: the console has editing notifications of its own"))
+            return
+        }
+        let id = first.idsByAddress[focus] ?? (first.kindsByID[ViewID(focus)] != nil ? ViewID(focus) : nil)
+        guard let id, let kind = first.kindsByID[id], kind.isTextInput else {
+            problems.append(ImportProblem(
+                kind: .focusNotUsed, line: 0,
+                message: "--focus \(focus) is not a text field or text view of the first view-hierarchy dump (give its id, such as UITextField@0x7f9…, or its address)"))
+            return
+        }
+        let begin = EditingInfo(view: id)
+        guard let keyboard = records.firstIndex(where: { if case .keyboard = $0.event { true } else { false } }) else {
+            records.append(LogRecord(t: records.last?.t ?? 0, event: .didBeginEditing(begin)))
+            return
+        }
+        // A text field begins editing before the keyboard's first notification, a text view after it.
+        let index = kind == .textView ? keyboard + 1 : keyboard
+        records.insert(LogRecord(t: records[keyboard].t, event: .didBeginEditing(begin)), at: index)
+    }
+}
