@@ -44,9 +44,9 @@ struct SceneBuilder {
         var rootAddress: String
         /// Whether the root is a window, whose frame is the screen.
         var isWindow: Bool
-        /// Each view's kind and frame, by id.
+        /// Each view's kind by id, and frame by address.
         var kindsByID: [ViewID: ViewKind]
-        var framesByID: [ViewID: Rect]
+        var framesByAddress: [String: Rect]
     }
 
     /// Builds the scene of a dump; `nil` when its root is the keyboard's own.
@@ -57,7 +57,7 @@ struct SceneBuilder {
         var textInputs = 0
         var keyboardViews = 0
         var kindsByID: [ViewID: ViewKind] = [:]
-        var framesByID: [ViewID: Rect] = [:]
+        var framesByAddress: [String: Rect] = [:]
         // The open views, root first: `stack[d]` is the view at depth d and the children
         // collected for it so far.
         var stack: [(spec: ViewSpec, children: [ViewSpec])] = []
@@ -97,7 +97,7 @@ struct SceneBuilder {
             let kind = kind(of: entry)
             if kind.isTextInput { textInputs += 1 }
             kindsByID[id] = kind
-            framesByID[id] = entry.frame ?? .zero
+            framesByAddress[entry.address] = entry.frame ?? .zero
             viewCount += 1
             let spec = ViewSpec(
                 id: id, kind: kind, frame: entry.frame ?? .zero, tag: entry.tag,
@@ -118,7 +118,7 @@ struct SceneBuilder {
             root: root, idsByAddress: idsByAddress, viewCount: viewCount, textInputCount: textInputs,
             keyboardViewCount: keyboardViews, rootClass: first.className, rootAddress: first.address,
             isWindow: first.className.hasSuffix("Window") || first.baseClass == "UIWindow",
-            kindsByID: kindsByID, framesByID: framesByID)
+            kindsByID: kindsByID, framesByAddress: framesByAddress)
     }
 
     // MARK: Kinds

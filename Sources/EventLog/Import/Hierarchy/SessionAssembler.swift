@@ -12,10 +12,13 @@ struct PlacedScene {
 ///
 /// - The first scene is the screen from the start (`t = 0`), wherever its dump was printed: the
 ///   notifications are about it.
-/// - A later dump of the same screen (the same root address) adds what moved: a `setFrame` for
-///   each view whose frame changed. Views it adds or removes are reported and left out (the log
-///   format has no event for them, and a new `scene` would lose the first responder). A dump of
-///   another screen becomes a new `scene` where it was printed.
+/// - A later dump of the same screen (its root is a view of the scene in force: the whole window
+///   again, one subtree, or one view printed alone, as `po view` or Cycript's `rp()` print it) adds
+///   what moved: a `setFrame` for each view whose frame changed. Views it adds, or, when it dumps
+///   the whole screen again, removes, are reported and left out (the log format has no event for
+///   them, and a new `scene` would lose the first responder). A dump of another screen becomes a
+///   new `scene` where it was printed; a view printed alone that is not on the screen is reported
+///   and left out (it is not a screen).
 /// - An editing notification whose object's address is a view of the scene in force becomes that
 ///   view's `didBeginEditing`/`didEndEditing`; one whose address is not (or that prints no object)
 ///   is reported and skipped, never guessed.
@@ -46,8 +49,12 @@ struct SessionAssembler {
             while nextScene < scenes.count, line.map({ scenes[nextScene].line < $0 }) ?? true {
                 let placed = scenes[nextScene]
                 nextScene += 1
-                if placed.scene.rootAddress == current.rootAddress {
+                if current.idsByAddress[placed.scene.rootAddress] != nil {
                     applyChanges(from: current, to: placed, at: lastT)
+                } else if placed.scene.viewCount < 2 {
+                    problems.append(ImportProblem(
+                        kind: .unknownAddress, line: placed.line,
+                        message: "<\(placed.scene.rootClass): \(placed.scene.rootAddress)> is printed alone and is not on the screen in force; not a screen, left out"))
                 } else {
                     records.append(LogRecord(t: lastT, event: .scene(SceneInfo(root: placed.scene.root))))
                     current = placed.scene
@@ -83,18 +90,21 @@ struct SessionAssembler {
     /// The frames a later dump of the same screen shows moved, as `setFrame` records.
     private mutating func applyChanges(from current: SceneBuilder.Scene, to later: PlacedScene, at t: Double) {
         var added = 0
-        for (id, frame) in later.scene.framesByID.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            guard let old = current.framesByID[id] else {
+        for (address, frame) in later.scene.framesByAddress.sorted(by: { $0.key < $1.key }) {
+            guard let old = current.framesByAddress[address], let id = current.idsByAddress[address] else {
                 added += 1
                 continue
             }
             if old != frame { records.append(LogRecord(t: t, event: .setFrame(FrameChange(view: id, frame: frame)))) }
         }
-        let removed = current.framesByID.keys.count { later.scene.framesByID[$0] == nil }
+        // Only a dump of the whole screen says which views are gone.
+        let removed =
+            later.scene.rootAddress == current.rootAddress && later.scene.viewCount > 1
+            ? current.framesByAddress.keys.count { later.scene.framesByAddress[$0] == nil } : 0
         if added > 0 || removed > 0 {
             problems.append(ImportProblem(
                 kind: .viewsAddedOrRemoved, line: later.line,
-                message: "this dump of the same screen adds \(added) and removes \(removed) view\(added + removed == 1 ? "" : "s"); the log keeps the first dump's views (frames that moved are carried over)"))
+                message: "this dump of the screen in force adds \(added) and removes \(removed) view\(added + removed == 1 ? "" : "s"); the log keeps the first dump's views (frames that moved are carried over)"))
         }
     }
 

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// A real app's session reaching the replay: a console's keyboard notifications and a view-hierarchy
+/// dump, both real (`Tests/Fixtures/`), imported into one log that the plugins decide on.
+@Suite("responder-bus import with view-hierarchy dumps, end to end", .serialized)
+struct ImportHierarchyCLITests {
+    static let fixtures = CLI.repository.appendingPathComponent("Tests/Fixtures")
+    /// An iPhone 6 console (a keyboard 258 pt high) and a 375×667 window with a 427 pt text view.
+    static let console = fixtures.appendingPathComponent("ios-logs/05-swift-iphone6-375x667-begin216-end258.txt").path
+    static let window = fixtures.appendingPathComponent("hierarchy-dumps/03-monkeydev-cycript-pviews-375x667-textview-multiline-text-value.txt").path
+    static let bundled = CLI.repository.appendingPathComponent("Sources/responder-bus/Examples/imported-textview-375x667.jsonl").path
+
+    static func importSession() throws -> String {
+        let log = try CLI.temporaryFile("", name: "session.jsonl")
+        let run = try CLI.run(["import", console, "--scene", window, "--focus", "0x105836000", "-o", log])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("found 4 dumps (15 views, 1 text input), 1 keyboard and 0 editing notifications"), "\(run.stderr)")
+        return log
+    }
+
+    @Test("the console and the window import to a log whose scene is the real window, classes and all")
+    func scene() throws {
+        let text = try String(contentsOfFile: try Self.importSession(), encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        #expect(lines.first?.contains(#""screen":{"height":667,"width":375}"#) == true)
+        #expect(lines.count == 4)
+        #expect(text.contains(#""class":"UITextView","frame":[26,230,343,427],"id":"UITextView@0x105836000","kind":"textView"}"#))
+        #expect(text.contains(#""class":"UIWindow""#))
+        // A text view begins editing after the keyboard's first notification.
+        #expect(lines[2].contains(#""event":"keyboardWillChangeFrame""#))
+        #expect(lines[3] == #"{"event":"didBeginEditing","t":0,"view":"UITextView@0x105836000"}"#)
+    }
+
+    @Test("replayed, avoidance moves the real window and --check names the text view the keyboard still covers")
+    func decisions() throws {
+        let log = try Self.importSession()
+        let run = try CLI.run(["replay", log, "--check", "--format", "jsonl"])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains(#""by":"KeyboardAvoidance","curve":7,"duration":0.25,"event":"viewShift","origin":"derived","originY":-230"#))
+        #expect(run.stderr.contains("'UITextView@0x105836000' is covered by 18 pt"), "\(run.stderr)")
+        let report = URL(fileURLWithPath: log).deletingLastPathComponent().appendingPathComponent("r.html").path
+        _ = try CLI.run(["replay", log, "--report", report])
+        let page = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(page.contains("textView UITextView"))
+        let svg = URL(fileURLWithPath: log).deletingLastPathComponent().appendingPathComponent("f.svg").path
+        #expect(try CLI.run(["render", log, "--at", "0.3", "-o", svg]).status == 0)
+        #expect(try String(contentsOfFile: svg, encoding: .utf8).contains("UITextView@0x105836000 · textView"))
+    }
+
+    @Test("the bundled example is that import with its decisions recorded, and verifies")
+    func bundledExample() throws {
+        let fresh = try String(contentsOfFile: try Self.importSession(), encoding: .utf8)
+        let bundled = try String(contentsOfFile: Self.bundled, encoding: .utf8)
+        let external = bundled.split(separator: "\n").filter { !$0.contains(#""origin":"derived""#) }.joined(separator: "\n") + "\n"
+        #expect(external == fresh)
+        let run = try CLI.run(["replay", Self.bundled, "--verify"])
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("verify: 1 derived events match the log"))
+    }
+
+    @Test("--kind, --focus and addresses the dump lacks are named on stderr; a console of only a dump imports its scene")
+    func options() throws {
+        let dump = """
+            <UIWindow: 0x7f01; frame = (0 0; 375 667); layer = <UIWindowLayer: 0x1>>
+               | <MyApp.NoteBox: 0x7f02; frame = (20 500; 335 120); layer = <CALayer: 0x2>>
+               | <MyApp.PaddedField: 0x7f03; frame = (20 400; 335 40); tag = 7; layer = <CALayer: 0x3>>
+            2019-04-30 21:44:27.627646+0800 a[1:2] NSConcreteNotification 0x6000 {name = UITextFieldTextDidBeginEditingNotification; object = <MyApp.PaddedField: 0x7f03; frame = (20 400; 335 40)>}
+            2019-04-30 21:44:28.000000+0800 a[1:2] NSConcreteNotification 0x6001 {name = UITextFieldTextDidBeginEditingNotification; object = <UITextField: 0x9999; frame = (0 0; 1 1)>}
+            """
+        let file = try CLI.temporaryFile(dump, name: "console.txt")
+        let run = try CLI.run(["import", file, "--kind", "MyApp.NoteBox=textView"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains(#""class":"MyApp.NoteBox","frame":[20,500,335,120],"id":"MyApp.NoteBox@0x7f02","kind":"textView""#))
+        #expect(run.stdout.contains(#""class":"MyApp.PaddedField","frame":[20,400,335,40],"id":"MyApp.PaddedField@0x7f03","kind":"textField","tag":7"#))
+        #expect(run.stdout.contains(#"{"event":"didBeginEditing","t":0,"view":"MyApp.PaddedField@0x7f03"}"#))
+        #expect(run.stderr.contains("line 3: MyApp.PaddedField is not a UIKit class and prints no baseClass; taken as a textField from its name"), "\(run.stderr)")
+        #expect(!run.stderr.contains("MyApp.NoteBox is not a UIKit class"))
+        #expect(run.stderr.contains("line 5: this begin-editing notification names <UITextField: 0x9999>, which the view-hierarchy dump in force does not show; skipped"))
+        #expect(run.stderr.contains("1 linked and 1 unlinked address"))
+
+        let bad = try CLI.run(["import", file, "--kind", "MyApp.NoteBox=button"])
+        #expect(bad.status == 64)
+    }
+}
