@@ -61,13 +61,18 @@ targets=(FuzzLogReader:reader FuzzImporter:importer)
 marker=$work/.run-start
 touch "$marker"
 
+# Seeds read besides .fuzz/corpus/NAME (never written to): the importer starts from every real
+# console dump and view-hierarchy dump the tests use.
+declare -A fixtures=([reader]="" [importer]="Tests/Fixtures/ios-logs Tests/Fixtures/hierarchy-dumps")
+
 run_one() { # executable corpus-name
   local exe=$1 name=$2
   mkdir -p "$work/corpus/$name" "$work/artifacts/$name"
+  # shellcheck disable=SC2086 # the fixture folders are a list
   "$bin/$exe" \
     -max_total_time="$duration" -max_len=65536 -timeout=30 -print_final_stats=1 \
     -dict="$fuzz/dict/$name.dict" -artifact_prefix="$work/artifacts/$name/" \
-    "$work/corpus/$name" "$fuzz/corpus/$name" >"$work/logs/$name.log" 2>&1
+    "$work/corpus/$name" "$fuzz/corpus/$name" ${fixtures[$name]} >"$work/logs/$name.log" 2>&1
 }
 
 declare -A status

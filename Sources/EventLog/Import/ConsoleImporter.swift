@@ -113,7 +113,15 @@ public struct ConsoleImporter: Sendable {
 
     /// Imports a dump given as bytes (invalid UTF-8 is tolerated; it is never part of a notification).
     public func importDump(_ bytes: [UInt8]) -> ImportResult {
-        var scanner = ConsoleScanner(bytes: bytes, defaultEvent: options.defaultEvent)
+        // View-hierarchy dumps first: the notification scanner reads the text with their entries
+        // blanked out (newlines kept), so that a dump never reads as userInfo text.
+        var hierarchy = HierarchyReader(bytes: bytes)
+        hierarchy.run()
+        var notificationText = bytes
+        for range in hierarchy.entryRanges {
+            for index in range where notificationText[index] != 0x0A { notificationText[index] = UInt8(ascii: " ") }
+        }
+        var scanner = ConsoleScanner(bytes: notificationText, defaultEvent: options.defaultEvent)
         scanner.run()
         var problems = scanner.problems
         let found = scanner.notifications
@@ -134,10 +142,9 @@ public struct ConsoleImporter: Sendable {
             }
             scenes += reader.dumps.compactMap { dump in builder.scene(of: dump).map { PlacedScene(line: 0, scene: $0) } }
         }
-        var hierarchy = HierarchyReader(bytes: bytes)
-        hierarchy.run()
         problems += hierarchy.problems
         scenes += hierarchy.dumps.compactMap { dump in builder.scene(of: dump).map { PlacedScene(line: dump.line, scene: $0) } }
+        problems += builder.problems
         for guess in builder.guessed {
             problems.append(ImportProblem(
                 kind: .guessedKind, line: guess.line,

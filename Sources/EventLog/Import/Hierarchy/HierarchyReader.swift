@@ -59,6 +59,9 @@ struct HierarchyReader {
     private let bytes: [UInt8]
     private(set) var dumps: [HierarchyDump] = []
     private(set) var problems: [ImportProblem] = []
+    /// The bytes of every view entry and sublayer line, with the depth markers before it: the
+    /// notification scanner is not to read them as userInfo text.
+    private(set) var entryRanges: [Range<Int>] = []
 
     // The dump being read (its entries kept apart, so that appending never copies them).
     private var currentEntries: [HierarchyEntry] = []
@@ -137,6 +140,7 @@ struct HierarchyReader {
             let endOfEntryLine = end.line == line ? lineEnd : lineEndOf(end.position)
             let trailer = bytes[after..<endOfEntryLine]
             if Self.isSublayer(trailer) {
+                entryRanges.append(markerStart(in: prefix)..<endOfEntryLine)
                 i = after
                 cursor = i
                 if end.line != line { return (i, end.line, end.lineStart) }
@@ -160,6 +164,7 @@ struct HierarchyReader {
                 if end.line != line { return (i, end.line, end.lineStart) }
                 continue
             }
+            entryRanges.append(markerStart(in: prefix)..<after)
             place(entry, pipes: prefix.count { $0 == UInt8(ascii: "|") }, indent: indentation(lineStart, i, prefix: prefix))
             i = after
             cursor = i
@@ -169,6 +174,14 @@ struct HierarchyReader {
     }
 
     // MARK: Entries
+
+    /// Where the depth markers before an entry begin: after the last byte of the prefix that is
+    /// not a `|`, a space or a tab (an NSLog prefix, say, stays for the notification scanner).
+    private func markerStart(in prefix: ArraySlice<UInt8>) -> Int {
+        var j = prefix.endIndex
+        while j > prefix.startIndex, [UInt8(ascii: "|"), UInt8(ascii: " "), UInt8(ascii: "\t")].contains(prefix[j - 1]) { j -= 1 }
+        return j
+    }
 
     /// `<Name: 0x` at `i`: the class name and where the address starts.
     private func entryHead(at i: Int, limit: Int) -> (String, Int)? {

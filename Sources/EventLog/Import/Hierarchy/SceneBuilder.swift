@@ -20,6 +20,11 @@ import ResponderBus
 struct SceneBuilder {
     /// Classes the caller settled (`--kind CLASS=KIND`).
     var kinds: [String: ViewKind]
+    /// How deep a view may sit below its dump's root: what the log reader accepts
+    /// (`RecordParser.maxDepth`). Deeper views are left out, and said.
+    static let maxDepth = 255
+    /// Views left out of the scenes built so far, each reported once per dump.
+    private(set) var problems: [ImportProblem] = []
     /// Classes whose kind was guessed from their name, in the order first seen.
     private(set) var guessed: [(className: String, kind: ViewKind, line: Int)] = []
     private var guessedNames: Set<String> = []
@@ -62,6 +67,7 @@ struct SceneBuilder {
         // collected for it so far.
         var stack: [(spec: ViewSpec, children: [ViewSpec])] = []
         var skipBelow: Int?  // inside a keyboard view: leave out everything deeper than this
+        var tooDeep = 0
 
         var root: ViewSpec?
         for entry in dump.entries {
@@ -71,6 +77,15 @@ struct SceneBuilder {
                     continue
                 }
                 skipBelow = nil
+            }
+            if entry.depth > Self.maxDepth {
+                if tooDeep == 0 {
+                    problems.append(ImportProblem(
+                        kind: .unreadableValue, line: entry.line, column: entry.column,
+                        message: "views nest more than \(Self.maxDepth) levels below the dump's root here; the deeper ones are left out"))
+                }
+                tooDeep += 1
+                continue
             }
             if Self.isKeyboardView(entry.className) {
                 if entry.depth == 0 { return nil }
