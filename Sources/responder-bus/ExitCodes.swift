@@ -14,6 +14,10 @@ enum Exit {
     static let noInput = ExitCode(66)
     /// An internal error.
     static let internalError = ExitCode(70)
+    /// An output that cannot be created (sysexits' EX_CANTCREAT).
+    static let cannotCreate = ExitCode(73)
+    /// A write to an output failed (sysexits' EX_IOERR): a full disk, a closed standard output.
+    static let writeFailed = ExitCode(74)
     /// A plugin that cannot be loaded.
     static let pluginError = ExitCode(78)
 }
@@ -34,4 +38,12 @@ func writeStandardError(_ text: String) {
         offset += written
     }
     bytes.removeAll()
+}
+
+extension OutputError {
+    /// Says what failed on standard error and gives the exit code to end with.
+    func reported() -> ExitCode {
+        complain(message)
+        return ExitCode(exit)
+    }
 }

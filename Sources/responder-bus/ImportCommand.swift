@@ -84,6 +84,11 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
+        _ = StandardOutput.wasClosed
+        if let clash = OutputClash.check(inputs: [dump] + [scene].compactMap { $0 }, outputs: [output ?? "-"]) {
+            complain(clash)
+            throw ExitCode.validationFailure
+        }
         guard let bytes = Self.readAll(dump) else { throw Exit.noInput }
         var options = ConsoleImporter.Options()
         options.screen = screen.flatMap(Self.parseScreen)
@@ -102,17 +107,18 @@ struct ImportCommand: ParsableCommand {
             throw Exit.dataError
         }
         let log = LogWriter.text(header: result.header, records: result.records)
-        if let output {
-            let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else {
-                complain("cannot write '\(output)': \(String(cString: strerror(errno)))")
-                throw Exit.noInput
-            }
-            let file = Output(descriptor: descriptor, closes: true)
-            file.line(String(log.dropLast()))
-        } else {
-            let out = Output()
+        do throws(OutputError) {
+            let file = try output.map { path throws(OutputError) in try OutputFile(path: path) }
+            let out = file.map(Output.init(file:)) ?? Output()
             out.line(String(log.dropLast()))
+            out.flush()
+            if let error = out.error {
+                file?.abandon()
+                throw error
+            }
+            try file?.commit()
+        } catch {
+            throw error.reported()
         }
         complain("\(dump): imported \(result.records.count) events (screen \(result.header.screen), \(result.header.screenSource ?? "given"))")
     }

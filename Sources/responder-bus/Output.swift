@@ -8,12 +8,21 @@ import Glibc
 ///
 /// With ``writeInBackground()``, lines are encoded and written on a thread of its own, in order,
 /// so that a fast replay does not wait for its own output.
+///
+/// Every write is checked: the first that fails is kept in ``failure`` (its `errno`), and later
+/// output is dropped. Commands check ``failure`` after their last ``flush()`` and end with exit 74.
+/// (With SIGPIPE's default disposition, a reader that goes away ends the process quietly, as it
+/// does `cat`; where SIGPIPE is ignored, the write fails with EPIPE and is reported like any other.)
 final class Output {
     @exclusivity(unchecked) private var buffer: [UInt8] = []
     private let descriptor: Int32
     private let closes: Bool
-    /// Whether a write failed (a closed pipe): later output is dropped.
-    private(set) var failed = false
+    /// How the output is named in messages: `standard output` or the file's path in quotes.
+    let name: String
+    /// The `errno` of the first write that failed; later output is dropped.
+    private(set) var failure: Int32?
+    /// Whether a write failed.
+    var failed: Bool { failure != nil }
     @exclusivity(unchecked) private var background: BackgroundWriter? {
         didSet { backgroundRef = background.map(Unmanaged.passUnretained) }
     }
@@ -23,11 +32,23 @@ final class Output {
     /// alive.
     @exclusivity(unchecked) private var backgroundRef: Unmanaged<BackgroundWriter>?
 
-    init(descriptor: Int32 = 1, closes: Bool = false) {
+    /// Writes to `descriptor` (standard output by default), named `name` in messages. Standard
+    /// output closed at start-up fails at the first write, with EBADF.
+    init(descriptor: Int32 = 1, closes: Bool = false, name: String = "standard output") {
         self.descriptor = descriptor
         self.closes = closes
+        self.name = name
+        if descriptor == 1 && StandardOutput.wasClosed { failure = EBADF }
         buffer.reserveCapacity(1 << 16)
     }
+
+    /// Writes to an ``OutputFile``; the file is committed by its owner.
+    convenience init(file: OutputFile) {
+        self.init(descriptor: file.descriptor, closes: false, name: file.name)
+    }
+
+    /// The error to end a command with, after the last ``flush()``, if a write failed.
+    var error: OutputError? { failure.map { .writeFailed(name, $0) } }
 
     /// From now until ``flush()``, encodes and writes lines on a thread of its own (when one can be
     /// had). What was written before goes out first.
@@ -56,14 +77,14 @@ final class Output {
     func flush() {
         if let background {
             self.background = nil
-            if background.finish() { failed = true }
+            if let code = background.finish(), failure == nil { failure = code }
             return
         }
-        guard !buffer.isEmpty, !failed else {
+        guard !buffer.isEmpty, failure == nil else {
             buffer.removeAll(keepingCapacity: true)
             return
         }
-        if !Self.write(buffer, to: descriptor) { failed = true }
+        failure = Self.write(buffer, to: descriptor)
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -82,18 +103,18 @@ final class Output {
         buffer.append(0x0A)
     }
 
-    /// Writes all of `bytes`; `false` when a write fails (a closed pipe).
-    fileprivate static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+    /// Writes all of `bytes`; the `errno` of the write that failed, if one did.
+    fileprivate static func write(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 {
                 if errno == EINTR { continue }
-                return false
+                return errno
             }
             offset += written
         }
-        return true
+        return nil
     }
 }
 
@@ -110,8 +131,8 @@ private final class BackgroundWriter: @unchecked Sendable {
     private let channel = BatchChannel<[Item]>(capacity: 8, wakesConsumerAt: 4)
     // The caller's thread only.
     @exclusivity(unchecked) private var pending: [Item] = []
-    // The writer thread's until `finish()` has joined it.
-    private var failed = false
+    // The writer thread's until `finish()` has joined it: the errno of the first failed write.
+    private var failure: Int32?
 
     /// Starts the thread; `nil` when none can be had.
     init?(descriptor: Int32) {
@@ -127,11 +148,11 @@ private final class BackgroundWriter: @unchecked Sendable {
                     }
                 }
                 if buffer.count >= 1 << 16 {
-                    if !failed && !Output.write(buffer, to: descriptor) { failed = true }
+                    if failure == nil { failure = Output.write(buffer, to: descriptor) }
                     buffer.removeAll(keepingCapacity: true)
                 }
             }
-            if !failed && !buffer.isEmpty && !Output.write(buffer, to: descriptor) { failed = true }
+            if failure == nil && !buffer.isEmpty { failure = Output.write(buffer, to: descriptor) }
         }
         guard started else { return nil }
     }
@@ -144,13 +165,14 @@ private final class BackgroundWriter: @unchecked Sendable {
         }
     }
 
-    /// Hands over the rest, waits until all is written, and returns whether a write failed.
-    func finish() -> Bool {
+    /// Hands over the rest, waits until all is written, and returns the errno of the write that
+    /// failed, if one did.
+    func finish() -> Int32? {
         if !pending.isEmpty { channel.put(pending) }
         pending = []
         channel.close()
         channel.join()
-        return failed
+        return failure
     }
 }
 

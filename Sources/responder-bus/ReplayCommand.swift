@@ -79,6 +79,13 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Before anything is opened: a closed standard output keeps its descriptor, and no output
+        // may be an input or another output.
+        _ = StandardOutput.wasClosed
+        if let clash = OutputClash.check(inputs: [log], outputs: [record, report].compactMap { $0 } + ["-"]) {
+            complain(clash)
+            throw ExitCode.validationFailure
+        }
         let (reader, header) = try BuiltinPlugins.openLog(log)
         reader.follows = follow
         var loaded: [any ResponderPlugin] = []
@@ -97,8 +104,8 @@ struct ReplayCommand: ParsableCommand {
         } else {
             outcome = try session.runVirtual(reader)
         }
+        if let error = outcome.outputError { throw error.reported() }
         if outcome.stopped { throw Exit.dataError }
-        if outcome.unwritable { throw Exit.noInput }
         if outcome.failedCheck { throw Exit.checkFailed }
     }
 }
@@ -108,7 +115,8 @@ final class ReplaySession {
     struct Outcome {
         var stopped = false
         var failedCheck = false
-        var unwritable = false
+        /// The first output that could not be written (standard output, `--record`, `--report`).
+        var outputError: OutputError?
     }
 
     let command: ReplayCommand
@@ -118,6 +126,7 @@ final class ReplaySession {
     private var violations: [CoverageViolation] = []
     private var verifier: DerivedVerifier?
     private var recordOutput: Output?
+    private var recordFile: OutputFile?
     private var report: ReplayReport?
 
     /// Plugins loaded from libraries, registered after the built-ins.
@@ -152,18 +161,19 @@ final class ReplaySession {
         let replayer = Replayer(bus: bus)
         replayer.apply(header)
         let text = command.format == .text
-        if let path = command.record {
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else {
-                complain("cannot write '\(path)': \(String(cString: strerror(errno)))")
-                throw Exit.noInput
+        do throws(OutputError) {
+            if let path = command.record {
+                let file = try OutputFile(path: path)
+                let output = Output(file: file)
+                output.line(LogWriter.line(for: header))
+                recordFile = file
+                recordOutput = output
             }
-            let file = Output(descriptor: descriptor, closes: true)
-            file.line(LogWriter.line(for: header))
-            recordOutput = file
-        }
-        if let path = command.report {
-            report = try ReplayReport(path: path, bus: bus, clock: { [unowned replayer] in replayer.logTime })
+            if let path = command.report {
+                report = try ReplayReport(path: path, bus: bus, clock: { [unowned replayer] in replayer.logTime })
+            }
+        } catch {
+            throw error.reported()
         }
         // Called for every derived record: `self` is captured strongly, which costs nothing per
         // call (an unowned reference is checked and counted at each use). No cycle: the session
@@ -283,12 +293,27 @@ final class ReplaySession {
                     + (command.check ? "; \(violations.count) covered-field violation\(violations.count == 1 ? "" : "s")" : ""))
         }
         output.flush()
-        recordOutput?.flush()
+        outcome.outputError = output.error
+        // The recording is renamed into place only when all of it was written: after an interrupt
+        // too (it ends at a record boundary), but never after a failed write.
+        if let recordOutput, let recordFile {
+            recordOutput.flush()
+            do throws(OutputError) {
+                if let error = recordOutput.error { throw error }
+                try recordFile.commit()
+            } catch {
+                recordFile.abandon()
+                outcome.outputError = outcome.outputError ?? error
+            }
+        }
         recordOutput = nil
-        if let report, !report.finish(
-            log: command.log, header: header, summary: summary, plugins: bus.pluginNames, disabled: command.disabled)
-        {
-            outcome.unwritable = true
+        recordFile = nil
+        if let report {
+            do {
+                try report.finish(log: command.log, header: header, summary: summary, plugins: bus.pluginNames, disabled: command.disabled)
+            } catch {
+                outcome.outputError = outcome.outputError ?? error
+            }
         }
         report = nil
         if summary.rejectedLines > 0 {

@@ -7,8 +7,11 @@ struct ResponderBusCommand: ParsableCommand {
         commandName: "responder-bus",
         abstract: "Replay keyboard and responder event logs through ResponderBus's plugins, and import iOS console dumps.",
         discussion: """
-            Exit codes: 0 success; 1 a check or verification failed; 64 bad usage; 65 bad input data; \
-            66 input missing or unreadable; 70 internal error; 78 a plugin that cannot be loaded.
+            Exit codes: 0 success; 1 a check or verification failed; 64 bad usage (an output onto an \
+            input or another output included); 65 bad input data; 66 input missing or unreadable; 70 \
+            internal error; 73 an output cannot be created; 74 a write failed; 78 a plugin that cannot \
+            be loaded. Output files appear whole or not at all: they are written beside their name and \
+            renamed into place at the end.
 
             Examples:
               responder-bus replay session.jsonl

@@ -258,9 +258,9 @@ struct ReportRenderCLITests {
         (["render", CLI.example, "--at", "1", "--disable", "Nope"], 64, "--disable Nope"),
         (["render", "/nonexistent/session.jsonl", "--at", "1"], 66, "No such file"),
         (["render", "/tmp", "--at", "1"], 66, "is a directory"),
-        (["render", CLI.example, "--at", "1", "-o", "/nonexistent/frame.svg"], 66, "cannot write '/nonexistent/frame.svg'"),
+        (["render", CLI.example, "--at", "1", "-o", "/nonexistent/frame.svg"], 73, "cannot create '/nonexistent/frame.svg'"),
         (["replay", CLI.example, "--report", "-"], 64, "--report needs a file"),
-        (["replay", CLI.example, "--report", "/nonexistent/report.html"], 66, "cannot write the report '/nonexistent/report.html'"),
+        (["replay", CLI.example, "--report", "/nonexistent/report.html"], 73, "cannot create '/nonexistent/report.html'"),
         (["replay", "/nonexistent/session.jsonl", "--report", "/tmp/responder-bus-unused.html"], 66, "No such file"),
     ])
     func errors(_ arguments: [String], _ status: Int32, _ message: String) throws {

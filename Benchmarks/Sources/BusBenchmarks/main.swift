@@ -24,6 +24,7 @@ if selected.contains("replay") {
 if selected.contains("scale") {
     runScalePosts(results)
     runAvoidance(results)
+    runImportHierarchy(results)
 }
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

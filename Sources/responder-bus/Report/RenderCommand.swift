@@ -42,17 +42,20 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (reader, header) = try BuiltinPlugins.openLog(log)
-        // Open the output first: a path that cannot be written fails before the replay.
-        var descriptor: Int32 = 1
-        if let output {
-            descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else {
-                complain("cannot write '\(output)': \(String(cString: strerror(errno)))")
-                throw Exit.noInput
-            }
+        _ = StandardOutput.wasClosed
+        if let clash = OutputClash.check(inputs: [log], outputs: [output ?? "-"]) {
+            complain(clash)
+            throw ExitCode.validationFailure
         }
-        let file = Output(descriptor: descriptor, closes: output != nil)
+        let (reader, header) = try BuiltinPlugins.openLog(log)
+        // Open the output first: a path that cannot be created fails before the replay.
+        let outputFile: OutputFile?
+        do {
+            outputFile = try output.map { path throws(OutputError) in try OutputFile(path: path) }
+        } catch {
+            throw error.reported()
+        }
+        let file = outputFile.map(Output.init(file:)) ?? Output()
 
         let loop = VirtualTimeLoop()
         let bus = Bus(loop: loop, screen: Screen(size: header.screen, safeArea: header.safeArea ?? .zero))
@@ -84,9 +87,14 @@ struct RenderCommand: ParsableCommand {
             state, title: "\(name) at \(moment)", caption: ["\(name), \(moment)", "\(after)."])
         file.line(String(svg.dropLast()))
         file.flush()
-        if file.failed {
-            complain("cannot write '\(output ?? "standard output")': \(String(cString: strerror(errno)))")
-            throw Exit.noInput
+        do throws(OutputError) {
+            if let error = file.error {
+                outputFile?.abandon()
+                throw error
+            }
+            try outputFile?.commit()
+        } catch {
+            throw error.reported()
         }
         if let output { complain("render: wrote \(output): the screen at \(moment), \(after)") }
     }

@@ -1,0 +1,190 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why an output failed, with the exit code the CLI contract gives it.
+struct OutputError: Error, CustomStringConvertible {
+    /// What to say on standard error.
+    let message: String
+    /// ``Exit/cannotCreate`` (73) or ``Exit/writeFailed`` (74).
+    let exit: Int32
+
+    var description: String { message }
+
+    /// An output that cannot be opened or created.
+    static func cannotCreate(_ name: String, _ code: Int32) -> OutputError {
+        OutputError(message: "cannot create \(name): \(String(cString: strerror(code)))", exit: 73)
+    }
+
+    /// A write, a flush, a close or the final rename that failed.
+    static func writeFailed(_ name: String, _ code: Int32) -> OutputError {
+        OutputError(message: "cannot write \(name): \(String(cString: strerror(code)))", exit: 74)
+    }
+}
+
+/// A file a command writes: `--record`, `--report`, `import -o`, `render -o`.
+///
+/// A regular file (or a path that does not exist yet) is written to a temporary file in the same
+/// folder, `.NAME.XXXXXX.tmp`, and renamed into place by ``commit()`` once everything was written,
+/// so that a run that fails or is killed leaves the previous file (or none), never a part that
+/// looks whole. Anything else — a device such as `/dev/full` or `/dev/null`, a FIFO — is written
+/// directly. A run killed with SIGKILL may leave its temporary file behind.
+final class OutputFile {
+    /// The path as given.
+    let path: String
+    /// The descriptor being written.
+    let descriptor: Int32
+    /// The temporary file renamed onto ``path`` by ``commit()``, if writing through one.
+    private var temporary: String?
+    private var closed = false
+
+    /// How the file is named in messages.
+    var name: String { "'\(path)'" }
+
+    /// Opens `path` for writing (through a temporary file when it is a regular file or new).
+    init(path: String) throws(OutputError) {
+        self.path = path
+        var info = stat()
+        let exists = stat(path, &info) == 0
+        if exists && (info.st_mode & S_IFMT) == S_IFDIR {
+            throw OutputError(message: "cannot create '\(path)': it is a directory; give a file name", exit: 73)
+        }
+        if exists && (info.st_mode & S_IFMT) != S_IFREG {
+            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw .cannotCreate("'\(path)'", errno) }
+            self.descriptor = descriptor
+            return
+        }
+        let (folder, file) = Self.split(path)
+        var template = Array("\(folder)/.\(file).XXXXXX.tmp".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
+        guard descriptor >= 0 else { throw .cannotCreate("'\(path)'", errno) }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        // The mode a plain `open(…, 0o644)` would give, not mkstemp's 0600.
+        let mask = umask(0)
+        umask(mask)
+        fchmod(descriptor, 0o666 & ~mask)
+        self.descriptor = descriptor
+        temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// Closes the descriptor and, when writing through a temporary file, renames it into place.
+    /// Call it once everything was written without error.
+    func commit() throws(OutputError) {
+        guard !closed else { return }
+        closed = true
+        if close(descriptor) != 0 {
+            let code = errno
+            abandonTemporary()
+            throw .writeFailed(name, code)
+        }
+        guard let temporary else { return }
+        if rename(temporary, path) != 0 {
+            let code = errno
+            abandonTemporary()
+            throw .writeFailed(name, code)
+        }
+        self.temporary = nil
+    }
+
+    /// Closes the descriptor and removes the temporary file, leaving `path` as it was.
+    func abandon() {
+        if !closed {
+            closed = true
+            close(descriptor)
+        }
+        abandonTemporary()
+    }
+
+    private func abandonTemporary() {
+        if let temporary { unlink(temporary) }
+        temporary = nil
+    }
+
+    deinit {
+        abandon()
+    }
+
+    /// The folder (`.` when none) and the file name of a path.
+    private static func split(_ path: String) -> (String, String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+    }
+}
+
+/// Refuses outputs that would overwrite an input or each other, before anything is opened for
+/// writing.
+enum OutputClash {
+    /// A file to compare: the same file when device and inode match (for one that exists), or
+    /// when the resolved folder and the name match (for one that does not yet).
+    private struct Identity: Equatable {
+        var device: UInt64?
+        var inode: UInt64?
+        var resolvedPath: String?
+    }
+
+    /// `nil` when none of `outputs` is the same file as one of `inputs` or as another output;
+    /// otherwise the message naming both. Standard output (`-`) counts as an output when it is a
+    /// regular file; devices (`/dev/null`) and pipes never clash.
+    static func check(inputs: [String], outputs: [String]) -> String? {
+        var seen: [(String, Identity, isInput: Bool)] = []
+        for input in inputs {
+            guard let identity = identity(of: input, standard: 0) else { continue }
+            seen.append((input, identity, true))
+        }
+        for output in outputs {
+            guard let identity = identity(of: output, standard: 1) else { continue }
+            if let clash = seen.first(where: { $0.1 == identity }) {
+                let what = clash.isInput ? "the input \(describe(clash.0, input: true))" : "the output \(describe(clash.0, input: false))"
+                return "the output \(describe(output, input: false)) is the same file as \(what); writing it would destroy \(clash.isInput ? "what is being read" : "the other output"). Choose another file"
+            }
+            seen.append((output, identity, false))
+        }
+        return nil
+    }
+
+    private static func describe(_ path: String, input: Bool) -> String {
+        path == "-" ? (input ? "standard input" : "standard output") : "'\(path)'"
+    }
+
+    /// The identity of a regular file (existing or not); `nil` for devices, pipes and the like.
+    private static func identity(of path: String, standard: Int32) -> Identity? {
+        var info = stat()
+        if path == "-" {
+            guard fstat(standard, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+            return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        }
+        if stat(path, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+            return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        }
+        // Not there yet: compare where it would be.
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        let file = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard let resolved = realpath(folder, nil) else { return Identity(resolvedPath: path) }
+        defer { free(resolved) }
+        return Identity(resolvedPath: String(cString: resolved) + "/" + file)
+    }
+}
+
+/// Standard output, checked once at start-up: when the descriptor is closed (`>&-`), `/dev/null`
+/// takes its place so that no file opened later gets descriptor 1 by accident, and writing to
+/// standard output then fails with the original EBADF.
+enum StandardOutput {
+    /// Whether descriptor 1 was closed at start-up. Reading it the first time checks descriptors
+    /// 0, 1 and 2 and gives a closed one `/dev/null`: commands read it before opening anything.
+    static let wasClosed: Bool = {
+        var stdoutClosed = false
+        for descriptor: Int32 in [0, 1, 2] where fcntl(descriptor, F_GETFD) < 0 && errno == EBADF {
+            if descriptor == 1 { stdoutClosed = true }
+            let null = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+            if null >= 0 && null != descriptor {
+                dup2(null, descriptor)
+                close(null)
+            }
+        }
+        return stdoutClosed
+    }()
+}
