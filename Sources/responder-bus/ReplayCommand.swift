@@ -51,7 +51,7 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "With --realtime: play this many times faster than recorded (0.001 to 1000000).")
     var speed: Double = 1
 
-    @Flag(help: "Keep reading as the file grows (like tail -f), until interrupted. Implies --realtime.")
+    @Flag(help: "Keep reading as the file grows, by name like tail -F (waits for the file and its header; a truncated or rotated log starts a new session), until interrupted. Implies --realtime.")
     var follow = false
 
     @Option(name: .customLong("disable"), help: ArgumentHelp("Turn a built-in plugin off (repeatable).", valueName: "name"))
@@ -86,8 +86,6 @@ struct ReplayCommand: ParsableCommand {
             complain(clash)
             throw ExitCode.validationFailure
         }
-        let (reader, header) = try BuiltinPlugins.openLog(log)
-        reader.follows = follow
         var loaded: [any ResponderPlugin] = []
         for path in pluginPaths {
             do {
@@ -97,12 +95,14 @@ struct ReplayCommand: ParsableCommand {
                 throw Exit.pluginError
             }
         }
-        let session = ReplaySession(command: self, header: header, plugins: loaded)
         let outcome: ReplaySession.Outcome
-        if realtime || follow {
-            outcome = try session.runOnLibuv(reader)
+        if follow {
+            // The log may not be there yet, or have no header yet: the follower waits for it.
+            outcome = try ReplaySession(command: self, header: nil, plugins: loaded).runFollowing()
         } else {
-            outcome = try session.runVirtual(reader)
+            let (reader, header) = try BuiltinPlugins.openLog(log)
+            let session = ReplaySession(command: self, header: header, plugins: loaded)
+            outcome = try realtime ? session.runOnLibuv(reader) : session.runVirtual(reader)
         }
         if let error = outcome.outputError { throw error.reported() }
         if outcome.stopped { throw Exit.dataError }
@@ -120,8 +120,16 @@ final class ReplaySession {
     }
 
     let command: ReplayCommand
-    let header: LogHeader
+    /// The header of the log being replayed; with `--follow`, of the current session's.
+    var header: LogHeader!
     let output = Output()
+    /// How many sessions have started: `--follow` starts one more when the log is truncated or
+    /// replaced. The recording and the report hold the first.
+    private(set) var sessionsStarted = 0
+    /// In live modes (`--follow`, `--realtime`), what was written is flushed at the end of every
+    /// loop turn, on this loop; otherwise output is written in 64 KiB blocks.
+    private var liveLoop: (any BusLoop)?
+    private var flushScheduled = false
     private var derivedCount = 0
     private var violations: [CoverageViolation] = []
     private var verifier: DerivedVerifier?
@@ -132,7 +140,7 @@ final class ReplaySession {
     /// Plugins loaded from libraries, registered after the built-ins.
     let loadedPlugins: [any ResponderPlugin]
 
-    init(command: ReplayCommand, header: LogHeader, plugins: [any ResponderPlugin] = []) {
+    init(command: ReplayCommand, header: LogHeader?, plugins: [any ResponderPlugin] = []) {
         self.command = command
         self.header = header
         self.loadedPlugins = plugins
@@ -141,8 +149,40 @@ final class ReplaySession {
 
     // MARK: Set-up
 
+    /// Flushes standard output and the recording at the end of the current loop turn (once per
+    /// turn), in live modes. Loop-confined.
+    private func flushAtEndOfTurn() {
+        guard let liveLoop, !flushScheduled else { return }
+        flushScheduled = true
+        liveLoop.runAtEndOfTurn { [self] in
+            flushScheduled = false
+            output.flush()
+            recordOutput?.flush()
+        }
+    }
+
+    /// Ends the recording now (committed, at a record boundary): `--follow` records only its
+    /// first session, whose header the file has. Loop-confined.
+    func endRecording(because reason: String) -> OutputError? {
+        guard let recordOutput, let recordFile else { return nil }
+        self.recordOutput = nil
+        self.recordFile = nil
+        recordOutput.flush()
+        do throws(OutputError) {
+            if let error = recordOutput.error { throw error }
+            try recordFile.commit()
+            complain("\(command.record ?? ""): the recording ends here, with the first session (\(reason))")
+            return nil
+        } catch {
+            recordFile.abandon()
+            return error
+        }
+    }
+
     /// Builds the bus, the plugins, the recorder and the check on `loop`. Loop-confined.
-    private func makeReplayer(on loop: any BusLoop, progress: Progress) throws -> (Replayer, LogRecorder, CoverageCheck?) {
+    func makeReplayer(on loop: any BusLoop, progress: Progress) throws -> (Replayer, LogRecorder, CoverageCheck?) {
+        let firstSession = sessionsStarted == 0
+        sessionsStarted += 1
         let bus = Bus(loop: loop, screen: Screen(size: header.screen, safeArea: header.safeArea ?? .zero))
         do {
             try BuiltinPlugins.register(on: bus, disabling: Set(command.disabled))
@@ -162,14 +202,14 @@ final class ReplaySession {
         replayer.apply(header)
         let text = command.format == .text
         do throws(OutputError) {
-            if let path = command.record {
+            if firstSession, let path = command.record {
                 let file = try OutputFile(path: path)
                 let output = Output(file: file)
                 output.line(LogWriter.line(for: header))
                 recordFile = file
                 recordOutput = output
             }
-            if let path = command.report {
+            if firstSession, let path = command.report {
                 report = try ReplayReport(path: path, bus: bus, clock: { [unowned replayer] in replayer.logTime })
             }
         } catch {
@@ -178,8 +218,10 @@ final class ReplaySession {
         // Called for every derived record: `self` is captured strongly, which costs nothing per
         // call (an unowned reference is checked and counted at each use). No cycle: the session
         // holds neither the recorder nor the replayer, which `runVirtual`/`runOnLibuv` stop.
+        let live = liveLoop != nil
         let recorder = LogRecorder(bus: bus, selection: recordOutput == nil ? .derived : .all, clock: { [unowned replayer] in replayer.logTime }) { [self] record in
             recordOutput?.line(record)
+            if live { flushAtEndOfTurn() }
             guard record.origin != .external else { return }
             derivedCount += 1
             verifier?.addProduced(record)
@@ -193,7 +235,10 @@ final class ReplaySession {
             }
         }
         if text {
-            replayer.willPost = { [unowned self] record, _ in output.line(Timeline.external(record)) }
+            replayer.willPost = { [unowned self] record, _ in
+                output.line(Timeline.external(record))
+                if live { flushAtEndOfTurn() }
+            }
         }
         replayer.onProblem = { [unowned self] error in
             progress.finish()
@@ -232,41 +277,34 @@ final class ReplaySession {
         return finish(summary, bus: replayer.bus)
     }
 
+    /// `--realtime`: paced on the libuv loop, output flushed at the end of every loop turn. Ctrl-C or
+    /// SIGTERM ends it as the log's end would: the summary, the checks, the recording complete.
     func runOnLibuv(_ reader: LogReader) throws -> Outcome {
         let loop = UVEventLoop()
         let done = DispatchSemaphore(value: 0)
         let result = UncheckedResult()
         let unchecked = UncheckedSession(session: self, reader: reader)
+        liveLoop = loop
         loop.execute {
             let session = unchecked.session
             let progress = Progress(totalBytes: nil)
             do {
                 let (replayer, recorder, check) = try session.makeReplayer(on: loop, progress: progress)
                 var watches: [UVWatch] = []
+                var ended = false
                 let end: (Replayer.Summary) -> Void = { summary in
+                    guard !ended else { return }
+                    ended = true
                     for watch in watches { watch.stop() }
+                    progress.finish()
                     recorder.stop()
                     check?.stop()
                     result.outcome = session.finish(summary, bus: replayer.bus)
                     done.signal()
                 }
-                var waitForMore: ((@escaping () -> Void) -> Void)?
-                if session.command.follow {
-                    var resume: (() -> Void)?
-                    watches.append(try loop.watchFile(atPath: session.command.log) {
-                        let next = resume
-                        resume = nil
-                        next?()
-                    })
-                    waitForMore = { resume = $0 }
-                    watches.append(loop.watchSignals([SIGINT, SIGTERM]) { _ in
-                        progress.finish()
-                        end(replayer.currentSummary)
-                    })
-                }
+                watches.append(loop.watchSignals([SIGINT, SIGTERM]) { _ in end(replayer.currentSummary) })
                 replayer.replayInRealTime(
-                    unchecked.reader, on: loop, speed: session.command.speed, strict: session.command.strict,
-                    waitForMore: waitForMore, completion: end)
+                    unchecked.reader!, on: loop, speed: session.command.speed, strict: session.command.strict, completion: end)
             } catch {
                 result.error = error
                 done.signal()
@@ -278,8 +316,13 @@ final class ReplaySession {
         return result.outcome ?? Outcome()
     }
 
+    /// Makes live output flush at the end of every turn of `loop`.
+    func flushEveryTurn(on loop: any BusLoop) {
+        liveLoop = loop
+    }
+
     /// Prints the summary and what the checks found.
-    private func finish(_ summary: Replayer.Summary, bus: Bus) -> Outcome {
+    func finish(_ summary: Replayer.Summary, bus: Bus) -> Outcome {
         var outcome = Outcome()
         let firstResponder = bus.screen.firstResponder?.id.rawValue
         let originY = bus.screen.rootOriginY
@@ -346,11 +389,13 @@ final class ReplaySession {
 /// result after the semaphore.
 struct UncheckedSession: @unchecked Sendable {
     let session: ReplaySession
-    let reader: LogReader
+    let reader: LogReader?
 }
 
 /// The loop thread's result, read by the main thread after the semaphore.
 final class UncheckedResult: @unchecked Sendable {
     var outcome: ReplaySession.Outcome?
     var error: (any Error)?
+    /// `--follow`'s follower, kept alive until the loop is shut down.
+    var follower: LogFollower?
 }

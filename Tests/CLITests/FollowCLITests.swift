@@ -16,8 +16,8 @@ struct FollowCLITests {
         try process.run()
         defer { if process.isRunning { process.terminate() } }
 
-        // Give the command a moment to replay the first part and start watching, then append; stdout
-        // is buffered until exit, so the summary after the interrupt tells what was replayed.
+        // Give the command a moment to replay the first part and start watching, then append; the
+        // summary after the interrupt tells what was replayed.
         usleep(500_000)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.seekToEnd()
@@ -34,5 +34,134 @@ struct FollowCLITests {
         #expect(summary.contains(#""events":21"#), "\(summary)")
         #expect(summary.contains(#""firstResponder":"email""#))
         #expect(output.contains(#""originY":-223"#))
+    }
+}
+
+/// A `responder-bus` run whose output is read while it runs.
+private final class LiveRun: @unchecked Sendable {
+    let process = Process()
+    private let lock = NSLock()
+    private var out = Data()
+    private var err = Data()
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = CLI.binary
+        process.arguments = arguments
+        let outPipe = Pipe()
+        let errPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.standardInput = FileHandle.nullDevice
+        outPipe.fileHandleForReading.readabilityHandler = { [self] handle in
+            let data = handle.availableData
+            lock.withLock { out.append(data) }
+        }
+        errPipe.fileHandleForReading.readabilityHandler = { [self] handle in
+            let data = handle.availableData
+            lock.withLock { err.append(data) }
+        }
+        try process.run()
+    }
+
+    var stdout: String { lock.withLock { String(decoding: out, as: UTF8.self) } }
+    var stderr: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
+
+    /// Waits until `condition` holds of the output so far, for at most `seconds`.
+    @discardableResult
+    func wait(upTo seconds: Double = 10, until condition: (LiveRun) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition(self) { return true }
+            usleep(20_000)
+        }
+        return condition(self)
+    }
+
+    /// Sends `signal` and waits for the end (at most 10 s, then kills it).
+    func stop(with signal: Int32 = SIGINT) -> Int32 {
+        kill(process.processIdentifier, signal)
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        usleep(100_000)  // the last output
+        return process.terminationStatus
+    }
+}
+
+@Suite("responder-bus replay --follow and --realtime, live", .serialized)
+struct LiveReplayCLITests {
+    static let lines = (try? String(contentsOfFile: CLI.example, encoding: .utf8))?.split(separator: "\n")
+        .filter { !$0.contains(#""origin":"derived""#) }.map(String.init) ?? []
+
+    static func append(_ lines: ArraySlice<String>, to path: String) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data((lines.joined(separator: "\n") + "\n").utf8))
+        try handle.close()
+    }
+
+    @Test("--follow shows each record as it is replayed, before it is stopped (output flushed every loop turn)")
+    func flushedLive() throws {
+        let path = try CLI.temporaryFile(Self.lines[0] + "\n")
+        let run = try LiveRun(["replay", path, "--follow"])
+        defer { _ = run.stop() }
+        try Self.append(Self.lines[1..<8], to: path)
+        #expect(run.wait { $0.stdout.contains("KeyboardAvoidance: viewShift root to y -23") }, "seen so far: \(run.stdout)")
+        #expect(run.stdout.contains("didBeginEditing         'name'"))
+    }
+
+    @Test("--follow waits for a log that is not there yet, then for its header, and replays it")
+    func waitsForHeader() throws {
+        let folder = URL(fileURLWithPath: try CLI.temporaryFile("")).deletingLastPathComponent().path
+        let path = folder + "/later.jsonl"
+        let run = try LiveRun(["replay", path, "--follow", "--format", "jsonl"])
+        #expect(run.wait { $0.stderr.contains("waiting for \(path) to be created") })
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(Self.lines[0].prefix(20).utf8)))
+        #expect(run.wait { $0.stderr.contains("waiting for \(path) to have its header line") })
+        try Self.append([String(Self.lines[0].dropFirst(20))] + Self.lines[1..<8], to: path)
+        #expect(run.wait { $0.stdout.contains(#""originY":-23"#) }, "\(run.stderr)")
+        #expect(run.stop() == 0)
+        #expect(run.stdout.contains(#""events":7"#), "\(run.stdout)")
+    }
+
+    @Test("--follow follows the name: a truncated, rotated or deleted log is said, and read again from its start with a new screen")
+    func followsByName() throws {
+        let path = try CLI.temporaryFile((Self.lines[0..<8]).joined(separator: "\n") + "\n")
+        let run = try LiveRun(["replay", path, "--follow", "--format", "jsonl"])
+        #expect(run.wait { $0.stdout.contains(#""originY":-23"#) })
+
+        // Truncated and rewritten with a smaller screen: a new session on a new model.
+        try Data().write(to: URL(fileURLWithPath: path))
+        #expect(run.wait { $0.stderr.contains("was truncated: replaying it from its start, as a new session") }, "\(run.stderr)")
+        let smaller = Self.lines[0].replacingOccurrences(of: #""height":812"#, with: #""height":700"#)
+        try Self.append([smaller, Self.lines[1]], to: path)
+        usleep(600_000)
+
+        // Rotated: the old file moved aside, a new one at the name.
+        try FileManager.default.moveItem(atPath: path, toPath: path + ".1")
+        #expect(run.wait { $0.stderr.contains("was deleted: waiting for it to come back") })
+        #expect(FileManager.default.createFile(atPath: path, contents: Data((Self.lines[0..<3].joined(separator: "\n") + "\n").utf8)))
+        #expect(run.wait { $0.stderr.contains("was replaced by a new file (rotated?)") })
+        usleep(600_000)
+
+        #expect(run.stop() == 0)
+        // 7 + 1 + 2 external events over three sessions; the last session's focus is on 'name'.
+        #expect(run.stdout.contains(#""events":10"#), "\(run.stdout)\n\(run.stderr)")
+        #expect(run.stdout.contains(#""firstResponder":"name""#))
+    }
+
+    @Test("--realtime stopped with SIGINT prints its summary and leaves a complete recording")
+    func realtimeInterrupted() throws {
+        let folder = URL(fileURLWithPath: try CLI.temporaryFile("")).deletingLastPathComponent().path
+        let recording = folder + "/realtime.jsonl"
+        let run = try LiveRun(["replay", CLI.example, "--realtime", "--record", recording])
+        #expect(run.wait { $0.stdout.contains("KeyboardAvoidance: viewShift root to y -23") }, "\(run.stdout)")
+        #expect(run.stop() == 0)
+        #expect(run.stdout.contains(" events, "), "\(run.stdout)")
+        let text = try String(contentsOfFile: recording, encoding: .utf8)
+        #expect(text.hasSuffix("\n"))
+        #expect(text.split(separator: "\n").count > 5)
+        #expect(text.contains(#""originY":-23"#))
     }
 }
