@@ -22,9 +22,10 @@ enum Exit {
     static let pluginError = ExitCode(78)
 }
 
-/// Writes a line to standard error, prefixed with the command's name.
+/// Writes a line to standard error, prefixed with the command's name; control characters from a
+/// log or a dump are shown escaped (see ``TerminalText``).
 func complain(_ message: String) {
-    writeStandardError("responder-bus: \(message)\n")
+    writeStandardError("responder-bus: \(TerminalText.escaped(message))\n")
 }
 
 /// Writes text to standard error, unbuffered.

@@ -231,7 +231,7 @@ final class ReplaySession {
             recorder.onUnknown = { [unowned self] event, t in
                 // A plugin's own events: shown in the timeline, not part of the format's output.
                 guard !(event.name == EventName.turnSettled), let by = event.origin.derivingPlugin else { return }
-                output.line("\(Timeline.time(t))    → \(by): \(event.name.rawValue)")
+                output.line(TerminalText.escaped("\(Timeline.time(t))    → \(by): \(event.name.rawValue)"))
             }
         }
         if text {
@@ -255,7 +255,7 @@ final class ReplaySession {
                 report?.note(violation)
                 guard command.check else { return }
                 violations.append(violation)
-                if text { output.line("\(Timeline.time(violation.t))  ⚠ covered: \(violation)") }
+                if text { output.line(TerminalText.escaped("\(Timeline.time(violation.t))  ⚠ covered: \(violation)")) }
             }
             check = coverage
         }
@@ -331,9 +331,9 @@ final class ReplaySession {
                 "{\"derived\":\(derivedCount),\"event\":\"summary\",\"events\":\(summary.externalEvents),\"firstResponder\":\(firstResponder.map(JSONText.string) ?? "null"),\"originY\":\(JSONText.number(originY)),\"violations\":\(violations.count)}"
             )
         } else {
-            output.line(
+            output.line(TerminalText.escaped(
                 "\(summary.externalEvents) events, \(derivedCount) derived; root at y \(JSONText.number(originY)); first responder \(firstResponder.map { "'\($0)'" } ?? "none")"
-                    + (command.check ? "; \(violations.count) covered-field violation\(violations.count == 1 ? "" : "s")" : ""))
+                    + (command.check ? "; \(violations.count) covered-field violation\(violations.count == 1 ? "" : "s")" : "")))
         }
         output.flush()
         outcome.outputError = output.error

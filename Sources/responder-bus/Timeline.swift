@@ -11,16 +11,16 @@ enum Timeline {
 
     static func point(_ value: Double) -> String { JSONText.number(value) }
 
-    /// One external event.
+    /// One external event; control characters from the log are shown escaped.
     static func external(_ record: LogRecord) -> String {
         let name = record.event.name.padding(to: 24)
-        return "\(time(record.t))  \(name)\(describe(record.event))"
+        return TerminalText.escaped("\(time(record.t))  \(name)\(describe(record.event))")
     }
 
-    /// One decision.
+    /// One decision; control characters from the log are shown escaped.
     static func derived(_ record: LogRecord) -> String {
         let by = record.origin.derivingPlugin ?? "?"
-        return "\(time(record.t))    → \(by): \(record.event.name) \(describe(record.event))"
+        return TerminalText.escaped("\(time(record.t))    → \(by): \(record.event.name) \(describe(record.event))")
     }
 
     static func describe(_ event: LogEvent) -> String {

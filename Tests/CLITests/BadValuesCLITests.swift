@@ -63,4 +63,25 @@ struct BadValuesCLITests {
         #expect(editing.status == 65)
         #expect(editing.stderr.contains("line 3, column 41: 'didBeginEditing' names view 'root', a view, which cannot edit text"), "\(editing.stderr)")
     }
+
+    @Test("control characters from a log reach the terminal escaped, in the timeline, the summary and errors; JSON stays JSON")
+    func controlCharacters() throws {
+        let id = #"x\u001b]0;PWNED\u0007\u001b[2J"#
+        let log = try CLI.temporaryFile([
+            Self.header,
+            #"{"t":0,"event":"scene","root":{"id":"root","frame":[0,0,375,812],"children":[{"id":"\#(id)","kind":"textField","frame":[0,700,100,40]}]}}"#,
+            #"{"t":1,"event":"didBeginEditing","view":"\#(id)"}"#,
+            #"{"t":2,"event":"returnKey","view":"y\u001b[2J\u009b\u202e"}"#,
+        ].joined(separator: "\n") + "\n")
+        let text = try CLI.run(["replay", log, "--check", "--disable", "KeyboardAvoidance"])
+        for output in [text.stdout, text.stderr] {
+            #expect(!output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B || $0.value == 0x202E })
+        }
+        #expect(text.stdout.contains(#"didBeginEditing         'x\u{1B}]0;PWNED\u{7}\u{1B}[2J'"#), "\(text.stdout)")
+        #expect(text.stdout.contains(#"first responder 'x\u{1B}]0;PWNED\u{7}\u{1B}[2J'"#))
+        #expect(text.stderr.contains(#"names view 'y\u{1B}[2J\u{9B}\u{202E}'"#), "\(text.stderr)")
+
+        let json = try CLI.run(["replay", log, "--format", "jsonl"])
+        #expect(json.stdout.contains(#""firstResponder":"x\u001b]0;PWNED\u0007\u001b[2J""#), "\(json.stdout)")
+    }
 }
