@@ -12,19 +12,33 @@ struct PluginLoadError: Error, CustomStringConvertible {
 
 /// Loads third-party plugin libraries with `dlopen` (see `PluginABI`).
 ///
-/// Refuses, with a message that says what to do: a missing file, a file others could change (as ssh
-/// refuses loose key files), a file that is not a loadable library, a library without the entry
-/// points, a library built for another plugin API version, and an entry point that does not make a
-/// plugin. A loaded library is never unloaded: Swift code cannot be safely `dlclose`d.
+/// Refuses, with a message that says what to do: a missing file, a file others could change or one in
+/// a folder others could change (as ssh refuses loose key files: checked before anything of the
+/// library runs), a file that is not a loadable library, a library without the entry points, a
+/// library built for another plugin API version, and an entry point that does not make a plugin.
+/// The file is opened once for its checks; it is loaded by its resolved path (its dependencies are
+/// found through `$ORIGIN`), and the file mapped is compared with the one checked. A loaded library is never unloaded: Swift code cannot
+/// be safely `dlclose`d.
 enum PluginLoader {
     static func load(_ path: String) throws(PluginLoadError) -> any ResponderPlugin {
         let absolute = path.hasPrefix("/") ? path : currentDirectory() + "/" + path
-        var info = stat()
-        guard stat(absolute, &info) == 0 else {
+        // The file the path leads to, symbolic links resolved, opened once: what is checked is what
+        // is loaded (`/proc/self/fd/N`), so nothing can be swapped in between.
+        guard let resolvedPointer = realpath(absolute, nil) else {
             let reason = String(cString: strerror(errno))
             throw PluginLoadError(message: "cannot load plugin '\(path)': \(reason); build the plugin package with `swift build` and pass its .build/debug/lib<Name>.so")
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
+        let resolved = String(cString: resolvedPointer)
+        free(resolvedPointer)
+        let descriptor = open(resolved, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw PluginLoadError(message: "cannot load plugin '\(path)': \(reason); build the plugin package with `swift build` and pass its .build/debug/lib<Name>.so")
+        }
+        // Kept open while the library is loaded; closed once the loader holds its own mapping.
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             throw PluginLoadError(message: "cannot load plugin '\(path)': not a regular file; pass the plugin's lib<Name>.so")
         }
         if info.st_mode & 0o022 != 0 {
@@ -35,9 +49,17 @@ enum PluginLoader {
         if owner != getuid() && owner != 0 {
             throw PluginLoadError(message: "refusing to load plugin '\(path)': it belongs to another user (uid \(owner)); copy it and own the copy")
         }
-        guard let handle = dlopen(absolute, RTLD_NOW | RTLD_LOCAL) else {
+        try checkFolders(of: resolved, plugin: path)
+        // Loaded by its resolved path, not as `/proc/self/fd/N`: the library finds its own
+        // dependencies (libResponderBus.so) through `$ORIGIN`, which must be its real folder. No
+        // one else can swap it meanwhile (the folders are the caller's or root's, and others
+        // cannot write them); what was mapped is compared with what was checked all the same.
+        guard let handle = dlopen(resolved, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
             throw PluginLoadError(message: "cannot load plugin '\(path)': not a loadable library (\(reason)); pass the lib<Name>.so that `swift build` made")
+        }
+        if let mapped = mappedInode(of: resolved), mapped != UInt64(info.st_ino) {
+            throw PluginLoadError(message: "refusing to use plugin '\(path)': the file was replaced while it was being loaded")
         }
         guard let versionSymbol = dlsym(handle, PluginABI.versionSymbol) else {
             throw PluginLoadError(message: "'\(path)' is not a ResponderBus plugin: it exports no \(PluginABI.versionSymbol); write plugins with `responder-bus new-plugin`")
@@ -59,6 +81,47 @@ enum PluginLoader {
             throw PluginLoadError(message: "'\(path)' made a \(type(of: object)), which is not a ResponderPlugin of this responder-bus; rebuild the plugin against the ResponderBus this binary was built from")
         }
         return plugin
+    }
+
+    /// Refuses a library whose folders others could change, as ssh's `StrictModes` does: each
+    /// folder from the library's up to `/` must belong to the caller or root, and must not be
+    /// writable by its group or by others unless it has the sticky bit (as `/tmp` has), where only
+    /// a file's owner may rename or remove it.
+    private static func checkFolders(of resolved: String, plugin path: String) throws(PluginLoadError) {
+        var folder = resolved
+        while let slash = folder.lastIndex(of: "/") {
+            folder = slash == folder.startIndex ? "/" : String(folder[..<slash])
+            var info = stat()
+            guard stat(folder, &info) == 0 else {
+                throw PluginLoadError(message: "refusing to load plugin '\(path)': cannot check its folder '\(folder)': \(String(cString: strerror(errno)))")
+            }
+            if info.st_uid != getuid() && info.st_uid != 0 {
+                throw PluginLoadError(message: "refusing to load plugin '\(path)': its folder '\(folder)' belongs to another user (uid \(info.st_uid)), who could swap the library; move it to a folder of yours")
+            }
+            if info.st_mode & 0o022 != 0 && info.st_mode & S_ISVTX == 0 {
+                let mode = String(info.st_mode & 0o7777, radix: 8)
+                throw PluginLoadError(message: "refusing to load plugin '\(path)': its folder '\(folder)' is writable by \(info.st_mode & 0o002 != 0 ? "anyone" : "its group") (mode \(mode)), so others could swap the library; fix with `chmod go-w \(folder)` or move the library")
+            }
+            if folder == "/" { break }
+        }
+    }
+
+    /// The inode of the file mapped at `path` in this process (`/proc/self/maps`), if any.
+    private static func mappedInode(of path: String) -> UInt64? {
+        guard let file = fopen("/proc/self/maps", "r") else { return nil }
+        defer { fclose(file) }
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(line) }
+        while getline(&line, &capacity, file) > 0, let line {
+            // `address perms offset device inode    path`
+            let fields = String(cString: line).split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            guard fields.count == 6 else { continue }
+            let mappedPath = fields[5].drop { $0 == " " }.prefix { $0 != "\n" }
+            guard mappedPath == path else { continue }
+            return UInt64(fields[4])
+        }
+        return nil
     }
 
     private static func currentDirectory() -> String {

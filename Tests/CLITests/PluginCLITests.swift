@@ -108,3 +108,45 @@ struct PluginCLITests {
         #expect(writable.stderr.contains("refusing to load") && writable.stderr.contains("chmod go-w"))
     }
 }
+
+@Suite("Plugin loading: nothing of a library others could swap runs", .serialized)
+struct PluginFolderTests {
+    @Test("a library in a folder anyone may write (no sticky bit) is refused before its constructor runs")
+    func writableFolder() throws {
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("responder-bus-ran-\(UUID().uuidString)").path
+        let source = """
+            #include <stdio.h>
+            __attribute__((constructor)) static void ran(void) { FILE *f = fopen("\(marker)", "w"); if (f) fclose(f); }
+            int responder_bus_plugin_api_version(void) { return 1; }
+            """
+        let library = try PluginCLITests.cLibrary(source, name: "Swappable")
+        let folder = URL(fileURLWithPath: library).deletingLastPathComponent().path
+        chmod(folder, 0o777)
+        let run = try CLI.run(["replay", CLI.example, "--plugin", library])
+        #expect(run.status == 78)
+        #expect(run.stderr.contains("refusing to load plugin") && run.stderr.contains("its folder '\(folder)' is writable by anyone (mode 777)"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: marker), "the library's constructor ran before it was refused")
+
+        // With the sticky bit (as /tmp has) only a file's owner may replace it: the library loads
+        // (and, lacking the entry point, is refused after its constructor ran).
+        chmod(folder, 0o1777)
+        let sticky = try CLI.run(["replay", CLI.example, "--plugin", library])
+        #expect(sticky.status == 78)
+        #expect(sticky.stderr.contains("exports no responder_bus_plugin_make"), "\(sticky.stderr)")
+        #expect(FileManager.default.fileExists(atPath: marker))
+        try? FileManager.default.removeItem(atPath: marker)
+    }
+
+    @Test("a symbolic link is followed and its target's folders are checked")
+    func symlinkTarget() throws {
+        let library = try PluginCLITests.cLibrary("int responder_bus_plugin_api_version(void) { return 1; }\n", name: "Linked")
+        let folder = URL(fileURLWithPath: library).deletingLastPathComponent().path
+        let link = try CLI.temporaryFile("", name: "placeholder")
+        let linkPath = URL(fileURLWithPath: link).deletingLastPathComponent().appendingPathComponent("libLinked.so").path
+        try FileManager.default.createSymbolicLink(atPath: linkPath, withDestinationPath: library)
+        chmod(folder, 0o775)
+        let run = try CLI.run(["replay", CLI.example, "--plugin", linkPath])
+        #expect(run.status == 78)
+        #expect(run.stderr.contains("its folder '\(folder)' is writable by its group"), "\(run.stderr)")
+    }
+}
