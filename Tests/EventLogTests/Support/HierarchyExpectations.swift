@@ -8,7 +8,10 @@ import ResponderBus
 /// - A **view** is one `<Class: 0xADDR; …>` entry that begins a dump line (after its `|` depth
 ///   markers, indentation, comment markers or prefixes). Descriptions nested inside another entry's
 ///   values (`textfield=<UITextField: 0x…>`, `layer = <CALayer: 0x…>`, `gestureRecognizers = <NSArray: 0x…>`)
-///   are not views, and neither are lines ending in `(layer)`.
+///   are not views, and neither are lines ending in `(layer)`. An entry that prints no frame is not
+///   a view either: a view always prints one (`frame = (x y; w h)`, or `Frame: (x, y, w, h)` after
+///   the entry in one app), while a view controller, the application or its delegate printed alone
+///   (`<AppDelegate: 0x…>`) prints none.
 /// - The keyboard's own windows and views are not app views and are not counted, with everything
 ///   under them: `UITextEffectsWindow`, `UIRemoteKeyboardWindow`, `UIInputSetContainerView`,
 ///   `UIInputSetHostView`, `UIKeyboard…`, `UIKB…`, `_UIKB…`, `UIInputWindowController`'s views.
