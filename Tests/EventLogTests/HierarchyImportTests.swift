@@ -97,14 +97,19 @@ struct HierarchyReaderTests {
                | <MyApp.NoteBox: 0x5; frame = (0 0; 1 1); layer = <CALayer: 0x5>>
                | <UITableViewWrapperView: 0x6; frame = (0 0; 1 1); layer = <CALayer: 0x4>; contentOffset: {0, 12}; contentSize: {320, 900}>
                | <UICollectionView: 0x7; frame = (0 0; 1 1); layer = <CALayer: 0x3>>
+               | <RCTTextView: 0x8; frame = (0 0; 1 1); layer = <CALayer: 0x2>>
+               | <UISearchBarTextField: 0x9; frame = (0 0; 1 1); layer = <CALayer: 0x1>>
+               | <RCTTextView: 0xa; frame = (0 0; 1 1); layer = <CALayer: 0x0>>
             """
         var reader = HierarchyReader(bytes: Array(text.utf8))
         reader.run()
         var builder = SceneBuilder(kinds: ["MyApp.NoteBox": .textView])
         let scene = builder.scene(of: reader.dumps[0])
         let kinds = scene.map { preorder($0.root).map(\.kind) } ?? []
-        #expect(kinds == [.view, .view, .textField, .textField, .textView, .scrollView, .scrollView])
-        #expect(builder.guessed.map(\.className) == ["MyApp.PaddedField"])
+        #expect(kinds == [.view, .view, .textField, .textField, .textView, .scrollView, .scrollView, .textView, .textField, .textView])
+        // An app's name ending in TextView is a guess (React Native's RCTTextView is a label), said once;
+        // UIKit's own subclass names are known.
+        #expect(builder.guessed.map(\.className) == ["MyApp.PaddedField", "RCTTextView"])
         let wrapper = scene.map { preorder($0.root)[5] }
         #expect(wrapper?.contentOffset == Point(x: 0, y: 12))
         #expect(wrapper?.contentSize == Size(width: 320, height: 900))

@@ -233,7 +233,10 @@ struct HierarchyReader {
             if c == 0x0A {
                 currentLine += 1
                 currentLineStart = i + 1
-                if currentLine - line >= Self.maxEntryLines || startsNewEntryOrFence(at: i + 1) { return nil }
+                if currentLine - line >= Self.maxEntryLines { return nil }
+                // A line that ends in `key =` was wrapped before its value, which may itself be a
+                // description (`gestureRecognizers =\n<NSArray: 0x…>`): that is no new entry.
+                if !endsWithEquals(before: i, from: start), startsNewEntryOrFence(at: i + 1) { return nil }
             } else if quote {
                 // A quoted text value ends at a quote followed by `;`, `>` or the line's end.
                 if c == UInt8(ascii: "'") {
@@ -251,6 +254,13 @@ struct HierarchyReader {
             i += 1
         }
         return nil
+    }
+
+    /// Whether the last byte before `newline` that is not blank (after `start`) is an `=`.
+    private func endsWithEquals(before newline: Int, from start: Int) -> Bool {
+        var j = newline - 1
+        while j > start, bytes[j] == UInt8(ascii: " ") || bytes[j] == 0x0D || bytes[j] == 0x09 { j -= 1 }
+        return j > start && bytes[j] == UInt8(ascii: "=")
     }
 
     /// Whether the line at `start` begins, after markers, with a new entry or a Markdown fence.
@@ -328,12 +338,15 @@ struct HierarchyReader {
         let keyStart = i
         while i < piece.endIndex, ConsoleValues.isWordByte(bytes[i]) { i += 1 }
         let key = String(decoding: bytes[keyStart..<i], as: UTF8.self)
-        while i < piece.endIndex, bytes[i] == UInt8(ascii: " ") { i += 1 }
+        // A page or a book may wrap an entry anywhere, even between a key and its `=` or after it
+        // (`frame\n= (0 0; 320 568)`, `userInteractionEnabled =\nNO`).
+        func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+        while i < piece.endIndex, isBlank(bytes[i]) { i += 1 }
         guard i < piece.endIndex, bytes[i] == UInt8(ascii: "=") || bytes[i] == UInt8(ascii: ":") else { return }
         i += 1
-        while i < piece.endIndex, bytes[i] == UInt8(ascii: " ") { i += 1 }
+        while i < piece.endIndex, isBlank(bytes[i]) { i += 1 }
         var valueEnd = piece.endIndex
-        while valueEnd > i, bytes[valueEnd - 1] == UInt8(ascii: " ") { valueEnd -= 1 }
+        while valueEnd > i, isBlank(bytes[valueEnd - 1]) { valueEnd -= 1 }
         let value = bytes[i..<valueEnd]
         switch key {
         case "frame":

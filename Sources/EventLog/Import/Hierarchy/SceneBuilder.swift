@@ -172,18 +172,21 @@ struct SceneBuilder {
     /// The kind of a UIKit class by its name: the text inputs and the scroll views, with their
     /// UIKit subclasses (`UISearchBarTextField`, `UISearchTextField`).
     private static func uikitKind(_ name: String) -> ViewKind? {
-        if name == "UITextField" || name.hasSuffix("TextField") { return .textField }
-        if name == "UITextView" || name.hasSuffix("TextView") { return .textView }
+        // Only UIKit's own names are known; an app's `…TextView` may be any view (React Native's
+        // `RCTTextView` is a label), so it is a guess.
+        let isUIKit = name.hasPrefix("UI") || name.hasPrefix("_UI")
+        if name == "UITextField" || (isUIKit && name.hasSuffix("TextField")) { return .textField }
+        if name == "UITextView" || (isUIKit && name.hasSuffix("TextView")) { return .textView }
         if scrollClasses.contains(name) { return .scrollView }
         return nil
     }
 
-    /// A guess from the end of an app's class name: `…Field` → text field, `…TextArea`/`…Editor`
-    /// → text view, `…ScrollView`/`…TableView`/`…CollectionView` → scroll view.
+    /// A guess from the end of an app's class name: `…Field` → text field, `…TextView`/`…TextArea`/
+    /// `…Editor` → text view, `…ScrollView`/`…TableView`/`…CollectionView` → scroll view.
     static func guess(_ name: String) -> ViewKind? {
         let last = name.split(separator: ".").last.map(String.init) ?? name
         if last.hasSuffix("Field") { return .textField }
-        if last.hasSuffix("TextArea") || last.hasSuffix("Editor") { return .textView }
+        if last.hasSuffix("TextView") || last.hasSuffix("TextArea") || last.hasSuffix("Editor") { return .textView }
         if last.hasSuffix("ScrollView") || last.hasSuffix("TableView") || last.hasSuffix("CollectionView") { return .scrollView }
         return nil
     }
