@@ -217,9 +217,14 @@ private let fixtureExpectations: [String: FixtureExpectation] = [
             kb(.keyboardWillShow, 0.1, begin: [0, 442, 375, 225], end: [0, 409, 375, 258]),
             kb(.keyboardDidChangeFrame, 0.2, begin: [0, 442, 375, 225], end: [0, 409, 375, 258]),
             kb(.keyboardDidShow, 0.3, begin: [0, 442, 375, 225], end: [0, 409, 375, 258]),
+            // The "Turning Predictive OFF" userInfo is cut off after its FrameBegin line (its `{` is on
+            // line 33): its four names are imported with the keys that are whole, FrameBegin among them.
+            kb(.keyboardWillChangeFrame, 0.4, begin: [0, 409, 375, 258]),
+            kb(.keyboardWillShow, 0.5, begin: [0, 409, 375, 258]),
+            kb(.keyboardDidChangeFrame, 0.6, begin: [0, 409, 375, 258]),
+            kb(.keyboardDidShow, 0.7, begin: [0, 409, 375, 258]),
         ],
-        // The "Turning Predictive OFF" userInfo is cut off after its FrameBegin line: its `{` is on line 33.
-        problems: [Where(.truncated, 33, 12)]),
+        problems: [Where(.partlyImported, 33, 12)]),
     "15-sequence-refocus-other-textfield-with-inputaccessoryview.txt": FixtureExpectation(
         screen: nil, records: [], problems: [Where(.screenUnknown, 0)]),
     "17-objc-iphoneXR-414x896-nslog-timestamped-show-then-hide.txt": FixtureExpectation(
@@ -310,6 +315,15 @@ private let fixtureExpectations: [String: FixtureExpectation] = [
             kb(.keyboardWillChangeFrame, 0, begin: [0, 352, 320, 216], end: [0, 314, 320, 254], duration: 0, curve: 7, isLocal: true)
         ],
         problems: []),
+    // Key names broken by spaces (`UIKeyboard FrameEnd UserInfoKey`) after a Chinese NSLog prefix; the
+    // `rac_addObserverForName:UIKeyboardDidHideNotification` between the dumps is code, not an event.
+    "43-objc-cn-rac-simulator-320x568-spaced-key-names-chinese-prefix-show-hide.txt": FixtureExpectation(
+        screen: Size(width: 320, height: 568),
+        records: [
+            kb(.keyboardWillShow, 0, begin: [0, 352, 320, 216], end: [0, 315, 320, 253], duration: 0.25, curve: 7, isLocal: true),
+            kb(.keyboardDidHide, 0.1, begin: [0, 315, 320, 253], end: [0, 568, 320, 253]),
+        ],
+        problems: []),
     // The folder's description of the fixtures quotes formats in prose: nothing in it is a dump.
     "README.md": FixtureExpectation(screen: nil, records: [], problems: [Where(.nothingImportable, 0)]),
 ]
@@ -370,6 +384,9 @@ struct ImporterFixtureTests {
         let message = try #require(predictive.problems.first).message
         #expect(message.contains("cut off at the end of the input"))
         #expect(message.contains("keyboardWillChangeFrame, keyboardWillShow, keyboardDidChangeFrame, keyboardDidShow"))
+        #expect(message.contains("imported 4 notifications"))
+        #expect(message.contains("with the keys that are whole (UIKeyboardCenterBeginUserInfoKey, UIKeyboardFrameBeginUserInfoKey)")
+            || message.contains("UIKeyboardFrameBeginUserInfoKey)"), "\(message)")
         let tuple = ConsoleImporter().importDump(try fixtureText("39-swift-cgrect-tuple-ipad-rotation-numeric-keypad-truncated.txt"))
         #expect(tuple.problems.first?.message.contains("`(0.0, 768.0, 1024`") == true)
     }
@@ -918,5 +935,75 @@ struct ImporterRobustnessTests {
         #expect(imported.problems.last?.message == "\(copies * 2 - 1000) more problems were not listed")
         #expect(elapsed < .seconds(60), "took \(elapsed)")
         print("imported \(dump.utf8.count) bytes, \(imported.records.count) records in \(elapsed)")
+    }
+}
+
+@Suite("Console importer: the dumps it used to misread")
+struct ImporterMisreadTests {
+    @Test("key names broken by spaces are read next to a prefix in another script")
+    func spacedKeys() {
+        let dump = """
+            2017-12-26 10:00:00.000 Demo[1:2] キーボード表示:NSConcreteNotification 0x6000002562f0 {name = UIKeyboardWillShowNotification; userInfo = {
+                UIKeyboardAnimation Curve UserInfoKey = 7;
+                UIKeyboard FrameEnd UserInfoKey = "NSRect: {{0, 315}, {320, 253}}";
+                UIKeyboard   IsLocal UserInfoKey = 1;
+                UIKeyboard Private Thing = 3;
+            }}
+            """
+        let result = importing(dump)
+        #expect(result.records == [kb(.keyboardWillShow, 0, end: [0, 315, 320, 253], curve: 7, isLocal: true)])
+        #expect(result.header.screen == Size(width: 320, height: 568))
+    }
+
+    @Test("a notification named in the sentence its userInfo opens on is that notification, not --event's")
+    func nameInSentence() {
+        let objc = """
+            2016-03-01 10:00:00.000 Demo[100:200] Got UIKeyboardWillShowNotification with userInfo {
+                UIKeyboardAnimationDurationUserInfoKey = "0.25";
+                UIKeyboardFrameEndUserInfoKey = "NSRect: {{0, 451}, {375, 216}}";
+            }
+            """
+        #expect(importing(objc).records == [kb(.keyboardWillShow, 0, end: [0, 451, 375, 216], duration: 0.25)])
+        let swift = """
+            hiding because UIKeyboardWillHideNotification came, userInfo = [AnyHashable("UIKeyboardFrameEndUserInfoKey"): NSRect: {{0, 667}, {375, 216}}]
+            """
+        #expect(importing(swift, screen: Size(width: 375, height: 667)).records == [kb(.keyboardWillHide, 0, end: [0, 667, 375, 216])])
+        // A name passed in code (`addObserverForName:`) names no userInfo; one on an earlier line neither.
+        let code = """
+            [center addObserverForName:UIKeyboardWillHideNotification object:nil queue:nil usingBlock:^(NSNotification *note) { NSLog(@"%@", note.userInfo); }];
+            {
+                UIKeyboardFrameEndUserInfoKey = "NSRect: {{0, 451}, {375, 216}}";
+            }
+            """
+        #expect(importing(code).records == [kb(.keyboardWillChangeFrame, 0, end: [0, 451, 375, 216])])
+        let earlier = """
+            We got UIKeyboardWillHideNotification first, then:
+            userInfo = {
+                UIKeyboardFrameEndUserInfoKey = "NSRect: {{0, 451}, {375, 216}}";
+            }
+            """
+        #expect(importing(earlier, event: .keyboardDidShow).records.map(\.event.name) == ["keyboardDidShow"])
+    }
+
+    @Test("a userInfo cut off after whole keys imports its notification with them, and says so")
+    func cutAfterWholeKeys() throws {
+        let dump = """
+            NSConcreteNotification 0x6000002562f0 {name = UIKeyboardWillShowNotification; userInfo = {
+                UIKeyboardAnimationCurveUserInfoKey = 7;
+                UIKeyboardAnimationDurationUserInfoKey = "0.25";
+                UIKeyboardFrameEndUserInfoKey = "NSRect: {{0, 451}, {3
+            """
+        let result = importing(dump, screen: Size(width: 375, height: 667))
+        #expect(result.records == [kb(.keyboardWillShow, 0, duration: 0.25, curve: 7)])
+        let problem = try #require(result.problems.first)
+        #expect(problem.kind == .partlyImported)
+        #expect(problem.description == "line 1, column 90: the userInfo that starts here is cut off at the end of the input (no closing `}`); imported keyboardWillShow with the keys that are whole (UIKeyboardAnimationCurveUserInfoKey, UIKeyboardAnimationDurationUserInfoKey)")
+        // Without a name, or without a whole key, there is nothing whole to import: skipped, as before.
+        let unnamed = importing("userInfo = {\n    UIKeyboardAnimationCurveUserInfoKey = 7;\n    UIKeyboardFrameEndUserInfoKey = \"NSRect: {{0, 4", screen: Size(width: 375, height: 667))
+        #expect(unnamed.records.isEmpty)
+        #expect(unnamed.problems.first?.kind == .truncated)
+        let nothingWhole = importing("{name = UIKeyboardWillShowNotification; userInfo = {\n    UIKeyboardFrameEndUserInfoKey = \"NSRect: {{0, 4", screen: Size(width: 375, height: 667))
+        #expect(nothingWhole.records.isEmpty)
+        #expect(nothingWhole.problems.first?.kind == .truncated)
     }
 }

@@ -71,6 +71,11 @@ struct ConsoleScanner {
     /// `object = `: the next `<…>` is the notification's object.
     private var armedObject = false
     private var lastLeadingNameEnd: Int?
+    /// A code argument label (`forName:`) was read on this line.
+    private var lineHasCodeLabel = false
+    /// The last keyboard name read inside a sentence (`Got UIKeyboardWillShowNotification with
+    /// userInfo {`): the name of a userInfo that opens on its line when no other name leads it.
+    private var sentenceName: PendingName?
 
     // Cross-line state.
     /// Changed only through `appendPending` and `takePending`, which keep the two summaries below
@@ -175,6 +180,7 @@ struct ConsoleScanner {
         armedInsideBracket = false
         armedObject = false
         lastLeadingNameEnd = nil
+        lineHasCodeLabel = false
     }
 
     /// The 1-based column of a byte of the current line, in characters (Unicode scalars: every byte
@@ -336,7 +342,12 @@ struct ConsoleScanner {
             }
         }
         let word = bytes[start..<pos]
-        let kind = ConsoleWord.classify(word)
+        var kind = ConsoleWord.classify(word)
+        if case .other = kind, let (key, end) = spacedKey(from: start, firstEnd: pos) {
+            // `UIKeyboard FrameEnd UserInfoKey = …`: a key an editor or a blog broke with spaces.
+            kind = .key(key)
+            pos = end
+        }
         let wasArmed = armedFieldName
         let wasInsideBracket = armedInsideBracket
         armedFieldName = false
@@ -392,6 +403,29 @@ struct ConsoleScanner {
             }
             proseWord(start: start)
         }
+    }
+
+    /// A key name written with spaces inside it (`UIKeyboard FrameEnd UserInfoKey`,
+    /// `UIKeyboardAnimation Duration UserInfoKey`), as some pasted dumps show: the words that begin
+    /// with `UIKeyboard`, joined, name a key and a separator follows them. The key and the index
+    /// after its last word, or `nil`.
+    private func spacedKey(from start: Int, firstEnd: Int) -> (ConsoleWord.UserInfoKey, Int)? {
+        guard matches("UIKeyboard", at: start) else { return nil }
+        var joined = Array(bytes[start..<firstEnd])
+        var i = firstEnd
+        for _ in 0..<4 {
+            var next = i
+            while next < lineEnd, bytes[next] == UInt8(ascii: " ") { next += 1 }
+            guard next > i, next < lineEnd, ConsoleValues.isLetter(bytes[next]) else { return nil }
+            var end = next
+            while end < lineEnd, ConsoleValues.isWordByte(bytes[end]) { end += 1 }
+            joined += bytes[next..<end]
+            i = end
+            if case .key(let key) = ConsoleWord.classify(joined[...]) {
+                return nextSeparator(from: i) != nil ? (key, i) : nil
+            }
+        }
+        return nil
     }
 
     /// `word` followed by `=` or `:`: the separator byte.
@@ -567,6 +601,11 @@ struct ConsoleScanner {
             newBlock.line = last.line
             newBlock.column = last.column
         }
+        // No name leads this userInfo, but the sentence it opens in names one: that is its name.
+        if newBlock.names.isEmpty, let named = sentenceName, named.line == newBlock.line {
+            newBlock.names = [named]
+        }
+        sentenceName = nil
         block = newBlock
     }
 
@@ -587,6 +626,7 @@ struct ConsoleScanner {
             return nil
         }
         let what = eventNames.count == 1 ? eventNames[0] : "\(eventNames.count) notifications (\(eventNames.joined(separator: ", ")))"
+        var readable = finished
         if cutOff || lastEntryCut {
             let closer = finished.container.map { closing(for: $0.opener.byte) }.map { " (no closing `\(String(UnicodeScalar($0)))`)" } ?? ""
             let whereCut: String
@@ -596,10 +636,19 @@ struct ConsoleScanner {
             case .newNotification: whereCut = "is cut off by the next notification\(closer)"
             default: whereCut = "is cut off\(closer); the text after it is not part of it"
             }
-            report(.truncated, line: finished.line, column: finished.column, "the userInfo that starts here \(whereCut); skipped \(what)")
-            return
+            // The keys before the cut are whole: a named notification is imported with them (a
+            // value cut in the middle is left out), and the cut is said.
+            if let last = readable.entries.last, last.isUnbalanced { readable.entries.removeLast() }
+            let whole = readable.entries.filter { $0.key != .ignored }.map(\.key.displayName)
+            guard !finished.names.isEmpty, !whole.isEmpty else {
+                report(.truncated, line: finished.line, column: finished.column, "the userInfo that starts here \(whereCut); skipped \(what)")
+                return
+            }
+            report(
+                .partlyImported, line: finished.line, column: finished.column,
+                "the userInfo that starts here \(whereCut); imported \(what) with the keys that are whole (\(whole.joined(separator: ", ")))")
         }
-        guard let info = keyboardInfo(of: finished, what: what) else { return }
+        guard let info = keyboardInfo(of: readable, what: what) else { return }
         if finished.names.isEmpty {
             notifications.append(
                 ScannedNotification(kind: .keyboard(defaultEvent, info), timestamp: finished.timestamp, line: finished.line))
@@ -726,6 +775,9 @@ struct ConsoleScanner {
         }
         guard isField || isLeading else {
             proseWord(start: start)
+            if case .keyboardName = word, !lineHasCodeLabel {
+                sentenceName = PendingName(word: word, line: line, timestamp: timestamp, depth: openers.count, isField: false)
+            }
             return
         }
         if block != nil {
@@ -795,7 +847,11 @@ struct ConsoleScanner {
         let isLabel = i < lineEnd && (bytes[i] == UInt8(ascii: ":") || bytes[i] == UInt8(ascii: ">") || bytes[i] == UInt8(ascii: "-"))
         // A name may lead its line after a label; any other word, or a code argument label, spoils it.
         let word = bytes[start..<pos]
+        // `forName:`, and the selectors that end in it (`addObserverForName:`, ReactiveObjC's
+        // `rac_addObserverForName:`), pass a name in code.
         let isCodeLabel = Self.codeLabels.contains { word.elementsEqual($0) }
+            || (word.count > 7 && word.suffix(7).elementsEqual("ForName".utf8))
+        if isCodeLabel { lineHasCodeLabel = true }
         lineDisqualified = !isLabel || isCodeLabel
         lastLeadingNameEnd = nil
     }

@@ -32,8 +32,12 @@ public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem it is.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         /// A notification's userInfo or a frame stops before its end (the dump is cut off there, or
-        /// other text follows it); the notifications it belonged to are skipped.
+        /// other text follows it) with nothing whole to import; the notifications it belonged to are
+        /// skipped.
         case truncated
+        /// A notification's userInfo stops before its end after some whole keys: the notification
+        /// is imported under its name with the keys that are whole, and the cut key left out.
+        case partlyImported
         /// A value the log needs (a frame, the duration, the curve, `isLocal`) cannot be read; the
         /// notification is skipped.
         case unreadableValue
