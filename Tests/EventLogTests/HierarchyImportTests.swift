@@ -127,7 +127,7 @@ struct HierarchyReaderTests {
         let (found, _) = scenes(of: text)
         #expect(found.count == 1)
         #expect(preorder(found[0].root).map(\.id.rawValue) == ["UIWindow@0x1", "email", "email#2"])
-        #expect(found[0].idsByAddress["0x3"] == "email#2")
+        #expect(found[0].id(ofAddress: "0x3") == "email#2")
     }
 
     @Test("views deeper than the log can hold are left out and said; what remains reads back")

@@ -4,7 +4,7 @@ import Foundation
 
 let args = CommandLine.arguments
 guard args.count >= 5 else {
-    print("usage: BusBenchmarks CLI LOG SMALL_LOG RESULTS_JSON [cases: sync,cross,replay,scale]")
+    print("usage: BusBenchmarks CLI LOG SMALL_LOG RESULTS_JSON [cases: sync,cross,replay,scale; or import alone; profile-post, profile-import, profile-import-small for a profiler]")
     exit(2)
 }
 let selected = Set((args.count > 5 ? args[5] : "sync,cross,replay,scale").split(separator: ",").map(String.init))
@@ -12,6 +12,9 @@ let results = Results()
 print("| group | case | ResponderBus | baseline | ratio | goal |")
 print("|---|---|---|---|---|---|")
 if selected.contains("profile-post") { runProfilePost() }
+if selected.contains("profile-import") { importBench(views: 100_000)(3) }
+if selected.contains("profile-import-small") { importBench(views: 10_000)(30) }
+if selected.contains("import") { runImportHierarchy(results) }
 if selected.contains("sync") { runSyncPost(results) }
 if selected.contains("cross") { runCrossThread(results, scale: 1) }
 if selected.contains("replay") {

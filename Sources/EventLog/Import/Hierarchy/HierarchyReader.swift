@@ -337,7 +337,8 @@ struct HierarchyReader {
         while i < piece.endIndex, bytes[i] == UInt8(ascii: " ") || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
         let keyStart = i
         while i < piece.endIndex, ConsoleValues.isWordByte(bytes[i]) { i += 1 }
-        let key = String(decoding: bytes[keyStart..<i], as: UTF8.self)
+        // The key is matched as bytes: an entry has a dozen fields and most are not wanted.
+        guard let key = Self.fieldKey(bytes[keyStart..<i]) else { return }
         // A page or a book may wrap an entry anywhere, even between a key and its `=` or after it
         // (`frame\n= (0 0; 320 568)`, `userInteractionEnabled =\nNO`).
         func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == 0x0A || byte == 0x0D || byte == 0x09 }
@@ -349,36 +350,53 @@ struct HierarchyReader {
         while valueEnd > i, isBlank(bytes[valueEnd - 1]) { valueEnd -= 1 }
         let value = bytes[i..<valueEnd]
         switch key {
-        case "frame":
+        case .frame:
             // `(x y; w h)`: the `;` is inside the parentheses.
             if let numbers = ConsoleValues.numbers(in: value), numbers.count == 4, numbers.allSatisfy(\.isFinite) {
                 entry.frame = Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
             }
-        case "baseClass":
+        case .baseClass:
             entry.baseClass = String(decoding: value, as: UTF8.self)
-        case "tag":
+        case .tag:
             if let number = ConsoleValues.single(in: value), number == number.rounded(), abs(number) < 1e15 { entry.tag = Int(number) }
-        case "hidden":
+        case .hidden:
             entry.isHidden = ConsoleValues.bool(in: value) ?? false
-        case "alpha":
+        case .alpha:
             entry.alpha = ConsoleValues.single(in: value)
-        case "userInteractionEnabled", "enabled":
+        case .enabled:
             if ConsoleValues.bool(in: value) == false { entry.isDisabled = true }
-        case "contentOffset":
+        case .contentOffset:
             if let numbers = ConsoleValues.numbers(in: value), numbers.count == 2, numbers.allSatisfy(\.isFinite) {
                 entry.contentOffset = Point(x: numbers[0], y: numbers[1])
             }
-        case "contentSize":
+        case .contentSize:
             if let numbers = ConsoleValues.numbers(in: value), numbers.count == 2, numbers.allSatisfy(\.isFinite) {
                 entry.contentSize = Size(width: numbers[0], height: numbers[1])
             }
-        case "accessibilityIdentifier", "identifier":
+        case .identifier:
             var text = String(decoding: value, as: UTF8.self)
             if text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") { text = String(text.dropFirst().dropLast()) }
             if !text.isEmpty, text != "(null)" { entry.accessibilityIdentifier = text }
-        default:
-            return
         }
+    }
+
+    /// The fields an entry's view needs.
+    private enum FieldKey {
+        case frame, baseClass, tag, hidden, alpha, enabled, contentOffset, contentSize, identifier
+    }
+
+    private static let fieldKeys: [(name: [UInt8], key: FieldKey)] = {
+        let names: [(String, FieldKey)] = [
+            ("frame", .frame), ("baseClass", .baseClass), ("tag", .tag), ("hidden", .hidden), ("alpha", .alpha),
+            ("userInteractionEnabled", .enabled), ("enabled", .enabled), ("contentOffset", .contentOffset),
+            ("contentSize", .contentSize), ("accessibilityIdentifier", .identifier), ("identifier", .identifier),
+        ]
+        return names.map { (Array($0.0.utf8), $0.1) }
+    }()
+
+    private static func fieldKey(_ word: ArraySlice<UInt8>) -> FieldKey? {
+        for (name, key) in fieldKeys where name.count == word.count && name.elementsEqual(word) { return key }
+        return nil
     }
 
     /// `Frame: (0.000000, 64.000000, 320.000000, 504.000000)\ttag:0` after the entry, from an app

@@ -37,8 +37,8 @@ struct SceneBuilder {
     struct Scene {
         /// The root view.
         var root: ViewSpec
-        /// The view id of each printed address.
-        var idsByAddress: [String: ViewID]
+        /// The view id and frame of each printed address (the first view printed with it).
+        var viewsByAddress: [String: AddressedView]
         /// How many views, text inputs and left-out keyboard views it has.
         var viewCount: Int
         var textInputCount: Int
@@ -49,20 +49,37 @@ struct SceneBuilder {
         var rootAddress: String
         /// Whether the root is a window, whose frame is the screen.
         var isWindow: Bool
-        /// Each view's kind by id, and frame by address.
-        var kindsByID: [ViewID: ViewKind]
-        var framesByAddress: [String: Rect]
+
+        /// The view id of a printed address.
+        func id(ofAddress address: String) -> ViewID? { viewsByAddress[address]?.id }
+
+        /// The kind of the view with `id`, found by walking the tree (for `--focus`, once).
+        func kind(of id: ViewID) -> ViewKind? {
+            var stack = [root]
+            while let view = stack.popLast() {
+                if view.id == id { return view.kind }
+                stack += view.children
+            }
+            return nil
+        }
+    }
+
+    /// What a printed address stands for in a scene.
+    struct AddressedView {
+        var id: ViewID
+        var frame: Rect
     }
 
     /// Builds the scene of a dump; `nil` when its root is the keyboard's own.
     mutating func scene(of dump: HierarchyDump) -> Scene? {
-        var idsByAddress: [String: ViewID] = [:]
+        // One table per scene, sized up front: a 100,000-view window is hashed once per view.
+        var viewsByAddress: [String: AddressedView] = [:]
+        viewsByAddress.reserveCapacity(dump.entries.count)
         var usedIDs: Set<ViewID> = []
+        usedIDs.reserveCapacity(dump.entries.count)
         var viewCount = 0
         var textInputs = 0
         var keyboardViews = 0
-        var kindsByID: [ViewID: ViewKind] = [:]
-        var framesByAddress: [String: Rect] = [:]
         // The open views, root first: `stack[d]` is the view at depth d and the children
         // collected for it so far.
         var stack: [(spec: ViewSpec, children: [ViewSpec])] = []
@@ -102,17 +119,16 @@ struct SceneBuilder {
             }
             // Depths grow by one at most (the reader makes sure), so the parent is the last open view.
             var id = ViewID(entry.accessibilityIdentifier ?? "\(entry.className)@\(entry.address)")
-            if usedIDs.contains(id) {
+            if !usedIDs.insert(id).inserted {
                 var n = 2
-                while usedIDs.contains(ViewID("\(id.rawValue)#\(n)")) { n += 1 }
+                while !usedIDs.insert(ViewID("\(id.rawValue)#\(n)")).inserted { n += 1 }
                 id = ViewID("\(id.rawValue)#\(n)")
             }
-            usedIDs.insert(id)
-            if idsByAddress[entry.address] == nil { idsByAddress[entry.address] = id }
+            if viewsByAddress.index(forKey: entry.address) == nil {
+                viewsByAddress[entry.address] = AddressedView(id: id, frame: entry.frame ?? .zero)
+            }
             let kind = kind(of: entry)
             if kind.isTextInput { textInputs += 1 }
-            kindsByID[id] = kind
-            framesByAddress[entry.address] = entry.frame ?? .zero
             viewCount += 1
             let spec = ViewSpec(
                 id: id, kind: kind, frame: entry.frame ?? .zero, tag: entry.tag,
@@ -130,30 +146,33 @@ struct SceneBuilder {
         guard let root else { return nil }
         let first = dump.entries[0]
         return Scene(
-            root: root, idsByAddress: idsByAddress, viewCount: viewCount, textInputCount: textInputs,
+            root: root, viewsByAddress: viewsByAddress, viewCount: viewCount, textInputCount: textInputs,
             keyboardViewCount: keyboardViews, rootClass: first.className, rootAddress: first.address,
             isWindow: first.className.hasSuffix("Window") || first.baseClass == "UIWindow",
-            kindsByID: kindsByID, framesByAddress: framesByAddress)
+            )
     }
 
     // MARK: Kinds
 
     /// The keyboard's own windows and views.
     static func isKeyboardView(_ className: String) -> Bool {
-        let names: Set<String> = [
-            "UITextEffectsWindow", "UIRemoteKeyboardWindow", "UIInputSetContainerView", "UIInputSetHostView",
-            "UICompatibilityInputViewController", "UIInputWindowController", "_UIRemoteKeyboardPlaceholderView",
-        ]
-        if names.contains(className) { return true }
+        // Every one is UIKit's: an app's class is not looked up at all.
+        guard className.utf8.first == UInt8(ascii: "U") || className.utf8.first == UInt8(ascii: "_") else { return false }
+        if keyboardClassNames.contains(className) { return true }
         return ["UIKeyboard", "UIKB", "_UIKB", "_UIKeyboard"].contains { className.hasPrefix($0) }
     }
+
+    private static let keyboardClassNames: Set<String> = [
+        "UITextEffectsWindow", "UIRemoteKeyboardWindow", "UIInputSetContainerView", "UIInputSetHostView",
+        "UICompatibilityInputViewController", "UIInputWindowController", "_UIRemoteKeyboardPlaceholderView",
+    ]
 
     private static let scrollClasses: Set<String> = ["UIScrollView", "UITableView", "UICollectionView"]
 
     /// The model's kind for an entry (see the type's discussion).
     mutating func kind(of entry: HierarchyEntry) -> ViewKind {
         let name = entry.className
-        if let settled = kinds[name] { return settled }
+        if !kinds.isEmpty, let settled = kinds[name] { return settled }
         if let known = Self.knownKind(name, baseClass: entry.baseClass) { return known }
         if entry.contentOffset != nil { return .scrollView }
         // An app's own class (not UIKit's): guessed from its name, and said so once.

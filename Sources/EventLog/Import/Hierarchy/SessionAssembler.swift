@@ -49,7 +49,7 @@ struct SessionAssembler {
             while nextScene < scenes.count, line.map({ scenes[nextScene].line < $0 }) ?? true {
                 let placed = scenes[nextScene]
                 nextScene += 1
-                if current.idsByAddress[placed.scene.rootAddress] != nil {
+                if current.id(ofAddress: placed.scene.rootAddress) != nil {
                     applyChanges(from: current, to: placed, at: lastT)
                 } else if placed.scene.viewCount < 2 {
                     problems.append(ImportProblem(
@@ -70,7 +70,7 @@ struct SessionAssembler {
                 records.append(LogRecord(t: t, event: .keyboard(event, info)))
             case .editing(let isBegin, let view):
                 hasEditing = true
-                guard let address = view.address, let id = current.idsByAddress[address] else {
+                guard let address = view.address, let id = current.id(ofAddress: address) else {
                     unlinked += 1
                     let printed = view.address.map { "<\(view.id.rawValue.split(separator: "-").first ?? "view"): \($0)>" } ?? "no object"
                     problems.append(ImportProblem(
@@ -90,17 +90,17 @@ struct SessionAssembler {
     /// The frames a later dump of the same screen shows moved, as `setFrame` records.
     private mutating func applyChanges(from current: SceneBuilder.Scene, to later: PlacedScene, at t: Double) {
         var added = 0
-        for (address, frame) in later.scene.framesByAddress.sorted(by: { $0.key < $1.key }) {
-            guard let old = current.framesByAddress[address], let id = current.idsByAddress[address] else {
+        for (address, view) in later.scene.viewsByAddress.sorted(by: { $0.key < $1.key }) {
+            guard let old = current.viewsByAddress[address] else {
                 added += 1
                 continue
             }
-            if old != frame { records.append(LogRecord(t: t, event: .setFrame(FrameChange(view: id, frame: frame)))) }
+            if old.frame != view.frame { records.append(LogRecord(t: t, event: .setFrame(FrameChange(view: old.id, frame: view.frame)))) }
         }
         // Only a dump of the whole screen says which views are gone.
         let removed =
             later.scene.rootAddress == current.rootAddress && later.scene.viewCount > 1
-            ? current.framesByAddress.keys.count { later.scene.framesByAddress[$0] == nil } : 0
+            ? current.viewsByAddress.keys.count { later.scene.viewsByAddress[$0] == nil } : 0
         if added > 0 || removed > 0 {
             problems.append(ImportProblem(
                 kind: .viewsAddedOrRemoved, line: later.line,
@@ -116,8 +116,8 @@ struct SessionAssembler {
                 kind: .focusNotUsed, line: 0, message: "--focus \(focus) is not used: the console has editing notifications of its own"))
             return
         }
-        let id = first.idsByAddress[focus] ?? (first.kindsByID[ViewID(focus)] != nil ? ViewID(focus) : nil)
-        guard let id, let kind = first.kindsByID[id], kind.isTextInput else {
+        let id = first.id(ofAddress: focus) ?? ViewID(focus)
+        guard let kind = first.kind(of: id), kind.isTextInput else {
             problems.append(ImportProblem(
                 kind: .focusNotUsed, line: 0,
                 message: "--focus \(focus) is not a text field or text view of the first view-hierarchy dump (give its id, such as UITextField@0x7f9…, or its address)"))
