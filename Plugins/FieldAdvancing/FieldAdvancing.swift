@@ -15,7 +15,7 @@ import ResponderBus
 ///
 /// For a UI: ``returnKeyRole(on:)`` tells whether the focused field gets a Next or a Done key, and
 /// ``focusNext(on:)`` / ``focusPrevious(on:)`` move on demand (a toolbar's arrows).
-public final class FieldAdvancing: ReturnKeyHandling {
+public final class FieldAdvancing: ReturnKeyObserving {
     /// The plugin's name: `"FieldAdvancing"`.
     public let name: String
     /// The field order.

@@ -46,19 +46,16 @@ public struct FieldNavigator: Sendable {
     /// The candidates (visible, enabled text fields and text views) in tree order.
     private static func candidates(on screen: Screen) -> [ViewNode] {
         var found: [ViewNode] = []
-        found.reserveCapacity(16)
-        if let root = screen.root { collect(Unmanaged.passUnretained(root), into: &found) }
-        return found
-    }
-
-    // Walked without a retain and a release per view: the tree holds every view meanwhile.
-    private static func collect(_ view: Unmanaged<ViewNode>, into found: inout [ViewNode]) {
-        view._withUnsafeGuaranteedRef { node in
+        guard let root = screen.root else { return found }
+        // Depth first in tree order, with the public API a third-party plugin has.
+        var stack: [ViewNode] = [root]
+        while let node = stack.popLast() {
             // A hidden view hides its whole subtree.
-            guard !node.isHidden else { return }
+            guard !node.isHidden else { continue }
             if node.kind.isTextInput && node.isEnabled { found.append(node) }
-            node.forEachChild { collect($0, into: &found) }
+            stack.append(contentsOf: node.children.reversed())
         }
+        return found
     }
 
     /// The neighbour in the order of ``orderedFields(in:)``, found in one pass over the candidates

@@ -42,6 +42,19 @@ public enum CannedScreens {
         public var offScreenKeyboard: Rect {
             Rect(x: 0, y: screen.height, width: screen.width, height: keyboardHeight)
         }
+        /// A keyboard of another height docked at the bottom (a predictive bar, an accessory view).
+        public func docked(height: Double) -> Rect {
+            Rect(x: 0, y: screen.height - height, width: screen.width, height: height)
+        }
+        /// A hardware keyboard: the keyboard's full frame reaches below the screen, and only its
+        /// 44-point shortcut bar shows.
+        public var hardwareKeyboard: Rect {
+            Rect(x: 0, y: screen.height - 44, width: screen.width, height: keyboardHeight)
+        }
+        /// A floating (iPad) keyboard, 320×240 in the middle of the screen.
+        public var floatingKeyboard: Rect {
+            Rect(x: screen.width / 2 - 160, y: screen.height / 2 - 120, width: 320, height: 240)
+        }
         /// The log header for this device.
         public var header: LogHeader { LogHeader(screen: screen, safeArea: safeArea, device: name) }
         /// A `keyboardWillShow` payload for the docked system keyboard.

@@ -121,6 +121,10 @@ extension LogCorpus {
             {"begin":[0,442,375,225],"end":[0,409,375,258],"event":"keyboardWillShow","t":0.1}
             {"begin":[0,442,375,225],"end":[0,409,375,258],"event":"keyboardDidChangeFrame","t":0.2}
             {"begin":[0,442,375,225],"end":[0,409,375,258],"event":"keyboardDidShow","t":0.3}
+            {"begin":[0,409,375,258],"event":"keyboardWillChangeFrame","t":0.4}
+            {"begin":[0,409,375,258],"event":"keyboardWillShow","t":0.5}
+            {"begin":[0,409,375,258],"event":"keyboardDidChangeFrame","t":0.6}
+            {"begin":[0,409,375,258],"event":"keyboardDidShow","t":0.7}
             """#
         ),
         (
@@ -212,6 +216,14 @@ extension LogCorpus {
             #"""
             {"format":"responder-bus-log","screen":{"height":568,"width":320},"screenSource":"inferred","version":1}
             {"begin":[0,352,320,216],"curve":7,"duration":0,"end":[0,314,320,254],"event":"keyboardWillChangeFrame","isLocal":true,"t":0}
+            """#
+        ),
+        (
+            "ios-43-objc-cn-rac-simulator-320x568-spaced-key-names-chinese-prefix-show-hide",
+            #"""
+            {"format":"responder-bus-log","screen":{"height":568,"width":320},"screenSource":"inferred","version":1}
+            {"begin":[0,352,320,216],"curve":7,"duration":0.25,"end":[0,315,320,253],"event":"keyboardWillShow","isLocal":true,"t":0}
+            {"begin":[0,315,320,253],"end":[0,568,320,253],"event":"keyboardDidHide","t":0.1}
             """#
         ),
         (

@@ -96,7 +96,7 @@ public struct PluginConformance {
                 }
             }
             for entry2 in outcome.derived(by: name) {
-                if let diagnostic = entry2.event.as(.diagnostic), diagnostic.payload.level == .error, diagnostic.payload.message.contains("threw") {
+                if let diagnostic = entry2.event.as(.diagnostic), diagnostic.payload.failure == .pluginThrew || diagnostic.payload.failure == .pluginSuspended {
                     failures.append(Failure(check: "no errors", message: "\(entry.name): \(diagnostic.payload.message)"))
                 }
             }
@@ -126,7 +126,7 @@ public struct PluginConformance {
         var covered: Set<Int> = []
         if plugin is any KeyboardObserving { covered.formUnion(EventName<KeyboardInfo>.allKeyboardEvents.map(\.id)) }
         if plugin is any EditingObserving { covered.formUnion([EventName.didBeginEditing.id, EventName.didEndEditing.id]) }
-        if plugin is any ReturnKeyHandling { covered.insert(EventName.returnKey.id) }
+        if plugin is any ReturnKeyObserving { covered.insert(EventName.returnKey.id) }
         if let generic = plugin as? any EventObserving {
             guard let names = generic.observedEvents else { return [] }  // it observes everything
             covered.formUnion(names.map(\.id))

@@ -101,7 +101,7 @@ final class CoverageReporter: KeyboardObserving {
 }
 
 /// Return moves to the next field by tag; on the last field it performs the form's action.
-final class ReturnAdvancer: ReturnKeyHandling {
+final class ReturnAdvancer: ReturnKeyObserving {
     func returnKey(_ event: Event<ReturnKeyInfo>, context: PluginContext) {
         let current = context.screen.view(event.payload.view)
         if current?.kind == .textView {

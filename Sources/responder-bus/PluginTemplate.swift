@@ -63,7 +63,7 @@ struct PluginTemplate {
         /// yet (a text view's keyboard comes before its didBeginEditing).
         ///
         /// Replace this with your plugin: conform to the capability protocols you need
-        /// (`KeyboardObserving`, `EditingObserving`, `ReturnKeyHandling`, `EventObserving`), implement
+        /// (`KeyboardObserving`, `EditingObserving`, `ReturnKeyObserving`, `EventObserving`), implement
         /// only the callbacks you use, read the screen through the context, and post what you decide
         /// through it.
         public final class \(name): KeyboardObserving {

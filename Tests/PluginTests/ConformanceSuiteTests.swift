@@ -20,7 +20,7 @@ enum Misbehaving {
     }
 
     /// Has no name, so what it derives has an empty "by".
-    final class Nameless: ReturnKeyHandling {
+    final class Nameless: ReturnKeyObserving {
         var name: String { "" }
         func returnKey(_ event: Event<ReturnKeyInfo>, context: PluginContext) {
             context.diagnose(.info, "return")

@@ -56,6 +56,8 @@ struct BusFaultTests {
         #expect(thrower.calls == 1)
         #expect(diagnostics.count == 1)
         #expect(diagnostics.first?.origin == .derived(by: "ThrowsOnEverything"))
+        // Told by its type, not by its text.
+        #expect(diagnostics.first?.payload.failure == .pluginThrew)
         #expect(journal.entries == ["KeyboardOnly:willShow"])
         #expect(shows == 1)
 
@@ -79,8 +81,10 @@ struct BusFaultTests {
         #expect(first.calls == Bus.pluginFailureLimit)
         #expect(second.calls == Bus.pluginFailureLimit)
         #expect(diagnostics.count == 2 * Bus.pluginFailureLimit)
-        let suspensions = diagnostics.filter { $0.payload.message.contains("suspended") }
+        let suspensions = diagnostics.filter { $0.payload.failure == .pluginSuspended }
         #expect(suspensions.count == 2)
+        #expect(suspensions.allSatisfy { $0.payload.message.contains("suspended") })
+        #expect(diagnostics.filter { $0.payload.failure == .pluginThrew }.count == 2 * Bus.pluginFailureLimit - 2)
         #expect(suspensions.contains { $0.origin == .derived(by: "First") })
         #expect(suspensions.contains { $0.origin == .derived(by: "Second") })
 
@@ -106,6 +110,7 @@ struct BusFaultTests {
         #expect(pings == Bus.cascadeLimit / 2)
         #expect(diagnostics.count == 1)
         #expect(diagnostics.first?.origin == .derived(by: "bus"))
+        #expect(diagnostics.first?.payload.failure == .cascadeCut)
         #expect(diagnostics.first?.payload.message.contains("\(Bus.cascadeLimit)") == true)
 
         // The bus works on afterwards.

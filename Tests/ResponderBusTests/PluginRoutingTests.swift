@@ -18,7 +18,7 @@ final class KeyboardOnly: KeyboardObserving {
     }
 }
 
-final class KeyboardAndReturn: KeyboardObserving, ReturnKeyHandling {
+final class KeyboardAndReturn: KeyboardObserving, ReturnKeyObserving {
     let journal: Journal
     init(_ journal: Journal) { self.journal = journal }
     func keyboardDidHide(_ event: Event<KeyboardInfo>, context: PluginContext) {
@@ -216,7 +216,7 @@ struct PluginRoutingTests {
 
     @Test("protocol extensions supply no-op defaults: an empty conformance compiles and is silent")
     func defaultsAreSilent() throws {
-        final class Silent: KeyboardObserving, EditingObserving, ReturnKeyHandling {}
+        final class Silent: KeyboardObserving, EditingObserving, ReturnKeyObserving {}
         let bus = Bus(loop: loop)
         try bus.register(Silent())
         var diagnostics = 0
@@ -297,5 +297,63 @@ struct PluginRoutingTests {
         loop.advance(by: .seconds(2))
         #expect(kept.fired == 1)
         #expect(retired.fired == 1)
+    }
+
+    @Test("didRegister runs once the plugin is in the pipeline, willUnregister just before it leaves; both may post")
+    func lifecycleHooks() throws {
+        final class Lifecycle: KeyboardObserving {
+            let journal: Journal
+            init(_ journal: Journal) { self.journal = journal }
+            func didRegister(context: PluginContext) {
+                journal.entries.append("didRegister:registered=\(context.isRegistered):pipeline=\(context.pluginNames)")
+                context.diagnose(.info, "hello")
+            }
+            func willUnregister(context: PluginContext) {
+                journal.entries.append("willUnregister:registered=\(context.isRegistered)")
+                context.diagnose(.info, "goodbye")
+            }
+            func keyboardWillShow(_ event: Event<KeyboardInfo>, context: PluginContext) {
+                journal.entries.append("willShow")
+            }
+        }
+        let bus = Bus(loop: loop)
+        let journal = Journal()
+        var said: [String] = []
+        let token = bus.observe(.diagnostic) { said.append("\($0.origin.derivingPlugin ?? ""): \($0.payload.message)") }
+        try bus.register(KeyboardOnly(journal))
+        try bus.register(Lifecycle(journal), at: .first)
+        bus.post(.keyboardWillShow, KeyboardInfo())
+        #expect(bus.unregister(named: "Lifecycle"))
+        bus.post(.keyboardWillShow, KeyboardInfo())
+        #expect(journal.entries == [
+            "didRegister:registered=true:pipeline=[\"Lifecycle\", \"KeyboardOnly\"]",
+            "willShow", "KeyboardOnly:willShow",
+            "willUnregister:registered=true",
+            "KeyboardOnly:willShow",
+        ])
+        #expect(said == ["Lifecycle: hello", "Lifecycle: goodbye"])
+        // A plugin that fails to register (a taken name) is not told it joined.
+        let second = Lifecycle(journal)
+        #expect(throws: PluginRegistrationError.self) { try bus.register(second, at: .before("Nobody")) }
+        #expect(journal.entries.count == 5)
+        _ = token
+    }
+
+    @Test("willUnregister runs once, on the loop; a second unregister finds nothing and calls nothing")
+    func willUnregisterOnce() throws {
+        final class Leaver: KeyboardObserving {
+            var hooks = 0
+            func willUnregister(context: PluginContext) {
+                hooks += 1
+                context.loop.assertInLoop()
+            }
+        }
+        let bus = Bus(loop: loop)
+        let leaver = Leaver()
+        try bus.register(leaver)
+        #expect(bus.unregister(named: "Leaver"))
+        #expect(!bus.unregister(named: "Leaver"))
+        #expect(leaver.hooks == 1)
+        #expect(bus.pluginNames.isEmpty)
     }
 }

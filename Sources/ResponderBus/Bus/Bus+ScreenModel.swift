@@ -40,7 +40,7 @@ extension Bus {
             }
         } catch {
             post(
-                .diagnostic, Diagnostic(level: .warning, message: "\(builtin.name) not applied to the screen: \(error)"),
+                .diagnostic, Diagnostic(level: .warning, message: "\(builtin.name) not applied to the screen: \(error)", failure: .notApplied),
                 origin: .derived(by: "screen"))
         }
     }

@@ -87,15 +87,35 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         public static func < (a: Level, b: Level) -> Bool { a.rank < b.rank }
     }
 
+    /// A failure the bus itself reports, so that code can tell it by type rather than by its text.
+    public enum Failure: String, Hashable, Sendable, CaseIterable {
+        /// A plugin's callback threw (``Bus/pluginFailureLimit``); derived by that plugin.
+        case pluginThrew
+        /// A plugin threw ``Bus/pluginFailureLimit`` times in one post and is suspended until the
+        /// post returns; derived by that plugin.
+        case pluginSuspended
+        /// One post cascaded into more than ``Bus/cascadeLimit`` events and the rest were dropped;
+        /// derived by `"bus"`.
+        case cascadeCut
+        /// A model-changing event could not be applied to the screen (an unknown view, say).
+        case notApplied
+        /// An event whose payload is not of its name's type was dropped; derived by `"bus"`.
+        case wrongPayload
+    }
+
     /// How serious it is.
     public var level: Level
     /// What happened, in a sentence.
     public var message: String
+    /// Which failure of the bus's own this reports; `nil` for what plugins diagnose. It lives in
+    /// memory only: a log keeps the level and the message, so a diagnostic read back has none.
+    public var failure: Failure?
 
     /// Creates the payload.
-    public init(level: Level, message: String) {
+    public init(level: Level, message: String, failure: Failure? = nil) {
         self.level = level
         self.message = message
+        self.failure = failure
     }
 
     /// `level: message`.

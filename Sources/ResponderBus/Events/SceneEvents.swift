@@ -17,7 +17,7 @@ public enum ViewKind: String, Hashable, Sendable, CaseIterable {
 
 /// A value description of a view and its subtree: what a `scene` record carries.
 ///
-/// The live, mutable tree is ``ViewNode``; ``Screen/load(_:)`` builds one from this.
+/// The live tree is ``ViewNode``; the bus builds one from this when it applies a `scene` event.
 public struct ViewSpec: Hashable, Sendable {
     /// The view's identifier, unique in the scene.
     public var id: ViewID

@@ -4,6 +4,8 @@ struct PluginEntry {
     let name: String
     let records: [ObserverRecord]
     let registration: PluginRegistration
+    /// The context its callbacks and its ``ResponderPlugin`` hooks get.
+    let context: PluginContext
 }
 
 extension Bus {
@@ -12,11 +14,12 @@ extension Bus {
     ///
     /// - ``KeyboardObserving``: the six keyboard events.
     /// - ``EditingObserving``: `didBeginEditing` and `didEndEditing`.
-    /// - ``ReturnKeyHandling``: `returnKey`.
+    /// - ``ReturnKeyObserving``: `returnKey`.
     /// - ``EventObserving``: the names in its ``EventObserving/observedEvents`` (every name when `nil`).
     ///
     /// A plugin registered during a post starts with the next event. The bus keeps the plugin until
-    /// ``unregister(named:)``.
+    /// ``unregister(named:)``. Once it is in the pipeline, its
+    /// ``ResponderPlugin/didRegister(context:)`` is called.
     ///
     /// - Throws: ``PluginRegistrationError`` when the name is taken, the anchor of `.before`/`.after`
     ///   is not registered, or the plugin conforms to no capability protocol.
@@ -41,26 +44,33 @@ extension Bus {
             if case .before = position { index = at } else { index = at + 1 }
         }
         let registration = PluginRegistration()
-        let records = makeRecords(for: plugin, name: name, registration: registration)
+        let context = PluginContext(pluginName: name, bus: self, registration: registration)
+        let records = makeRecords(for: plugin, name: name, registration: registration, context: context)
         guard !records.isEmpty else {
             throw PluginRegistrationError(
                 code: .noCapability,
-                message: "'\(name)' conforms to none of KeyboardObserving, EditingObserving, ReturnKeyHandling or EventObserving, so it would never be called")
+                message: "'\(name)' conforms to none of KeyboardObserving, EditingObserving, ReturnKeyObserving or EventObserving, so it would never be called")
         }
-        plugins.insert(PluginEntry(plugin: plugin, name: name, records: records, registration: registration), at: index)
+        plugins.insert(
+            PluginEntry(plugin: plugin, name: name, records: records, registration: registration, context: context), at: index)
         renumberPipeline()
         for record in records { attach(record) }
+        plugin.didRegister(context: context)
     }
 
     /// Removes the plugin with this name from the pipeline, at once (also in the middle of a post):
-    /// it is called no more, and what it posts through its context from then on (from a timer it
-    /// left behind, say) is dropped. Loop-confined.
+    /// its ``ResponderPlugin/willUnregister(context:)`` is called first; then it is called no more,
+    /// and what it posts through its context from then on (from a timer it left behind, say) is
+    /// dropped. Loop-confined.
     ///
     /// - Returns: whether such a plugin was registered.
     @discardableResult
     public func unregister(named name: String) -> Bool {
         loop.assertInLoop()
-        guard let index = plugins.firstIndex(where: { $0.name == name }) else { return false }
+        guard let found = plugins.first(where: { $0.name == name }) else { return false }
+        found.plugin.willUnregister(context: found.context)
+        // The hook may have unregistered it (or others) itself.
+        guard let index = plugins.firstIndex(where: { $0.registration === found.registration }) else { return true }
         let entry = plugins.remove(at: index)
         entry.registration.isActive = false
         // Its contexts may outlive it (in a timer, say); the bus tells them when it goes too.
@@ -108,8 +118,9 @@ extension Bus {
         rebuildAllDeliveries()
     }
 
-    private func makeRecords(for plugin: any ResponderPlugin, name: String, registration: PluginRegistration) -> [ObserverRecord] {
-        let context = PluginContext(pluginName: name, bus: self, registration: registration)
+    private func makeRecords(
+        for plugin: any ResponderPlugin, name: String, registration: PluginRegistration, context: PluginContext
+    ) -> [ObserverRecord] {
         var records: [ObserverRecord] = []
 
         func route<P>(_ event: EventName<P>, _ call: @escaping (Event<P>, PluginContext) throws -> Void) {
@@ -136,7 +147,7 @@ extension Bus {
             route(.didBeginEditing) { try editing.didBeginEditing($0, context: $1) }
             route(.didEndEditing) { try editing.didEndEditing($0, context: $1) }
         }
-        if let returnKey = plugin as? any ReturnKeyHandling {
+        if let returnKey = plugin as? any ReturnKeyObserving {
             route(.returnKey) { try returnKey.returnKey($0, context: $1) }
         }
         if let generic = plugin as? any EventObserving {
@@ -190,7 +201,8 @@ extension Bus {
             registration.failures < Bus.pluginFailureLimit
             ? "plugin '\(plugin)' threw while handling '\(eventName)': \(error)"
             : "plugin '\(plugin)' threw \(registration.failures) times during one post (the last while handling '\(eventName)': \(error)); it is suspended until that post's events have all been delivered"
-        let diagnostic = Diagnostic(level: .error, message: message)
+        let diagnostic = Diagnostic(
+            level: .error, message: message, failure: registration.failures < Bus.pluginFailureLimit ? .pluginThrew : .pluginSuspended)
         let origin = EventOrigin.derived(by: plugin)
         let delivery = PendingDelivery { bus in
             registration.isMuted = true

@@ -1,11 +1,12 @@
 /// The headless model of one screen: its size and safe area, a tree of views, and the first
 /// responder.
 ///
-/// A screen starts empty; ``load(_:)`` gives it the tree a `scene` record describes. External
-/// events change it through ``setFrame(_:to:)``, ``apply(_:)`` and ``setFirstResponder(_:)``;
-/// plugins' decisions through ``shiftRoot(toOriginY:)`` and ``applyScroll(_:)``. Every method that
-/// names a view by identifier throws a ``ScreenError`` when it cannot apply, and then changes
-/// nothing.
+/// A screen starts empty; a `scene` event gives it a tree of views. It is **read-only outside the
+/// package**: the bus changes it, and only by applying events — external ones (`scene`,
+/// `setFrame`, `screenChange`, editing) and the decisions plugins post (`viewShift`, `scroll`,
+/// `focusChange`). A plugin reads it through ``PluginContext/screen`` and changes it by posting
+/// those events, never directly. An event that names a view the screen does not have is not
+/// applied (the bus says so with a ``EventName/diagnostic``), and changes nothing.
 ///
 /// ## Coordinates
 ///
@@ -31,15 +32,15 @@ public final class Screen {
     // the same property. `@exclusivity(unchecked)` does not reach other modules (plugins), so each
     // public property is an `@inlinable` accessor over an unchecked stored `_property`.
     /// The screen's size in points, such as 375×812 for an iPhone X in portrait.
-    public var size: Size {
+    public package(set) var size: Size {
         @inlinable get { _size }
-        @inlinable set { _size = newValue }
+        set { _size = newValue }
     }
     @usableFromInline @exclusivity(unchecked) var _size: Size
     /// The screen's safe area insets (the notch, the home indicator).
-    public var safeArea: EdgeInsets {
+    public package(set) var safeArea: EdgeInsets {
         @inlinable get { _safeArea }
-        @inlinable set { _safeArea = newValue }
+        set { _safeArea = newValue }
     }
     @usableFromInline @exclusivity(unchecked) var _safeArea: EdgeInsets
     /// The root view, or `nil` before a scene is loaded.
@@ -47,21 +48,21 @@ public final class Screen {
     @usableFromInline @exclusivity(unchecked) var _root: ViewNode?
     /// What Return on the last field performs (the original write-ups' segue identifier).
     ///
-    /// ``load(_:)`` sets it from the scene.
-    public var lastFieldAction: String? {
+    /// A `scene` event sets it.
+    public package(set) var lastFieldAction: String? {
         @inlinable get { _lastFieldAction }
-        @inlinable set { _lastFieldAction = newValue }
+        set { _lastFieldAction = newValue }
     }
     @usableFromInline @exclusivity(unchecked) var _lastFieldAction: String?
     /// The root's y origin as the scene laid it out, before any shift.
     ///
-    /// ``load(_:)`` and ``setFrame(_:to:)`` on the root set it; ``shiftRoot(toOriginY:)`` does not.
+    /// A `scene` event and a `setFrame` of the root set it; a `viewShift` does not.
     /// It is 0 with no root.
     public var restingRootOriginY: Double { @inlinable get { _restingRootOriginY } }
     @usableFromInline @exclusivity(unchecked) var _restingRootOriginY: Double
     /// The view that is first responder (the focused text input), or `nil`.
     ///
-    /// Stored, so reading it is O(1). ``setFirstResponder(_:)`` changes it; loading a scene or
+    /// Stored, so reading it is O(1). Editing and `focusChange` events change it; loading a scene or
     /// removing the view's subtree clears it.
     public var firstResponder: ViewNode? { @inlinable get { _firstResponder } }
     @usableFromInline @exclusivity(unchecked) var _firstResponder: ViewNode?
@@ -114,7 +115,7 @@ public final class Screen {
     ///
     /// - Throws: ``ScreenError/Code/duplicateViewID`` when two views share an identifier (the
     ///   first repeat, in pre-order, is named). The screen is then left as it was.
-    public func load(_ scene: SceneInfo) throws(ScreenError) {
+    package func load(_ scene: SceneInfo) throws(ScreenError) {
         let newRoot = ViewNode(spec: scene.root)
         let newIndex = try Self.makeIndex(newRoot)
         clearFirstResponder()
@@ -155,7 +156,7 @@ public final class Screen {
     ///   ``ScreenError/Code/duplicateViewID`` when an identifier in `spec` is already on the
     ///   screen or repeats within `spec`. Nothing changes then.
     @discardableResult
-    public func addSubview(_ spec: ViewSpec, to parent: ViewID, at index: Int? = nil) throws(ScreenError) -> ViewNode {
+    package func addSubview(_ spec: ViewSpec, to parent: ViewID, at index: Int? = nil) throws(ScreenError) -> ViewNode {
         guard let parentNode = self.index[parent] else { throw .unknownView(parent) }
         let node = ViewNode(spec: spec)
         let added = try Self.makeIndex(node)
@@ -173,7 +174,7 @@ public final class Screen {
     /// screen, as before the first ``load(_:)``; ``restingRootOriginY`` is then 0.
     ///
     /// - Throws: ``ScreenError/Code/unknownView`` when there is no such view.
-    public func removeView(_ id: ViewID) throws(ScreenError) {
+    package func removeView(_ id: ViewID) throws(ScreenError) {
         guard let node = index[id] else { throw .unknownView(id) }
         if let firstResponder, firstResponder.isDescendant(of: node) { clearFirstResponder() }
         for removed in node.subtree { index[removed.id] = nil }
@@ -193,7 +194,7 @@ public final class Screen {
     /// (``restingRootOriginY``) take the new frame, so any shift is undone.
     ///
     /// - Throws: ``ScreenError/Code/unknownView`` when there is no such view.
-    public func setFrame(_ id: ViewID, to frame: Rect) throws(ScreenError) {
+    package func setFrame(_ id: ViewID, to frame: Rect) throws(ScreenError) {
         guard let node = view(id) else { throw .unknownView(id) }
         node.frame = frame
         if node === root { _restingRootOriginY = frame.origin.y }
@@ -203,14 +204,14 @@ public final class Screen {
     /// as a derived `viewShift` record says. Does nothing with no root.
     ///
     /// The resting origin is kept: shifting back to ``restingRootOriginY`` puts the content back.
-    public func shiftRoot(toOriginY originY: Double) {
+    package func shiftRoot(toOriginY originY: Double) {
         root?.frame.origin.y = originY
     }
 
     /// Applies a `screen` record: the new size, and the new safe area when it gives one.
     ///
     /// The views' frames are not touched: a log follows a rotation with `setFrame` records.
-    public func apply(_ change: ScreenChange) {
+    package func apply(_ change: ScreenChange) {
         size = change.size
         if let safeArea = change.safeArea { self.safeArea = safeArea }
     }
@@ -220,7 +221,7 @@ public final class Screen {
     ///
     /// - Throws: ``ScreenError/Code/unknownView`` when there is no such view;
     ///   ``ScreenError/Code/notAScrollView`` when it is not a scroll view.
-    public func applyScroll(_ change: ScrollChange) throws(ScreenError) {
+    package func applyScroll(_ change: ScrollChange) throws(ScreenError) {
         guard let node = index[change.view] else { throw .unknownView(change.view) }
         guard node.kind == .scrollView else { throw .notAScrollView(change.view, kind: node.kind) }
         node.contentOffset.y = change.contentOffsetY
@@ -239,7 +240,7 @@ public final class Screen {
     /// - Throws: ``ScreenError/Code/unknownView`` when there is no such view;
     ///   ``ScreenError/Code/notATextInput`` when it is not a text field or text view. The first
     ///   responder is then unchanged.
-    public func setFirstResponder(_ id: ViewID?) throws(ScreenError) {
+    package func setFirstResponder(_ id: ViewID?) throws(ScreenError) {
         guard let id else {
             clearFirstResponder()
             return

@@ -6,9 +6,8 @@
 /// out in its content coordinates, so its ``contentOffset`` moves them. ``Screen/frameInScreen(of:unmoved:)``
 /// does the conversion.
 ///
-/// The tree's shape (parents and children) and the first-responder flag are changed only through
-/// the owning ``Screen``, which keeps its identifier index and its ``Screen/firstResponder`` in
-/// step. The other properties are plain values a plugin may set.
+/// Read-only outside the package, like its ``Screen``: the bus changes nodes only by applying
+/// events, which keeps the screen's identifier index and ``Screen/firstResponder`` in step.
 ///
 /// Like the screen, a node is confined to the loop thread that owns it: it is not `Sendable`.
 public final class ViewNode {
@@ -17,64 +16,64 @@ public final class ViewNode {
     /// The view's identifier, unique in its screen.
     public let id: ViewID
     /// What the view is.
-    public var kind: ViewKind {
+    public package(set) var kind: ViewKind {
         @inlinable get { _kind }
-        @inlinable set { _kind = newValue }
+        set { _kind = newValue }
     }
     @usableFromInline @exclusivity(unchecked) var _kind: ViewKind
     /// The frame in the parent's coordinates (a scroll view parent's content coordinates).
-    public var frame: Rect {
+    public package(set) var frame: Rect {
         @inlinable get { _frame }
-        @inlinable set { _frame = newValue }
+        set { _frame = newValue }
     }
     @usableFromInline @exclusivity(unchecked) var _frame: Rect
     /// The view's tag (`UIView.tag`), used to order fields.
-    public var tag: Int? {
+    public package(set) var tag: Int? {
         @inlinable get { _tag }
-        @inlinable set { _tag = newValue }
+        set { _tag = newValue }
     }
     @usableFromInline @exclusivity(unchecked) var _tag: Int?
     /// Whether the view is hidden; a hidden view hides its whole subtree (see ``isVisible``).
-    public var isHidden: Bool {
+    public package(set) var isHidden: Bool {
         @inlinable get { _isHidden }
-        @inlinable set { _isHidden = newValue }
+        set { _isHidden = newValue }
     }
     @usableFromInline @exclusivity(unchecked) var _isHidden: Bool
     /// Whether the view accepts input.
-    public var isEnabled: Bool {
+    public package(set) var isEnabled: Bool {
         @inlinable get { _isEnabled }
-        @inlinable set { _isEnabled = newValue }
+        set { _isEnabled = newValue }
     }
     @usableFromInline @exclusivity(unchecked) var _isEnabled: Bool
     /// The gap to keep between this field and the keyboard; the avoidance default when `nil`.
-    public var keyboardDistance: Double? {
+    public package(set) var keyboardDistance: Double? {
         @inlinable get { _keyboardDistance }
-        @inlinable set { _keyboardDistance = newValue }
+        set { _keyboardDistance = newValue }
     }
     @usableFromInline @exclusivity(unchecked) var _keyboardDistance: Double?
     /// A scroll view's content offset: the point of its content shown at its top-left corner.
     ///
     /// Children of a scroll view appear moved by minus this offset. It is `.zero` for other kinds.
-    public var contentOffset: Point {
+    public package(set) var contentOffset: Point {
         @inlinable get { _contentOffset }
-        @inlinable set { _contentOffset = newValue }
+        set { _contentOffset = newValue }
     }
     @usableFromInline @exclusivity(unchecked) var _contentOffset: Point
     /// A scroll view's content size; `.zero` when the scene did not give one.
-    public var contentSize: Size {
+    public package(set) var contentSize: Size {
         @inlinable get { _contentSize }
-        @inlinable set { _contentSize = newValue }
+        set { _contentSize = newValue }
     }
     @usableFromInline @exclusivity(unchecked) var _contentSize: Size
     /// A scroll view's content inset, such as the bottom inset keyboard avoidance adds.
-    public var contentInset: EdgeInsets {
+    public package(set) var contentInset: EdgeInsets {
         @inlinable get { _contentInset }
-        @inlinable set { _contentInset = newValue }
+        set { _contentInset = newValue }
     }
     @usableFromInline @exclusivity(unchecked) var _contentInset: EdgeInsets
     /// The UIKit class the view was (`UIButton`, `MyApp.PaddedField`), when its scene came from a
     /// view-hierarchy dump; `nil` otherwise.
-    public var className: String?
+    public package(set) var className: String?
     /// The view this one is a subview of; `nil` for a root.
     public var parent: ViewNode? { @inlinable get { _parent?.takeUnretainedValue() } }
     // Not a `weak` reference: one gives the parent a side table, and every retain and release of a
@@ -86,17 +85,10 @@ public final class ViewNode {
     @usableFromInline @exclusivity(unchecked) var _parent: Unmanaged<ViewNode>?
     /// The subviews, back to front.
     public var children: [ViewNode] { @inlinable get { _children } }
-    /// Calls `body` with each subview, back to front, without counting references to them or to
-    /// the array (the tree holds them; `body` must not change it). For walks that visit many views.
-    package func forEachChild(_ body: (Unmanaged<ViewNode>) -> Void) {
-        _children.withUnsafeBufferPointer { children in
-            for index in children.indices { body(Unmanaged.passUnretained(children[index])) }
-        }
-    }
     @usableFromInline @exclusivity(unchecked) var _children: [ViewNode]
     /// Whether this view is its screen's first responder.
     ///
-    /// Only ``Screen/setFirstResponder(_:)`` changes it, together with ``Screen/firstResponder``.
+    /// Changed only with ``Screen/firstResponder``, as the bus applies editing and focus events.
     public var isFirstResponder: Bool { @inlinable get { _isFirstResponder } }
     @usableFromInline @exclusivity(unchecked) var _isFirstResponder: Bool
 
@@ -122,7 +114,7 @@ public final class ViewNode {
     ///
     /// Every child's ``parent`` is set; the new node itself has no parent. A missing content offset
     /// or size becomes `.zero`, and the content inset starts at `.zero`. Identifiers are not checked
-    /// for uniqueness here: ``Screen/load(_:)`` does that.
+    /// for uniqueness here: loading a scene into a ``Screen`` does that.
     public convenience init(spec: ViewSpec) {
         self.init(shallow: spec)
         // Iterative, so an absurdly deep scene cannot overflow the stack here.

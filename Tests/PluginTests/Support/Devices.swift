@@ -1,38 +1,10 @@
-import Testing
 import ResponderBus
+import ResponderBusTesting
 
-/// A device the matrices run on: its screen, safe area and its system keyboard's docked frame.
-struct Device: Sendable, CustomTestStringConvertible {
-    let name: String
-    let screen: Size
-    let safeArea: EdgeInsets
-    /// The height of the system keyboard, docked at the bottom.
-    let keyboardHeight: Double
+/// The devices the matrices run on are the testing kit's.
+typealias Device = CannedScreens.Device
 
-    var testDescription: String { name }
-
-    static let iPhoneSE = Device(
-        name: "iPhone SE 320×568", screen: Size(width: 320, height: 568), safeArea: EdgeInsets(top: 20), keyboardHeight: 253)
-    static let iPhoneX = Device(
-        name: "iPhone X 375×812", screen: Size(width: 375, height: 812), safeArea: EdgeInsets(top: 44, bottom: 34),
-        keyboardHeight: 291)
-    static let iPadLandscape = Device(
-        name: "iPad 1024×768 landscape", screen: Size(width: 1024, height: 768), safeArea: EdgeInsets(top: 20),
-        keyboardHeight: 398)
-
-    static let all: [Device] = [.iPhoneSE, .iPhoneX, .iPadLandscape]
-
-    /// The keyboard's frame when hidden (just below the screen).
-    var offScreenKeyboard: Rect { Rect(x: 0, y: screen.height, width: screen.width, height: keyboardHeight) }
-    /// The docked system keyboard's frame.
-    var dockedKeyboard: Rect { docked(height: keyboardHeight) }
-    /// A docked keyboard of another height.
-    func docked(height: Double) -> Rect { Rect(x: 0, y: screen.height - height, width: screen.width, height: height) }
-    /// A hardware keyboard: the full frame reaches below the screen; only a 44-point bar shows.
-    var hardwareKeyboard: Rect { Rect(x: 0, y: screen.height - 44, width: screen.width, height: keyboardHeight) }
-    /// A floating iPad keyboard, in the middle of the screen.
-    var floatingKeyboard: Rect { Rect(x: screen.width / 2 - 160, y: screen.height / 2 - 120, width: 320, height: 240) }
-
+extension CannedScreens.Device {
     /// A sign-up form whose fields sit in the lower part of the screen, where the keyboard covers
     /// them: email (tag 1), password (tag 2), bio text view (tag 3), with a `signUp` action.
     var signUpForm: SceneInfo {
