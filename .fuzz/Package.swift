@@ -13,7 +13,7 @@ let package = Package(
     name: "ResponderBusFuzz",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "ResponderBus", path: ".."),
+        .package(name: "ResponderBus", path: "..")
     ],
     targets: [
         .executableTarget(

@@ -20,12 +20,14 @@ public struct FieldNavigator: Sendable {
         switch order {
         case .tag:
             // Stable for equal tags: tree order breaks ties.
-            return candidates
+            return
+                candidates
                 .compactMap { index, node in node.tag.map { (tag: $0, index: index, node: node) } }
                 .sorted { ($0.tag, $0.index) < ($1.tag, $1.index) }
                 .map(\.node)
         case .position:
-            return candidates
+            return
+                candidates
                 .map { index, node in (frame: screen.frameInScreen(of: node, unmoved: true), index: index, node: node) }
                 .sorted { ($0.frame.minY, $0.frame.minX, $0.index) < ($1.frame.minY, $1.frame.minX, $1.index) }
                 .map(\.node)

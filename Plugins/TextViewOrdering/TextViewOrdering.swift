@@ -124,7 +124,8 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
                 self.reportedHold = since
                 context.diagnose(
                     .warning,
-                    "a keyboard frame \(self.keyboard.latest?.end?.description ?? "?") has been held since \(Self.seconds(since)) for a field that has not begun editing; nothing moved")
+                    "a keyboard frame \(self.keyboard.latest?.end?.description ?? "?") has been held since \(Self.seconds(since)) for a field that has not begun editing; nothing moved"
+                )
             }
         case .used:
             heldTimeout?.cancel()

@@ -1,11 +1,11 @@
 import DequeModule
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A bounded, ordered hand-off of batches from one thread to another, with a thread of its own for
@@ -69,10 +69,12 @@ package final class BatchChannel<Batch>: @unchecked Sendable {
     package func spawn(_ body: @escaping @Sendable () -> Void) -> Bool {
         var thread = pthread_t()
         let context = Unmanaged.passRetained(ThreadStart(body)).toOpaque()
-        let rc = pthread_create(&thread, nil, { context in
-            Unmanaged<ThreadStart>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        }, context)
+        let rc = pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<ThreadStart>.fromOpaque(context!).takeRetainedValue().body()
+                return nil
+            }, context)
         guard rc == 0 else {
             Unmanaged<ThreadStart>.fromOpaque(context).release()
             return false

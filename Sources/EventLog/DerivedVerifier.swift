@@ -44,7 +44,8 @@ public final class DerivedVerifier {
     public func finish() -> String? {
         compare()
         if firstDifference == nil, let (extra, location) = recorded.first {
-            firstDifference = "derived event #\(matched + 1): the log has \(LogWriter.line(for: extra)) (line \(location.line)), but the replay derived nothing more"
+            firstDifference =
+                "derived event #\(matched + 1): the log has \(LogWriter.line(for: extra)) (line \(location.line)), but the replay derived nothing more"
         } else if firstDifference == nil, let extra = produced.first {
             firstDifference = "derived event #\(matched + 1): the replay derived \(LogWriter.line(for: extra)), which the log does not have"
         }
@@ -58,7 +59,8 @@ public final class DerivedVerifier {
             if expected.event == actual.event, expected.origin == actual.origin, abs(expected.t - actual.t) < 1e-6 {
                 matched += 1
             } else {
-                firstDifference = "derived event #\(matched + 1) differs: the log has \(LogWriter.line(for: expected)) (line \(location.line)); the replay derived \(LogWriter.line(for: actual))"
+                firstDifference =
+                    "derived event #\(matched + 1) differs: the log has \(LogWriter.line(for: expected)) (line \(location.line)); the replay derived \(LogWriter.line(for: actual))"
             }
         }
     }

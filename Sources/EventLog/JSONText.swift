@@ -200,7 +200,7 @@ struct JSONObjectWriter {
     var out: ByteCursor
     private var first = true
     #if DEBUG
-    private var lastKey: StaticString?
+        private var lastKey: StaticString?
     #endif
 
     /// Starts an object at the cursor, which the writer takes over until ``finish(into:)``.
@@ -213,12 +213,12 @@ struct JSONObjectWriter {
     @inline(__always)
     mutating func key(_ key: StaticString) {
         #if DEBUG
-        if let lastKey {
-            let ordered = UnsafeBufferPointer(start: lastKey.utf8Start, count: lastKey.utf8CodeUnitCount)
-                .lexicographicallyPrecedes(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-            assert(ordered, "JSON keys written out of order: \(lastKey) before \(key)")
-        }
-        lastKey = key
+            if let lastKey {
+                let ordered = UnsafeBufferPointer(start: lastKey.utf8Start, count: lastKey.utf8CodeUnitCount)
+                    .lexicographicallyPrecedes(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+                assert(ordered, "JSON keys written out of order: \(lastKey) before \(key)")
+            }
+            lastKey = key
         #endif
         if !first { out.byte(UInt8(ascii: ",")) }
         first = false

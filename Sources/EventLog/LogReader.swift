@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ResponderBus
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Reads a v1 log as a stream: constant memory whatever the log's size.
 ///
@@ -114,7 +115,10 @@ public final class LogReader {
         precondition(!headerDone, "readHeader() called twice")
         headerDone = true
         guard let line = nextLine() else {
-            throw LogReadError(.emptyFile, line: 0, column: 0, "the log is empty; a v1 log starts with a header line such as {\"format\":\"responder-bus-log\",\"version\":1,\"screen\":{\"width\":375,\"height\":812}}")
+            throw LogReadError(
+                .emptyFile, line: 0, column: 0,
+                "the log is empty; a v1 log starts with a header line such as {\"format\":\"responder-bus-log\",\"version\":1,\"screen\":{\"width\":375,\"height\":812}}"
+            )
         }
         if case .tooLong = line { throw tooLong() }
         let number = lineNumber
@@ -140,15 +144,20 @@ public final class LogReader {
         var fields = RawFields()
         try parser.parseFields(into: &fields)
         guard let format = fields.format.map({ parser.string($0) }), format == LogHeader.formatName else {
-            let found = fields.event.map { "a '\(parser.string($0))' record" }
+            let found =
+                fields.event.map { "a '\(parser.string($0))' record" }
                 ?? (fields.format.map { "format '\(parser.string($0))'" } ?? "no \"format\" field")
-            throw parser.error(.missingHeader, at: 0, "line 1 must be the header {\"format\":\"responder-bus-log\",\"version\":1,\"screen\":{…}}, found \(found)")
+            throw parser.error(
+                .missingHeader, at: 0, "line 1 must be the header {\"format\":\"responder-bus-log\",\"version\":1,\"screen\":{…}}, found \(found)")
         }
         guard let version = fields.version else {
             throw parser.error(.missingField, at: 0, "the header has no \"version\"; this reader reads version 1")
         }
         guard version <= LogHeader.currentVersion else {
-            throw parser.error(.unsupportedVersion, at: fields.versionColumn - 1, "this log is version \(version), written by a newer responder-bus; this one reads version \(LogHeader.currentVersion): upgrade responder-bus")
+            throw parser.error(
+                .unsupportedVersion, at: fields.versionColumn - 1,
+                "this log is version \(version), written by a newer responder-bus; this one reads version \(LogHeader.currentVersion): upgrade responder-bus"
+            )
         }
         guard version >= 1 else {
             throw parser.error(.invalidValue, at: fields.versionColumn - 1, "version \(version) does not exist; the first version is 1")
@@ -212,7 +221,8 @@ public final class LogReader {
         guard t <= LogLimits.maximumSeconds else {
             throw parser.error(
                 .invalidValue, at: fields.tColumn - 1,
-                "t is \(t), beyond what can be replayed (at most \(Int(LogLimits.maximumSeconds)) seconds); is it in milliseconds? times are seconds from the start of the log")
+                "t is \(t), beyond what can be replayed (at most \(Int(LogLimits.maximumSeconds)) seconds); is it in milliseconds? times are seconds from the start of the log"
+            )
         }
         guard t >= lastT else {
             throw parser.error(.invalidValue, at: 0, "t goes back from \(lastT) to \(t); records must be in time order")
@@ -220,7 +230,8 @@ public final class LogReader {
         var origin = EventOrigin.external
         if let originRef = fields.origin, !parser.matches(originRef, "external") {
             guard parser.matches(originRef, "derived") else {
-                throw parser.error(.invalidValue, at: originRef.quote, "unknown origin '\(parser.string(originRef))'; expected \"external\" or \"derived\"")
+                throw parser.error(
+                    .invalidValue, at: originRef.quote, "unknown origin '\(parser.string(originRef))'; expected \"external\" or \"derived\"")
             }
             let by = fields.by.map { parser.string($0) }
             guard let by, !by.isEmpty else {
@@ -243,7 +254,8 @@ public final class LogReader {
         if duration > LogLimits.maximumSeconds {
             throw parser.error(
                 .invalidValue, at: f.durationColumn - 1,
-                "a duration of \(duration) seconds, beyond what can be replayed (at most \(Int(LogLimits.maximumSeconds))); is it in milliseconds? durations are seconds")
+                "a duration of \(duration) seconds, beyond what can be replayed (at most \(Int(LogLimits.maximumSeconds))); is it in milliseconds? durations are seconds"
+            )
         }
     }
 
@@ -261,7 +273,9 @@ public final class LogReader {
             return ViewID(parser.string(view))
         }
         guard let kind = f.eventKind ?? parser.eventKind(event) else {
-            throw parser.error(.unknownEvent, at: event.quote, "unknown event '\(parser.string(event))'; skipped (the format knows \(LogEvent.knownNames.sorted().joined(separator: ", ")))")
+            throw parser.error(
+                .unknownEvent, at: event.quote,
+                "unknown event '\(parser.string(event))'; skipped (the format knows \(LogEvent.knownNames.sorted().joined(separator: ", ")))")
         }
         if let keyboard = kind.keyboardEvent {
             try checkDuration(f, &parser)
@@ -271,7 +285,8 @@ public final class LogReader {
         case .didBeginEditing: return .didBeginEditing(EditingInfo(view: try requireView()))
         case .didEndEditing: return .didEndEditing(EditingInfo(view: try requireView()))
         case .returnKey: return .returnKey(ReturnKeyInfo(view: try requireView()))
-        case .scene: return .scene(SceneInfo(root: try require(parser.root?.view, "root"), lastFieldAction: f.lastFieldAction.map { parser.string($0) }))
+        case .scene:
+            return .scene(SceneInfo(root: try require(parser.root?.view, "root"), lastFieldAction: f.lastFieldAction.map { parser.string($0) }))
         case .setFrame:
             let view = try requireView()
             return .setFrame(FrameChange(view: view, frame: try require(f.frame, "frame")))
@@ -285,9 +300,10 @@ public final class LogReader {
             return .viewShift(ViewShift(originY: try require(f.originY, "originY"), duration: f.duration ?? 0.25, curve: f.curve ?? 7))
         case .scroll:
             let view = try requireView()
-            return .scroll(ScrollChange(
-                view: view, contentOffsetY: try require(f.contentOffsetY, "contentOffsetY"),
-                bottomInset: try require(f.bottomInset, "bottomInset")))
+            return .scroll(
+                ScrollChange(
+                    view: view, contentOffsetY: try require(f.contentOffsetY, "contentOffsetY"),
+                    bottomInset: try require(f.bottomInset, "bottomInset")))
         case .focusChange:
             return .focusChange(FocusChange(from: f.from.map { ViewID(parser.string($0)) }, to: f.to.map { ViewID(parser.string($0)) }))
         case .action: return .action(ActionInfo(name: parser.string(try require(f.name, "name"))))
@@ -413,7 +429,9 @@ public final class LogReader {
     }
 
     private func tooLong() -> LogReadError {
-        LogReadError(.lineTooLong, line: lineNumber, column: maxLineLength + 1, "the line is longer than \(maxLineLength) bytes; skipped without reading it into memory")
+        LogReadError(
+            .lineTooLong, line: lineNumber, column: maxLineLength + 1,
+            "the line is longer than \(maxLineLength) bytes; skipped without reading it into memory")
     }
 
     /// Reads the next chunk; `false` at the end of the input.

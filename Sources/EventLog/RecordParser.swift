@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ResponderBus
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 // A JSON decoder written for the log format, byte by byte.
 //
@@ -476,7 +477,8 @@ struct RecordParser {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
                 let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
                 let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
-                let hits = ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)
+                let hits =
+                    ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)
                     | ((word &- ones &* 0x20) & ~word) | word
                 let flagged = hits & highs
                 if flagged != 0 {

@@ -320,15 +320,18 @@ public final class Replayer {
     private func post(_ record: LogRecord, at location: RecordLocation, naming view: ViewID?) {
         if stopped { return }
         if let view, !screen._withUnsafeGuaranteedRef({ $0.hasView(view) }) {
-            reject(LogReadError(
-                .unknownView, line: location.line, column: location.viewColumn ?? 0,
-                "'\(record.event.name)' names view '\(view)', which the scene does not have; skipped"))
+            reject(
+                LogReadError(
+                    .unknownView, line: location.line, column: location.viewColumn ?? 0,
+                    "'\(record.event.name)' names view '\(view)', which the scene does not have; skipped"))
             return
         }
         if case .didBeginEditing(let info) = record.event, let node = bus.screen.view(info.view), !node.kind.isTextInput {
-            reject(LogReadError(
-                .notATextInput, line: location.line, column: location.viewColumn ?? 0,
-                "'didBeginEditing' names view '\(info.view)', a \(node.kind.rawValue), which cannot edit text (only a textField or textView can); skipped"))
+            reject(
+                LogReadError(
+                    .notATextInput, line: location.line, column: location.viewColumn ?? 0,
+                    "'didBeginEditing' names view '\(info.view)', a \(node.kind.rawValue), which cannot edit text (only a textField or textView can); skipped"
+                ))
             return
         }
         if callsWillPost { willPost(record, location) }

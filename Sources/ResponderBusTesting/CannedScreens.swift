@@ -23,11 +23,14 @@ public enum CannedScreens {
         }
 
         /// iPhone SE (1st generation), 320×568 portrait.
-        public static let iPhoneSE = Device(name: "iPhone SE", screen: Size(width: 320, height: 568), safeArea: EdgeInsets(top: 20), keyboardHeight: 253)
+        public static let iPhoneSE = Device(
+            name: "iPhone SE", screen: Size(width: 320, height: 568), safeArea: EdgeInsets(top: 20), keyboardHeight: 253)
         /// iPhone X, 375×812 portrait.
-        public static let iPhoneX = Device(name: "iPhone X", screen: Size(width: 375, height: 812), safeArea: EdgeInsets(top: 44, bottom: 34), keyboardHeight: 291)
+        public static let iPhoneX = Device(
+            name: "iPhone X", screen: Size(width: 375, height: 812), safeArea: EdgeInsets(top: 44, bottom: 34), keyboardHeight: 291)
         /// iPad, 1024×768 landscape.
-        public static let iPadLandscape = Device(name: "iPad landscape", screen: Size(width: 1024, height: 768), safeArea: EdgeInsets(top: 20), keyboardHeight: 398)
+        public static let iPadLandscape = Device(
+            name: "iPad landscape", screen: Size(width: 1024, height: 768), safeArea: EdgeInsets(top: 20), keyboardHeight: 398)
         /// The three devices above.
         public static let all: [Device] = [.iPhoneSE, .iPhoneX, .iPadLandscape]
 
@@ -74,12 +77,14 @@ public enum CannedScreens {
         let width = device.screen.width - 40
         let base = device.screen.height - 330
         return SceneInfo(
-            root: ViewSpec(id: "root", frame: Rect(origin: .zero, size: device.screen), children: [
-                ViewSpec(id: "name", kind: .textField, frame: Rect(x: 20, y: base, width: width, height: 44), tag: 1),
-                ViewSpec(id: "email", kind: .textField, frame: Rect(x: 20, y: base + 60, width: width, height: 44), tag: 2),
-                ViewSpec(id: "password", kind: .textField, frame: Rect(x: 20, y: base + 120, width: width, height: 44), tag: 3),
-                ViewSpec(id: "bio", kind: .textView, frame: Rect(x: 20, y: base + 180, width: width, height: 100), tag: 4),
-            ]), lastFieldAction: "signUp")
+            root: ViewSpec(
+                id: "root", frame: Rect(origin: .zero, size: device.screen),
+                children: [
+                    ViewSpec(id: "name", kind: .textField, frame: Rect(x: 20, y: base, width: width, height: 44), tag: 1),
+                    ViewSpec(id: "email", kind: .textField, frame: Rect(x: 20, y: base + 60, width: width, height: 44), tag: 2),
+                    ViewSpec(id: "password", kind: .textField, frame: Rect(x: 20, y: base + 120, width: width, height: 44), tag: 3),
+                    ViewSpec(id: "bio", kind: .textView, frame: Rect(x: 20, y: base + 180, width: width, height: 100), tag: 4),
+                ]), lastFieldAction: "signUp")
     }
 
     /// A login form: `username` (tag 1) and `password` (tag 2) near the bottom; Return on the
@@ -88,10 +93,12 @@ public enum CannedScreens {
         let width = device.screen.width - 40
         let base = device.screen.height - 200
         return SceneInfo(
-            root: ViewSpec(id: "root", frame: Rect(origin: .zero, size: device.screen), children: [
-                ViewSpec(id: "username", kind: .textField, frame: Rect(x: 20, y: base, width: width, height: 44), tag: 1),
-                ViewSpec(id: "password", kind: .textField, frame: Rect(x: 20, y: base + 60, width: width, height: 44), tag: 2),
-            ]), lastFieldAction: "logIn")
+            root: ViewSpec(
+                id: "root", frame: Rect(origin: .zero, size: device.screen),
+                children: [
+                    ViewSpec(id: "username", kind: .textField, frame: Rect(x: 20, y: base, width: width, height: 44), tag: 1),
+                    ViewSpec(id: "password", kind: .textField, frame: Rect(x: 20, y: base + 60, width: width, height: 44), tag: 2),
+                ]), lastFieldAction: "logIn")
     }
 
     /// A `notes` text view far down inside a scroll view (`scroller`) that fills the screen below
@@ -99,13 +106,18 @@ public enum CannedScreens {
     public static func textViewInScrollView(on device: Device) -> SceneInfo {
         let height = device.screen.height - device.safeArea.top
         return SceneInfo(
-            root: ViewSpec(id: "root", frame: Rect(origin: .zero, size: device.screen), children: [
-                ViewSpec(
-                    id: "scroller", kind: .scrollView, frame: Rect(x: 0, y: device.safeArea.top, width: device.screen.width, height: height),
-                    contentSize: Size(width: device.screen.width, height: height * 2), children: [
-                        ViewSpec(id: "notes", kind: .textView, frame: Rect(x: 20, y: height - 160, width: device.screen.width - 40, height: 120), tag: 1),
-                    ]),
-            ]))
+            root: ViewSpec(
+                id: "root", frame: Rect(origin: .zero, size: device.screen),
+                children: [
+                    ViewSpec(
+                        id: "scroller", kind: .scrollView, frame: Rect(x: 0, y: device.safeArea.top, width: device.screen.width, height: height),
+                        contentSize: Size(width: device.screen.width, height: height * 2),
+                        children: [
+                            ViewSpec(
+                                id: "notes", kind: .textView, frame: Rect(x: 20, y: height - 160, width: device.screen.width - 40, height: 120),
+                                tag: 1)
+                        ])
+                ]))
     }
 
     /// A short session on `scene`: focus `field` (in UIKit's order for its kind), the keyboard shows,

@@ -88,15 +88,24 @@ public struct PluginConformance {
                         if expectedExternal > 0 {
                             expectedExternal -= 1
                         } else {
-                            failures.append(Failure(check: "by", message: "\(entry.name): '\(event.name)' was posted as an external event during the replay; post through the context so it is derived by the plugin"))
+                            failures.append(
+                                Failure(
+                                    check: "by",
+                                    message:
+                                        "\(entry.name): '\(event.name)' was posted as an external event during the replay; post through the context so it is derived by the plugin"
+                                ))
                         }
                     case .derived(let by):
-                        if by.isEmpty { failures.append(Failure(check: "by", message: "\(entry.name): '\(event.name)' was derived with an empty \"by\"")) }
+                        if by.isEmpty {
+                            failures.append(Failure(check: "by", message: "\(entry.name): '\(event.name)' was derived with an empty \"by\""))
+                        }
                     }
                 }
             }
             for entry2 in outcome.derived(by: name) {
-                if let diagnostic = entry2.event.as(.diagnostic), diagnostic.payload.failure == .pluginThrew || diagnostic.payload.failure == .pluginSuspended {
+                if let diagnostic = entry2.event.as(.diagnostic),
+                    diagnostic.payload.failure == .pluginThrew || diagnostic.payload.failure == .pluginSuspended
+                {
                     failures.append(Failure(check: "no errors", message: "\(entry.name): \(diagnostic.payload.message)"))
                 }
             }
@@ -115,7 +124,13 @@ public struct PluginConformance {
         guard let first = run(), let second = run() else { return [] }
         guard first == second else {
             let index = zip(first, second).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(first.count, second.count)
-            return [Failure(check: "determinism", message: "\(entry.name): two replays differ at derived event #\(index + 1): \(index < first.count ? first[index] : "nothing") vs \(index < second.count ? second[index] : "nothing")")]
+            return [
+                Failure(
+                    check: "determinism",
+                    message:
+                        "\(entry.name): two replays differ at derived event #\(index + 1): \(index < first.count ? first[index] : "nothing") vs \(index < second.count ? second[index] : "nothing")"
+                )
+            ]
         }
         return []
     }
@@ -132,9 +147,12 @@ public struct PluginConformance {
             covered.formUnion(names.map(\.id))
         }
         let device = CannedScreens.Device.iPhoneX
-        let session = CannedScreens.session(on: device, scene: CannedScreens.signUp(on: device), focusing: "email")
-            + [LogRecord(t: 4, event: .setFrame(FrameChange(view: "bio", frame: Rect(x: 20, y: 600, width: 335, height: 140)))),
-               LogRecord(t: 5, event: .screen(ScreenChange(width: 812, height: 375)))]
+        let session =
+            CannedScreens.session(on: device, scene: CannedScreens.signUp(on: device), focusing: "email")
+            + [
+                LogRecord(t: 4, event: .setFrame(FrameChange(view: "bio", frame: Rect(x: 20, y: 600, width: 335, height: 140)))),
+                LogRecord(t: 5, event: .screen(ScreenChange(width: 812, height: 375))),
+            ]
         // The scene (t = 0) sets the model up; the events after it are the ones none of its
         // protocols cover, and nothing may be derived from them.
         let uncovered = session.filter { record in
@@ -145,7 +163,11 @@ public struct PluginConformance {
             let outcome = try PluginHarness.replay(uncovered, header: device.header, through: [plugin])
             let said = outcome.derived(by: name).filter { $0.t > 0 }
             if !said.isEmpty {
-                return [Failure(check: "silence", message: "derived \(said.map { "'\($0.event.name)'" }.joined(separator: ", ")) from events none of its protocols cover")]
+                return [
+                    Failure(
+                        check: "silence",
+                        message: "derived \(said.map { "'\($0.event.name)'" }.joined(separator: ", ")) from events none of its protocols cover")
+                ]
             }
         } catch {
             return [Failure(check: "silence", message: "\(error)")]

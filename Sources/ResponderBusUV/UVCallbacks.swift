@@ -1,9 +1,9 @@
 import CLibUV
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The C callbacks libuv and pthreads call into.

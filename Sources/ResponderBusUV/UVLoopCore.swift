@@ -4,9 +4,9 @@ import ResponderBus
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Everything behind a ``UVEventLoop``: the libuv loop, its handles, its queues and its thread.
@@ -591,7 +591,8 @@ final class UVLoopCore: @unchecked Sendable {
                 try UVLibError.check(uv_signal_start(handle, UVCallbacks.signalReceived, signal), "uv_signal_start")
             } catch {
                 watcher.stop()
-                preconditionFailure("UVEventLoop.watchSignals: cannot watch signal \(signal): \(error.operation) failed: \(UVWatchError.message(for: error.code))")
+                preconditionFailure(
+                    "UVEventLoop.watchSignals: cannot watch signal \(signal): \(error.operation) failed: \(UVWatchError.message(for: error.code))")
             }
             sigaddset(&watched, signal)
         }

@@ -17,18 +17,21 @@ enum ExampleMain {
         }
         finished.wait()
         loop.shutdown()
-        print("loop closed cleanly: \(loop.closeResult == 0 ? "yes" : "no (uv_loop_close returned \(loop.closeResult.map(String.init) ?? "nothing"))")")
+        print(
+            "loop closed cleanly: \(loop.closeResult == 0 ? "yes" : "no (uv_loop_close returned \(loop.closeResult.map(String.init) ?? "nothing"))")")
     }
 }
 
 /// What happens on the loop.
 enum Session {
     static let form = SceneInfo(
-        root: ViewSpec(id: "root", frame: Rect(x: 0, y: 0, width: 375, height: 812), children: [
-            ViewSpec(id: "notes", kind: .textView, frame: Rect(x: 20, y: 300, width: 335, height: 120), tag: 1),
-            ViewSpec(id: "email", kind: .textField, frame: Rect(x: 20, y: 480, width: 335, height: 44), tag: 2),
-            ViewSpec(id: "password", kind: .textField, frame: Rect(x: 20, y: 540, width: 335, height: 44), tag: 3),
-        ]), lastFieldAction: "signIn")
+        root: ViewSpec(
+            id: "root", frame: Rect(x: 0, y: 0, width: 375, height: 812),
+            children: [
+                ViewSpec(id: "notes", kind: .textView, frame: Rect(x: 20, y: 300, width: 335, height: 120), tag: 1),
+                ViewSpec(id: "email", kind: .textField, frame: Rect(x: 20, y: 480, width: 335, height: 44), tag: 2),
+                ViewSpec(id: "password", kind: .textField, frame: Rect(x: 20, y: 540, width: 335, height: 44), tag: 3),
+            ]), lastFieldAction: "signIn")
 
     static let shown = KeyboardInfo(
         begin: Rect(x: 0, y: 812, width: 375, height: 291), end: Rect(x: 0, y: 521, width: 375, height: 291),
@@ -96,7 +99,9 @@ final class CoverageReporter: KeyboardObserving {
         }
         let frame = context.screen.frameInScreen(of: field)
         let covered = !covering.isNull && frame.maxY > covering.minY
-        print("CoverageReporter: keyboard to \(end); '\(field.id)' spans \(frame) and is \(covered ? "COVERED by \(Int((frame.maxY - covering.minY).rounded(.up))) pt" : "clear of it")")
+        print(
+            "CoverageReporter: keyboard to \(end); '\(field.id)' spans \(frame) and is \(covered ? "COVERED by \(Int((frame.maxY - covering.minY).rounded(.up))) pt" : "clear of it")"
+        )
     }
 }
 

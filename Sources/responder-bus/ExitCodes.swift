@@ -1,7 +1,7 @@
 import ArgumentParser
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The exit codes of the CLI contract (sysexits.h values).

@@ -3,7 +3,7 @@ import EventLog
 import ResponderBus
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `responder-bus import`.
@@ -46,13 +46,21 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the log to this file instead of standard output.", valueName: "file"))
     var output: String?
 
-    @Option(help: ArgumentHelp("A view-hierarchy dump (recursiveDescription) pasted apart from the console: the screen from the start.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "A view-hierarchy dump (recursiveDescription) pasted apart from the console: the screen from the start.", valueName: "file"))
     var scene: String?
 
-    @Option(help: ArgumentHelp("The text field or text view being edited, by id or address, when the console has no editing notification.", valueName: "id|address"))
+    @Option(
+        help: ArgumentHelp(
+            "The text field or text view being edited, by id or address, when the console has no editing notification.", valueName: "id|address"))
     var focus: String?
 
-    @Option(name: .customLong("kind"), help: ArgumentHelp("The kind of an app's view class, over what its name suggests: view, textField, textView or scrollView (repeatable).", valueName: "CLASS=KIND"))
+    @Option(
+        name: .customLong("kind"),
+        help: ArgumentHelp(
+            "The kind of an app's view class, over what its name suggests: view, textField, textView or scrollView (repeatable).",
+            valueName: "CLASS=KIND"))
     var kinds: [String] = []
 
     func validate() throws {

@@ -4,7 +4,7 @@ import ResponderBus
 import ResponderBusUV
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The file `replay --follow` reads, opened once and compared with what its name now points at.

@@ -2,7 +2,7 @@ import ArgumentParser
 import ResponderBus
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `responder-bus new-plugin`.
@@ -33,7 +33,8 @@ struct NewPluginCommand: ParsableCommand {
 
     @Option(
         name: .customLong("responder-bus"),
-        help: ArgumentHelp("Where ResponderBus comes from: a local checkout's path or a git URL (default: this binary's source checkout).", valueName: "path|url"))
+        help: ArgumentHelp(
+            "Where ResponderBus comes from: a local checkout's path or a git URL (default: this binary's source checkout).", valueName: "path|url"))
     var responderBus: String?
 
     func validate() throws {

@@ -1,7 +1,7 @@
 import EventLog
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Buffered writing to standard output (or a file): one `write(2)` per 64 KiB, not per line.

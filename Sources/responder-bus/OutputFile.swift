@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why an output failed, with the exit code the CLI contract gives it.
@@ -137,7 +137,8 @@ enum OutputClash {
             guard let identity = identity(of: output, standard: 1) else { continue }
             if let clash = seen.first(where: { $0.1 == identity }) {
                 let what = clash.isInput ? "the input \(describe(clash.0, input: true))" : "the output \(describe(clash.0, input: false))"
-                return "the output \(describe(output, input: false)) is the same file as \(what); writing it would destroy \(clash.isInput ? "what is being read" : "the other output"). Choose another file"
+                return
+                    "the output \(describe(output, input: false)) is the same file as \(what); writing it would destroy \(clash.isInput ? "what is being read" : "the other output"). Choose another file"
             }
             seen.append((output, identity, false))
         }

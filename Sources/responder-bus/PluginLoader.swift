@@ -1,7 +1,7 @@
 import ResponderBus
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why a plugin library could not be loaded; the CLI exits 78 with the message.
@@ -26,14 +26,18 @@ enum PluginLoader {
         // is loaded (`/proc/self/fd/N`), so nothing can be swapped in between.
         guard let resolvedPointer = realpath(absolute, nil) else {
             let reason = String(cString: strerror(errno))
-            throw PluginLoadError(message: "cannot load plugin '\(path)': \(reason); build the plugin package with `swift build` and pass its .build/debug/lib<Name>.so")
+            throw PluginLoadError(
+                message: "cannot load plugin '\(path)': \(reason); build the plugin package with `swift build` and pass its .build/debug/lib<Name>.so"
+            )
         }
         let resolved = String(cString: resolvedPointer)
         free(resolvedPointer)
         let descriptor = open(resolved, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
-            throw PluginLoadError(message: "cannot load plugin '\(path)': \(reason); build the plugin package with `swift build` and pass its .build/debug/lib<Name>.so")
+            throw PluginLoadError(
+                message: "cannot load plugin '\(path)': \(reason); build the plugin package with `swift build` and pass its .build/debug/lib<Name>.so"
+            )
         }
         // Kept open while the library is loaded; closed once the loader holds its own mapping.
         defer { close(descriptor) }
@@ -43,7 +47,10 @@ enum PluginLoader {
         }
         if info.st_mode & 0o022 != 0 {
             let mode = String(info.st_mode & 0o777, radix: 8)
-            throw PluginLoadError(message: "refusing to load plugin '\(path)': it is writable by \(info.st_mode & 0o002 != 0 ? "anyone" : "its group") (mode \(mode)), so others could change the code it runs; fix with `chmod go-w \(path)`")
+            throw PluginLoadError(
+                message:
+                    "refusing to load plugin '\(path)': it is writable by \(info.st_mode & 0o002 != 0 ? "anyone" : "its group") (mode \(mode)), so others could change the code it runs; fix with `chmod go-w \(path)`"
+            )
         }
         let owner = info.st_uid
         if owner != getuid() && owner != 0 {
@@ -56,21 +63,30 @@ enum PluginLoader {
         // cannot write them); what was mapped is compared with what was checked all the same.
         guard let handle = dlopen(resolved, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
-            throw PluginLoadError(message: "cannot load plugin '\(path)': not a loadable library (\(reason)); pass the lib<Name>.so that `swift build` made")
+            throw PluginLoadError(
+                message: "cannot load plugin '\(path)': not a loadable library (\(reason)); pass the lib<Name>.so that `swift build` made")
         }
         if let mapped = mappedInode(of: resolved), mapped != UInt64(info.st_ino) {
             throw PluginLoadError(message: "refusing to use plugin '\(path)': the file was replaced while it was being loaded")
         }
         guard let versionSymbol = dlsym(handle, PluginABI.versionSymbol) else {
-            throw PluginLoadError(message: "'\(path)' is not a ResponderBus plugin: it exports no \(PluginABI.versionSymbol); write plugins with `responder-bus new-plugin`")
+            throw PluginLoadError(
+                message:
+                    "'\(path)' is not a ResponderBus plugin: it exports no \(PluginABI.versionSymbol); write plugins with `responder-bus new-plugin`")
         }
         let versionFunction = unsafeBitCast(versionSymbol, to: (@convention(c) () -> Int32).self)
         let version = versionFunction()
         guard version == PluginABI.version else {
-            throw PluginLoadError(message: "'\(path)' was built for plugin API version \(version), but this responder-bus speaks version \(PluginABI.version); rebuild the plugin against this ResponderBus")
+            throw PluginLoadError(
+                message:
+                    "'\(path)' was built for plugin API version \(version), but this responder-bus speaks version \(PluginABI.version); rebuild the plugin against this ResponderBus"
+            )
         }
         guard let makeSymbol = dlsym(handle, PluginABI.makeSymbol) else {
-            throw PluginLoadError(message: "'\(path)' declares plugin API version \(version) but exports no \(PluginABI.makeSymbol); add the entry point `responder-bus new-plugin` writes")
+            throw PluginLoadError(
+                message:
+                    "'\(path)' declares plugin API version \(version) but exports no \(PluginABI.makeSymbol); add the entry point `responder-bus new-plugin` writes"
+            )
         }
         let make = unsafeBitCast(makeSymbol, to: (@convention(c) () -> UnsafeMutableRawPointer?).self)
         guard let pointer = make() else {
@@ -78,7 +94,10 @@ enum PluginLoader {
         }
         let object = Unmanaged<AnyObject>.fromOpaque(pointer).takeRetainedValue()
         guard let plugin = object as? any ResponderPlugin else {
-            throw PluginLoadError(message: "'\(path)' made a \(type(of: object)), which is not a ResponderPlugin of this responder-bus; rebuild the plugin against the ResponderBus this binary was built from")
+            throw PluginLoadError(
+                message:
+                    "'\(path)' made a \(type(of: object)), which is not a ResponderPlugin of this responder-bus; rebuild the plugin against the ResponderBus this binary was built from"
+            )
         }
         return plugin
     }
@@ -93,14 +112,21 @@ enum PluginLoader {
             folder = slash == folder.startIndex ? "/" : String(folder[..<slash])
             var info = stat()
             guard stat(folder, &info) == 0 else {
-                throw PluginLoadError(message: "refusing to load plugin '\(path)': cannot check its folder '\(folder)': \(String(cString: strerror(errno)))")
+                throw PluginLoadError(
+                    message: "refusing to load plugin '\(path)': cannot check its folder '\(folder)': \(String(cString: strerror(errno)))")
             }
             if info.st_uid != getuid() && info.st_uid != 0 {
-                throw PluginLoadError(message: "refusing to load plugin '\(path)': its folder '\(folder)' belongs to another user (uid \(info.st_uid)), who could swap the library; move it to a folder of yours")
+                throw PluginLoadError(
+                    message:
+                        "refusing to load plugin '\(path)': its folder '\(folder)' belongs to another user (uid \(info.st_uid)), who could swap the library; move it to a folder of yours"
+                )
             }
             if info.st_mode & 0o022 != 0 && info.st_mode & S_ISVTX == 0 {
                 let mode = String(info.st_mode & 0o7777, radix: 8)
-                throw PluginLoadError(message: "refusing to load plugin '\(path)': its folder '\(folder)' is writable by \(info.st_mode & 0o002 != 0 ? "anyone" : "its group") (mode \(mode)), so others could swap the library; fix with `chmod go-w \(folder)` or move the library")
+                throw PluginLoadError(
+                    message:
+                        "refusing to load plugin '\(path)': its folder '\(folder)' is writable by \(info.st_mode & 0o002 != 0 ? "anyone" : "its group") (mode \(mode)), so others could swap the library; fix with `chmod go-w \(folder)` or move the library"
+                )
             }
             if folder == "/" { break }
         }

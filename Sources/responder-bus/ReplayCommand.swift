@@ -5,7 +5,7 @@ import ResponderBus
 import ResponderBusUV
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `responder-bus replay`.
@@ -51,7 +51,10 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "With --realtime: play this many times faster than recorded (0.001 to 1000000).")
     var speed: Double = 1
 
-    @Flag(help: "Keep reading as the file grows, by name like tail -F (waits for the file and its header; a truncated or rotated log starts a new session), until interrupted. Implies --realtime.")
+    @Flag(
+        help:
+            "Keep reading as the file grows, by name like tail -F (waits for the file and its header; a truncated or rotated log starts a new session), until interrupted. Implies --realtime."
+    )
     var follow = false
 
     @Option(name: .customLong("disable"), help: ArgumentHelp("Turn a built-in plugin off (repeatable).", valueName: "name"))
@@ -60,13 +63,19 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Stop at the first line that cannot be replayed, with exit 65.")
     var strict = false
 
-    @Option(name: .customLong("plugin"), help: ArgumentHelp("Load a plugin library (a lib<Name>.so built from a `responder-bus new-plugin` package) and run it after the built-in plugins (repeatable).", valueName: "path"))
+    @Option(
+        name: .customLong("plugin"),
+        help: ArgumentHelp(
+            "Load a plugin library (a lib<Name>.so built from a `responder-bus new-plugin` package) and run it after the built-in plugins (repeatable).",
+            valueName: "path"))
     var pluginPaths: [String] = []
 
     @Option(help: ArgumentHelp("Also write the whole session, external and derived events, as a v1 log to this file.", valueName: "file"))
     var record: String?
 
-    @Option(help: ArgumentHelp("Also write a self-contained HTML report: a timeline, the screen before and after each decision, every record.", valueName: "file.html"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write a self-contained HTML report: a timeline, the screen before and after each decision, every record.", valueName: "file.html"))
     var report: String?
 
     func validate() throws {
@@ -219,7 +228,8 @@ final class ReplaySession {
         // call (an unowned reference is checked and counted at each use). No cycle: the session
         // holds neither the recorder nor the replayer, which `runVirtual`/`runOnLibuv` stop.
         let live = liveLoop != nil
-        let recorder = LogRecorder(bus: bus, selection: recordOutput == nil ? .derived : .all, clock: { [unowned replayer] in replayer.logTime }) { [self] record in
+        let recorder = LogRecorder(bus: bus, selection: recordOutput == nil ? .derived : .all, clock: { [unowned replayer] in replayer.logTime }) {
+            [self] record in
             recordOutput?.line(record)
             if live { flushAtEndOfTurn() }
             guard record.origin != .external else { return }
@@ -331,9 +341,10 @@ final class ReplaySession {
                 "{\"derived\":\(derivedCount),\"event\":\"summary\",\"events\":\(summary.externalEvents),\"firstResponder\":\(firstResponder.map(JSONText.string) ?? "null"),\"originY\":\(JSONText.number(originY)),\"violations\":\(violations.count)}"
             )
         } else {
-            output.line(TerminalText.escaped(
-                "\(summary.externalEvents) events, \(derivedCount) derived; root at y \(JSONText.number(originY)); first responder \(firstResponder.map { "'\($0)'" } ?? "none")"
-                    + (command.check ? "; \(violations.count) covered-field violation\(violations.count == 1 ? "" : "s")" : "")))
+            output.line(
+                TerminalText.escaped(
+                    "\(summary.externalEvents) events, \(derivedCount) derived; root at y \(JSONText.number(originY)); first responder \(firstResponder.map { "'\($0)'" } ?? "none")"
+                        + (command.check ? "; \(violations.count) covered-field violation\(violations.count == 1 ? "" : "s")" : "")))
         }
         output.flush()
         outcome.outputError = output.error

@@ -6,7 +6,8 @@ import Testing
 @Suite("responder-bus on values too large to replay and on what the model rejects", .serialized)
 struct BadValuesCLITests {
     static let header = #"{"format":"responder-bus-log","version":1,"screen":{"width":375,"height":812}}"#
-    static let scene = #"{"t":0,"event":"scene","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[{"id":"email","kind":"textField","frame":[20,560,335,44]}]}}"#
+    static let scene =
+        #"{"t":0,"event":"scene","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[{"id":"email","kind":"textField","frame":[20,560,335,44]}]}}"#
 
     static func log(_ records: String...) throws -> String {
         try CLI.temporaryFile(([header, scene] + records).joined(separator: "\n") + "\n")
@@ -51,7 +52,8 @@ struct BadValuesCLITests {
 
     @Test("--strict stops with 65 at a scene with a repeated id and at editing begun on a plain view, naming line and column")
     func modelRejections() throws {
-        let duplicate = #"{"t":1,"event":"scene","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[{"id":"a","kind":"textField","frame":[0,0,10,10]},{"id":"a","kind":"view","frame":[0,0,10,10]}]}}"#
+        let duplicate =
+            #"{"t":1,"event":"scene","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[{"id":"a","kind":"textField","frame":[0,0,10,10]},{"id":"a","kind":"view","frame":[0,0,10,10]}]}}"#
         let twice = try Self.log(duplicate)
         let strict = try CLI.run(["replay", twice, "--strict"])
         #expect(strict.status == 65)
@@ -61,18 +63,20 @@ struct BadValuesCLITests {
         let plain = try Self.log(#"{"t":1,"event":"didBeginEditing","view":"root"}"#)
         let editing = try CLI.run(["replay", plain, "--strict"])
         #expect(editing.status == 65)
-        #expect(editing.stderr.contains("line 3, column 41: 'didBeginEditing' names view 'root', a view, which cannot edit text"), "\(editing.stderr)")
+        #expect(
+            editing.stderr.contains("line 3, column 41: 'didBeginEditing' names view 'root', a view, which cannot edit text"), "\(editing.stderr)")
     }
 
     @Test("control characters from a log reach the terminal escaped, in the timeline, the summary and errors; JSON stays JSON")
     func controlCharacters() throws {
         let id = #"x\u001b]0;PWNED\u0007\u001b[2J"#
-        let log = try CLI.temporaryFile([
-            Self.header,
-            #"{"t":0,"event":"scene","root":{"id":"root","frame":[0,0,375,812],"children":[{"id":"\#(id)","kind":"textField","frame":[0,700,100,40]}]}}"#,
-            #"{"t":1,"event":"didBeginEditing","view":"\#(id)"}"#,
-            #"{"t":2,"event":"returnKey","view":"y\u001b[2J\u009b\u202e"}"#,
-        ].joined(separator: "\n") + "\n")
+        let log = try CLI.temporaryFile(
+            [
+                Self.header,
+                #"{"t":0,"event":"scene","root":{"id":"root","frame":[0,0,375,812],"children":[{"id":"\#(id)","kind":"textField","frame":[0,700,100,40]}]}}"#,
+                #"{"t":1,"event":"didBeginEditing","view":"\#(id)"}"#,
+                #"{"t":2,"event":"returnKey","view":"y\u001b[2J\u009b\u202e"}"#,
+            ].joined(separator: "\n") + "\n")
         let text = try CLI.run(["replay", log, "--check", "--disable", "KeyboardAvoidance"])
         for output in [text.stdout, text.stderr] {
             #expect(!output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B || $0.value == 0x202E })

@@ -91,7 +91,8 @@ private final class LiveRun: @unchecked Sendable {
 
 @Suite("responder-bus replay --follow and --realtime, live", .serialized)
 struct LiveReplayCLITests {
-    static let lines = (try? String(contentsOfFile: CLI.example, encoding: .utf8))?.split(separator: "\n")
+    static let lines =
+        (try? String(contentsOfFile: CLI.example, encoding: .utf8))?.split(separator: "\n")
         .filter { !$0.contains(#""origin":"derived""#) }.map(String.init) ?? []
 
     static func append(_ lines: ArraySlice<String>, to path: String) throws {

@@ -57,12 +57,14 @@ struct ImportCLITests {
         #expect(written.contains(#""end":[0,550,414,346]"#))
     }
 
-    @Test("bad usage and missing input", arguments: [
-        (["import", "x.txt", "--screen", "wide"], Int32(64), "--screen wide"),
-        (["import", "x.txt", "--event", "keyboardWillDance"], 64, "--event keyboardWillDance"),
-        (["import", "/nonexistent.txt"], 66, "No such file"),
-        (["import", "/tmp"], 66, "is a directory"),
-    ])
+    @Test(
+        "bad usage and missing input",
+        arguments: [
+            (["import", "x.txt", "--screen", "wide"], Int32(64), "--screen wide"),
+            (["import", "x.txt", "--event", "keyboardWillDance"], 64, "--event keyboardWillDance"),
+            (["import", "/nonexistent.txt"], 66, "No such file"),
+            (["import", "/tmp"], 66, "is a directory"),
+        ])
     func errors(_ arguments: [String], _ status: Int32, _ message: String) throws {
         let run = try CLI.run(arguments)
         #expect(run.status == status)

@@ -72,11 +72,16 @@ struct ImportHierarchyCLITests {
         let run = try CLI.run(["import", file, "--kind", "MyApp.NoteBox=textView"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains(#""class":"MyApp.NoteBox","frame":[20,500,335,120],"id":"MyApp.NoteBox@0x7f02","kind":"textView""#))
-        #expect(run.stdout.contains(#""class":"MyApp.PaddedField","frame":[20,400,335,40],"id":"MyApp.PaddedField@0x7f03","kind":"textField","tag":7"#))
+        #expect(
+            run.stdout.contains(#""class":"MyApp.PaddedField","frame":[20,400,335,40],"id":"MyApp.PaddedField@0x7f03","kind":"textField","tag":7"#))
         #expect(run.stdout.contains(#"{"event":"didBeginEditing","t":0,"view":"MyApp.PaddedField@0x7f03"}"#))
-        #expect(run.stderr.contains("line 3: MyApp.PaddedField is not a UIKit class and prints no baseClass; taken as a textField from its name"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("line 3: MyApp.PaddedField is not a UIKit class and prints no baseClass; taken as a textField from its name"),
+            "\(run.stderr)")
         #expect(!run.stderr.contains("MyApp.NoteBox is not a UIKit class"))
-        #expect(run.stderr.contains("line 5: this begin-editing notification names <UITextField: 0x9999>, which the view-hierarchy dump in force does not show; skipped"))
+        #expect(
+            run.stderr.contains(
+                "line 5: this begin-editing notification names <UITextField: 0x9999>, which the view-hierarchy dump in force does not show; skipped"))
         #expect(run.stderr.contains("1 linked and 1 unlinked address"))
 
         let bad = try CLI.run(["import", file, "--kind", "MyApp.NoteBox=button"])

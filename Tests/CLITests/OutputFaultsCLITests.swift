@@ -15,11 +15,13 @@ private func largeLog() throws -> String {
     while text.utf8.count < 200_000 {
         for line in lines.dropFirst() {
             // Each copy of the session later than the one before it.
-            let t = line.range(of: #""t":"#).map { range -> String in
-                let rest = line[range.upperBound...]
-                let number = rest.prefix { $0.isNumber || $0 == "." }
-                return line.replacingCharacters(in: range.upperBound..<rest.index(rest.startIndex, offsetBy: number.count), with: "\((Double(number) ?? 0) + offset)")
-            } ?? String(line)
+            let t =
+                line.range(of: #""t":"#).map { range -> String in
+                    let rest = line[range.upperBound...]
+                    let number = rest.prefix { $0.isNumber || $0 == "." }
+                    return line.replacingCharacters(
+                        in: range.upperBound..<rest.index(rest.startIndex, offsetBy: number.count), with: "\((Double(number) ?? 0) + offset)")
+                } ?? String(line)
             text += t + "\n"
         }
         offset += 100
@@ -31,16 +33,18 @@ private func largeLog() throws -> String {
 struct OutputFaultsCLITests {
     static let dump = CLI.consoleDumps.appendingPathComponent("01-swift-iphone5-320x568-full-six-notification-set.txt").path
 
-    @Test("every way of writing to a full disk exits 74 naming the output and the error", arguments: [
-        "replay EXAMPLE --format jsonl > /dev/full",
-        "replay EXAMPLE > /dev/full",
-        "replay EXAMPLE --record /dev/full > /dev/null",
-        "replay EXAMPLE --report /dev/full > /dev/null",
-        "import DUMP -o /dev/full",
-        "import DUMP > /dev/full",
-        "render EXAMPLE --at 1 -o /dev/full",
-        "render EXAMPLE --at 1 > /dev/full",
-    ])
+    @Test(
+        "every way of writing to a full disk exits 74 naming the output and the error",
+        arguments: [
+            "replay EXAMPLE --format jsonl > /dev/full",
+            "replay EXAMPLE > /dev/full",
+            "replay EXAMPLE --record /dev/full > /dev/null",
+            "replay EXAMPLE --report /dev/full > /dev/null",
+            "import DUMP -o /dev/full",
+            "import DUMP > /dev/full",
+            "render EXAMPLE --at 1 -o /dev/full",
+            "render EXAMPLE --at 1 > /dev/full",
+        ])
     func fullDisk(_ command: String) throws {
         let line = command.replacingOccurrences(of: "EXAMPLE", with: CLI.example).replacingOccurrences(of: "DUMP", with: Self.dump)
         let run = try sh("'\(CLI.binary.path)' \(line)")
@@ -96,15 +100,17 @@ struct OutputFaultsCLITests {
         #expect(mode == 0o644)
     }
 
-    @Test("an output onto an input or another output is refused with 64 before anything is written; the input survives", arguments: [
-        "replay LOG --record LOG",
-        "replay LOG --report LOG",
-        "replay LOG --record OUT --report OUT",
-        "replay LINK --record LOG",
-        "replay LOG --format jsonl >> LOG",
-        "render LOG --at 1 -o LOG",
-        "import LOG -o LOG",
-    ])
+    @Test(
+        "an output onto an input or another output is refused with 64 before anything is written; the input survives",
+        arguments: [
+            "replay LOG --record LOG",
+            "replay LOG --report LOG",
+            "replay LOG --record OUT --report OUT",
+            "replay LINK --record LOG",
+            "replay LOG --format jsonl >> LOG",
+            "render LOG --at 1 -o LOG",
+            "import LOG -o LOG",
+        ])
     func outputOntoInput(_ command: String) throws {
         let log = try largeLog()
         let before = try Data(contentsOf: URL(fileURLWithPath: log))

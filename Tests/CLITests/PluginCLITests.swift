@@ -25,7 +25,10 @@ struct PluginCLITests {
         let made = try CLI.run(["new-plugin", "FocusReporter", "--path", folder, "--responder-bus", CLI.repository.path])
         #expect(made.status == 0, "\(made.stderr)")
         let package = folder + "/FocusReporter"
-        for file in ["Package.swift", "Sources/FocusReporter/FocusReporter.swift", "Sources/FocusReporter/EntryPoints.swift", "Tests/FocusReporterTests/FocusReporterTests.swift", "README.md"] {
+        for file in [
+            "Package.swift", "Sources/FocusReporter/FocusReporter.swift", "Sources/FocusReporter/EntryPoints.swift",
+            "Tests/FocusReporterTests/FocusReporterTests.swift", "README.md",
+        ] {
             #expect(FileManager.default.fileExists(atPath: package + "/" + file), "\(file)")
         }
 
@@ -96,7 +99,8 @@ struct PluginCLITests {
         #expect(noEntry.status == 78)
         #expect(noEntry.stderr.contains("exports no responder_bus_plugin_make"))
 
-        let null = try Self.cLibrary("int responder_bus_plugin_api_version(void) { return 1; }\nvoid *responder_bus_plugin_make(void) { return 0; }\n", name: "Null")
+        let null = try Self.cLibrary(
+            "int responder_bus_plugin_api_version(void) { return 1; }\nvoid *responder_bus_plugin_make(void) { return 0; }\n", name: "Null")
         let noPlugin = try CLI.run(["replay", CLI.example, "--plugin", null])
         #expect(noPlugin.status == 78)
         #expect(noPlugin.stderr.contains("returned no plugin"))
@@ -124,7 +128,9 @@ struct PluginFolderTests {
         chmod(folder, 0o777)
         let run = try CLI.run(["replay", CLI.example, "--plugin", library])
         #expect(run.status == 78)
-        #expect(run.stderr.contains("refusing to load plugin") && run.stderr.contains("its folder '\(folder)' is writable by anyone (mode 777)"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("refusing to load plugin") && run.stderr.contains("its folder '\(folder)' is writable by anyone (mode 777)"),
+            "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: marker), "the library's constructor ran before it was refused")
 
         // With the sticky bit (as /tmp has) only a file's owner may replace it: the library loads

@@ -64,7 +64,8 @@ struct ReplayCLITests {
     @Test("--record writes a log that verifies against itself")
     func record() throws {
         let input = try CLI.temporaryFile(
-            try String(contentsOfFile: CLI.example, encoding: .utf8).split(separator: "\n").filter { !$0.contains(#""origin":"derived""#) }.joined(separator: "\n") + "\n")
+            try String(contentsOfFile: CLI.example, encoding: .utf8).split(separator: "\n").filter { !$0.contains(#""origin":"derived""#) }.joined(
+                separator: "\n") + "\n")
         let output = input + ".recorded.jsonl"
         let first = try CLI.run(["replay", input, "--record", output])
         #expect(first.status == 0)
@@ -93,19 +94,21 @@ struct ReplayCLITests {
 @Suite("responder-bus replay: bad input and exit codes", .serialized)
 struct ReplayCLIBadInputTests {
     static let header = #"{"format":"responder-bus-log","version":1,"screen":{"width":375,"height":812}}"#
-    static let scene = #"{"t":0,"event":"scene","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[{"id":"email","kind":"textField","tag":1,"frame":[20,560,335,44]}]}}"#
+    static let scene =
+        #"{"t":0,"event":"scene","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[{"id":"email","kind":"textField","tag":1,"frame":[20,560,335,44]}]}}"#
 
     @Test("bad lines are named with line and column, skipped, counted; the good ones still count; --strict exits 65")
     func badLines() throws {
-        let log = [
-            Self.header, Self.scene,
-            #"{"t":1,"event":"didBeginEditing","view":"email"}"#,
-            #"{"t":1.5,"event":"keyboardWillShow","duration":NaN}"#,
-            #"{"t":2,"event":"didBeginEditing","view":"ghost"}"#,
-            #"{"t":2.5,"event":"keyboardWillPop"}"#,
-            #"{"t":3,"event":"keyboardWillShow","end":[0,521,375,291],"duration":-1}"#,
-            #"{"t":4,"event":"keyboardWillShow","end":[0,521,375,291],"duration":0.25,"curve":7}"#,
-        ].joined(separator: "\n") + "\n" + #"{"t":5,"event":"keyboardWillHide","end":[0,8"#
+        let log =
+            [
+                Self.header, Self.scene,
+                #"{"t":1,"event":"didBeginEditing","view":"email"}"#,
+                #"{"t":1.5,"event":"keyboardWillShow","duration":NaN}"#,
+                #"{"t":2,"event":"didBeginEditing","view":"ghost"}"#,
+                #"{"t":2.5,"event":"keyboardWillPop"}"#,
+                #"{"t":3,"event":"keyboardWillShow","end":[0,521,375,291],"duration":-1}"#,
+                #"{"t":4,"event":"keyboardWillShow","end":[0,521,375,291],"duration":0.25,"curve":7}"#,
+            ].joined(separator: "\n") + "\n" + #"{"t":5,"event":"keyboardWillHide","end":[0,8"#
         let path = try CLI.temporaryFile(log)
         let run = try CLI.run(["replay", path, "--format", "jsonl"])
         #expect(run.status == 0)
@@ -131,12 +134,14 @@ struct ReplayCLIBadInputTests {
         #expect(!strict.stderr.contains("line 5"))
     }
 
-    @Test("input problems with the whole file", arguments: [
-        ("empty", "", Int32(65), "the log is empty"),
-        ("newer version", #"{"format":"responder-bus-log","version":2,"screen":{"width":1,"height":1}}"# + "\n", 65, "version 2"),
-        ("no header", #"{"t":0,"event":"returnKey","view":"a"}"# + "\n", 65, "line 1 must be the header"),
-        ("invalid UTF-8 header", "\u{FFFD}not json\n", 65, "line 1"),
-    ])
+    @Test(
+        "input problems with the whole file",
+        arguments: [
+            ("empty", "", Int32(65), "the log is empty"),
+            ("newer version", #"{"format":"responder-bus-log","version":2,"screen":{"width":1,"height":1}}"# + "\n", 65, "version 2"),
+            ("no header", #"{"t":0,"event":"returnKey","view":"a"}"# + "\n", 65, "line 1 must be the header"),
+            ("invalid UTF-8 header", "\u{FFFD}not json\n", 65, "line 1"),
+        ])
     func wholeFile(_ name: String, _ contents: String, _ status: Int32, _ message: String) throws {
         let run = try CLI.run(["replay", try CLI.temporaryFile(contents)])
         #expect(run.status == status, "\(name)")
@@ -151,7 +156,10 @@ struct ReplayCLIBadInputTests {
         let directory = try CLI.run(["replay", FileManager.default.temporaryDirectory.path])
         #expect(directory.status == 66)
         #expect(directory.stderr.contains("is a directory"))
-        for arguments in [["replay"], ["replay", CLI.example, "--speed", "-2"], ["replay", CLI.example, "--disable", "Nope"], ["replay", CLI.example, "--bogus"], ["frobnicate"]] {
+        for arguments in [
+            ["replay"], ["replay", CLI.example, "--speed", "-2"], ["replay", CLI.example, "--disable", "Nope"], ["replay", CLI.example, "--bogus"],
+            ["frobnicate"],
+        ] {
             let run = try CLI.run(arguments)
             #expect(run.status == 64, "\(arguments): \(run.stderr)")
         }
@@ -160,7 +168,9 @@ struct ReplayCLIBadInputTests {
     @Test("a 10 MB line and invalid UTF-8 in a record are rejected without harm")
     func hugeAndInvalid() throws {
         var bytes = Array((Self.header + "\n" + Self.scene + "\n").utf8)
-        bytes += Array(#"{"t":1,"event":"action","origin":"derived","by":"X","name":""#.utf8) + [UInt8](repeating: 0x61, count: 10 << 20) + Array("\"}\n".utf8)
+        bytes +=
+            Array(#"{"t":1,"event":"action","origin":"derived","by":"X","name":""#.utf8) + [UInt8](repeating: 0x61, count: 10 << 20)
+            + Array("\"}\n".utf8)
         bytes += Array(#"{"t":2,"event":"returnKey","view":""#.utf8) + [0xFF, 0xFE] + Array("\"}\n".utf8)
         bytes += Array(#"{"t":3,"event":"didBeginEditing","view":"email"}"#.utf8) + [0x0A]
         let url = URL(fileURLWithPath: try CLI.temporaryFile(""))

@@ -13,7 +13,8 @@ enum Chromium {
         return nil
     }()
 
-    static let missing = "chromium is not installed: the browser test needs headless Chromium (`apt-get install -y chromium`; CI's .ci/run installs it)"
+    static let missing =
+        "chromium is not installed: the browser test needs headless Chromium (`apt-get install -y chromium`; CI's .ci/run installs it)"
 
     /// Whether the environment demands the browser tests (`RESPONDER_BUS_REQUIRE_BROWSER=1`, which
     /// `.ci/run` sets): then a missing Chromium fails them instead of skipping them.
@@ -23,7 +24,8 @@ enum Chromium {
     static let shouldRun = executable != nil || required
 
     /// What a skipped browser test says, in `swift test`'s output.
-    static let skipNote: Comment = "chromium is not installed (`apt-get install -y chromium` runs it; set RESPONDER_BUS_REQUIRE_BROWSER=1 to fail instead)"
+    static let skipNote: Comment =
+        "chromium is not installed (`apt-get install -y chromium` runs it; set RESPONDER_BUS_REQUIRE_BROWSER=1 to fail instead)"
 
     /// Runs headless Chromium with `arguments` and a throw-away profile; nil when it did not finish
     /// within two minutes.
@@ -109,7 +111,10 @@ struct PNGSummary: Decodable {
         """#
 
     static func read(_ path: String, counting colors: [String]) throws -> PNGSummary? {
-        guard let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile(atPath:)) ?? which("python3") else {
+        guard
+            let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile(atPath:))
+                ?? which("python3")
+        else {
             Issue.record("python3 is not installed: the browser test reads the screenshot with it (apt-get install -y python3)")
             return nil
         }
@@ -143,7 +148,8 @@ struct ReportBrowserTests {
 
         // The DOM after loading: the script ran (its marker, the roving tab stops) and no error was
         // logged to the console.
-        let dump = try #require(try Chromium.run(chromium, ["--enable-logging=stderr", "--v=0", "--dump-dom", url]), "chromium --dump-dom did not finish")
+        let dump = try #require(
+            try Chromium.run(chromium, ["--enable-logging=stderr", "--v=0", "--dump-dom", url]), "chromium --dump-dom did not finish")
         #expect(dump.status == 0, "\(dump.stderr.suffix(2000))")
         #expect(!dump.stderr.contains("Uncaught"), "\(dump.stderr.components(separatedBy: "\n").filter { $0.contains("CONSOLE") })")
         #expect(!dump.stderr.contains(":ERROR:CONSOLE"))
@@ -164,7 +170,9 @@ struct ReportBrowserTests {
 
         // A screenshot: not one colour, and the timeline's marks and the drawings' colours are in it.
         let png = folder + "/report.png"
-        let shot = try #require(try Chromium.run(chromium, ["--hide-scrollbars", "--window-size=1280,1400", "--screenshot=\(png)", url]), "chromium --screenshot did not finish")
+        let shot = try #require(
+            try Chromium.run(chromium, ["--hide-scrollbars", "--window-size=1280,1400", "--screenshot=\(png)", url]),
+            "chromium --screenshot did not finish")
         #expect(shot.status == 0, "\(shot.stderr.suffix(2000))")
         let summary = try #require(try PNGSummary.read(png, counting: ["24408e", "e08a00", "c0180c", "ffffff"]))
         #expect(summary.width == 1280 && summary.height == 1400)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// A fresh folder for one test's files.
@@ -69,7 +69,9 @@ struct ReportCLITests {
     @Test("violations are marked: in the header, on the timeline, with the covered screen; --report alone does not fail")
     func violations() throws {
         let folder = try reportFolder()
-        let checked = try CLI.run(["replay", CLI.example, "--format", "jsonl", "--check", "--disable", "KeyboardAvoidance", "--report", folder + "/checked.html"])
+        let checked = try CLI.run([
+            "replay", CLI.example, "--format", "jsonl", "--check", "--disable", "KeyboardAvoidance", "--report", folder + "/checked.html",
+        ])
         #expect(checked.status == 1)
         let count = reportedViolations(checked.stderr)
         #expect(count == 6, "\(checked.stderr)")
@@ -85,7 +87,9 @@ struct ReportCLITests {
             #expect(svg.contains("class=\"rb-covered-part\"") && svg.contains("⚠ COVERED"), "\(used)")
         }
         // The check runs for the report even without --check, and then does not fail the replay.
-        let unchecked = try CLI.run(["replay", CLI.example, "--format", "jsonl", "--disable", "KeyboardAvoidance", "--report", folder + "/unchecked.html"])
+        let unchecked = try CLI.run([
+            "replay", CLI.example, "--format", "jsonl", "--disable", "KeyboardAvoidance", "--report", folder + "/unchecked.html",
+        ])
         #expect(unchecked.status == 0, "\(unchecked.stderr)")
         let second = try ReportPage(path: folder + "/unchecked.html")
         #expect(try second.headerCount("violations") == count)
@@ -154,13 +158,14 @@ struct ReportCLITests {
     @Test("what the log names is text, never markup: ids, the device and actions are escaped")
     func escaping() throws {
         let evil = "<img src=x onerror=alert(1)>"
-        let log = [
-            #"{"format":"responder-bus-log","version":1,"screen":{"width":375,"height":812},"device":"<script>alert(1)</script> & \"x\""}"#,
-            #"{"t":0,"event":"scene","lastFieldAction":"</script><b>","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[{"id":"\#(evil)","kind":"textField","tag":1,"frame":[20,560,335,44]}]}}"#,
-            #"{"t":1,"event":"didBeginEditing","view":"\#(evil)"}"#,
-            #"{"t":1,"event":"keyboardWillShow","end":[0,521,375,291]}"#,
-            #"{"t":2,"event":"returnKey","view":"\#(evil)"}"#,
-        ].joined(separator: "\n") + "\n"
+        let log =
+            [
+                #"{"format":"responder-bus-log","version":1,"screen":{"width":375,"height":812},"device":"<script>alert(1)</script> & \"x\""}"#,
+                #"{"t":0,"event":"scene","lastFieldAction":"</script><b>","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[{"id":"\#(evil)","kind":"textField","tag":1,"frame":[20,560,335,44]}]}}"#,
+                #"{"t":1,"event":"didBeginEditing","view":"\#(evil)"}"#,
+                #"{"t":1,"event":"keyboardWillShow","end":[0,521,375,291]}"#,
+                #"{"t":2,"event":"returnKey","view":"\#(evil)"}"#,
+            ].joined(separator: "\n") + "\n"
         let folder = try reportFolder()
         try log.write(toFile: folder + "/log.jsonl", atomically: true, encoding: .utf8)
         let run = try CLI.run(["replay", folder + "/log.jsonl", "--format", "jsonl", "--report", folder + "/r.html"])
@@ -179,13 +184,14 @@ struct ReportCLITests {
 
     @Test("skipped lines are counted in the report's header, and the good ones are all there")
     func skippedLines() throws {
-        let log = [
-            #"{"format":"responder-bus-log","version":1,"screen":{"width":375,"height":812}}"#,
-            #"{"t":0,"event":"scene","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[{"id":"email","kind":"textField","tag":1,"frame":[20,560,335,44]}]}}"#,
-            #"{"t":1,"event":"didBeginEditing","view":"email"}"#,
-            #"{"t":1.5,"event":"keyboardWillPop"}"#,
-            #"{"t":2,"event":"keyboardWillShow","end":[0,521,375,291],"duration":0.25,"curve":7}"#,
-        ].joined(separator: "\n") + "\n"
+        let log =
+            [
+                #"{"format":"responder-bus-log","version":1,"screen":{"width":375,"height":812}}"#,
+                #"{"t":0,"event":"scene","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[{"id":"email","kind":"textField","tag":1,"frame":[20,560,335,44]}]}}"#,
+                #"{"t":1,"event":"didBeginEditing","view":"email"}"#,
+                #"{"t":1.5,"event":"keyboardWillPop"}"#,
+                #"{"t":2,"event":"keyboardWillShow","end":[0,521,375,291],"duration":0.25,"curve":7}"#,
+            ].joined(separator: "\n") + "\n"
         let folder = try reportFolder()
         let path = folder + "/log.jsonl"
         try log.write(toFile: path, atomically: true, encoding: .utf8)
@@ -222,17 +228,25 @@ struct ReportRenderCLITests {
         #expect(svg.contains("keyboard [0, 521, 375, 291]"))
         #expect(!svg.contains("class=\"rb-covered-part\""))
         // Every view of the scene, with its id, kind and tag.
-        for label in ["title · view", "signUpButton · view", "▶ name · textField · tag 1", "bio · textView · tag 2", "email · textField · tag 3", "password · textField · tag 4"] {
+        for label in [
+            "title · view", "signUpButton · view", "▶ name · textField · tag 1", "bio · textView · tag 2", "email · textField · tag 3",
+            "password · textField · tag 4",
+        ] {
             #expect(svg.contains(label), "\(label)")
         }
         #expect(svg.components(separatedBy: "<g class=\"rb-view").count - 1 == 7)
     }
 
-    @Test("a covered field is drawn covered; before the scene, an empty screen; after the end, the last state", arguments: [
-        (["--at", "3.26", "--disable", "KeyboardAvoidance"], ["⚠ COVERED 90 pt", "class=\"rb-covered-part\"", "COVERED: &#39;bio&#39; is 90 pt under the keyboard"]),
-        (["--at", "0.5"], ["after record #1 at 0.000 s, scene (external)", "no keyboard", "no first responder"]),
-        (["--at", "1000"], ["812×375 screen", "root at y 0, not moved", "no keyboard", "after record #53 at 11.350 s"]),
-    ])
+    @Test(
+        "a covered field is drawn covered; before the scene, an empty screen; after the end, the last state",
+        arguments: [
+            (
+                ["--at", "3.26", "--disable", "KeyboardAvoidance"],
+                ["⚠ COVERED 90 pt", "class=\"rb-covered-part\"", "COVERED: &#39;bio&#39; is 90 pt under the keyboard"]
+            ),
+            (["--at", "0.5"], ["after record #1 at 0.000 s, scene (external)", "no keyboard", "no first responder"]),
+            (["--at", "1000"], ["812×375 screen", "root at y 0, not moved", "no keyboard", "after record #53 at 11.350 s"]),
+        ])
     func moments(_ arguments: [String], _ expected: [String]) throws {
         let run = try CLI.run(["render", CLI.example] + arguments)
         #expect(run.status == 0, "\(run.stderr)")
@@ -243,26 +257,29 @@ struct ReportRenderCLITests {
     @Test("render before the first record draws the header's screen, empty")
     func beforeAnything() throws {
         let path = try CLI.temporaryFile(
-            #"{"format":"responder-bus-log","version":1,"screen":{"width":320,"height":568}}"# + "\n" + #"{"t":2,"event":"keyboardWillShow","end":[0,352,320,216]}"# + "\n")
+            #"{"format":"responder-bus-log","version":1,"screen":{"width":320,"height":568}}"# + "\n"
+                + #"{"t":2,"event":"keyboardWillShow","end":[0,352,320,216]}"# + "\n")
         let run = try CLI.run(["render", path, "--at", "1"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("before the first record"))
         #expect(run.stdout.contains("320×568 screen; no scene loaded; no keyboard."))
     }
 
-    @Test("bad input and bad usage exit as the CLI contract says", arguments: [
-        (["render", CLI.example], Int32(64), "--at"),
-        (["render", CLI.example, "--at=-1"], 64, "--at must be a number of seconds"),
-        (["render", CLI.example, "--at", "nan"], 64, "--at must be"),
-        (["render", CLI.example, "--at", "soon"], 64, "soon"),
-        (["render", CLI.example, "--at", "1", "--disable", "Nope"], 64, "--disable Nope"),
-        (["render", "/nonexistent/session.jsonl", "--at", "1"], 66, "No such file"),
-        (["render", "/tmp", "--at", "1"], 66, "is a directory"),
-        (["render", CLI.example, "--at", "1", "-o", "/nonexistent/frame.svg"], 73, "cannot create '/nonexistent/frame.svg'"),
-        (["replay", CLI.example, "--report", "-"], 64, "--report needs a file"),
-        (["replay", CLI.example, "--report", "/nonexistent/report.html"], 73, "cannot create '/nonexistent/report.html'"),
-        (["replay", "/nonexistent/session.jsonl", "--report", "/tmp/responder-bus-unused.html"], 66, "No such file"),
-    ])
+    @Test(
+        "bad input and bad usage exit as the CLI contract says",
+        arguments: [
+            (["render", CLI.example], Int32(64), "--at"),
+            (["render", CLI.example, "--at=-1"], 64, "--at must be a number of seconds"),
+            (["render", CLI.example, "--at", "nan"], 64, "--at must be"),
+            (["render", CLI.example, "--at", "soon"], 64, "soon"),
+            (["render", CLI.example, "--at", "1", "--disable", "Nope"], 64, "--disable Nope"),
+            (["render", "/nonexistent/session.jsonl", "--at", "1"], 66, "No such file"),
+            (["render", "/tmp", "--at", "1"], 66, "is a directory"),
+            (["render", CLI.example, "--at", "1", "-o", "/nonexistent/frame.svg"], 73, "cannot create '/nonexistent/frame.svg'"),
+            (["replay", CLI.example, "--report", "-"], 64, "--report needs a file"),
+            (["replay", CLI.example, "--report", "/nonexistent/report.html"], 73, "cannot create '/nonexistent/report.html'"),
+            (["replay", "/nonexistent/session.jsonl", "--report", "/tmp/responder-bus-unused.html"], 66, "No such file"),
+        ])
     func errors(_ arguments: [String], _ status: Int32, _ message: String) throws {
         let run = try CLI.run(arguments)
         #expect(run.status == status, "\(arguments): \(run.stderr)")

@@ -62,9 +62,10 @@ struct ReportPage {
     /// The drawn states by id (`s3`), with their SVG.
     var states: [String: String] {
         get throws {
-            let defs = try #require(html.range(of: "<svg class=\"defs\"").flatMap { start in
-                html.range(of: "</defs></svg>", range: start.upperBound..<html.endIndex).map { html[start.upperBound..<$0.lowerBound] }
-            })
+            let defs = try #require(
+                html.range(of: "<svg class=\"defs\"").flatMap { start in
+                    html.range(of: "</defs></svg>", range: start.upperBound..<html.endIndex).map { html[start.upperBound..<$0.lowerBound] }
+                })
             var result: [String: String] = [:]
             for piece in defs.components(separatedBy: "<g class=\"rb-state\" id=\"").dropFirst() {
                 let id = String(piece.prefix { $0 != "\"" })
@@ -132,7 +133,9 @@ extension ReportPage {
         #expect(count("<a class=\"mark violation\"") == violations, sourceLocation: sourceLocation)
         let series = try series
         #expect(series.t.count == records, sourceLocation: sourceLocation)
-        #expect(series.root.count == records && series.keyboardTop.count == records && series.fieldBottom.count == records, sourceLocation: sourceLocation)
+        #expect(
+            series.root.count == records && series.keyboardTop.count == records && series.fieldBottom.count == records, sourceLocation: sourceLocation
+        )
         #expect(try captures(#"data-series="root" data-points="(\d+)""#).first?[0] == String(records), sourceLocation: sourceLocation)
         for (index, row) in rows.enumerated() {
             #expect(Double(row.t).map { abs($0 - series.t[index]) < 0.0006 } == true, sourceLocation: sourceLocation)

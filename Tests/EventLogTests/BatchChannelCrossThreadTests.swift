@@ -2,7 +2,7 @@ import EventLog
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The hand-off between the replay and its reader and writer threads; a lost wake-up fails the time
@@ -13,10 +13,11 @@ struct BatchChannelCrossThreadTests {
     @Test("a consumer woken only every fourth batch still gets every batch, in order, then the end", arguments: [1, 4, 8])
     func everyBatchInOrder(wakesConsumerAt: Int) {
         let channel = BatchChannel<Int>(capacity: 8, wakesConsumerAt: wakesConsumerAt)
-        #expect(channel.spawn {
-            for batch in 0..<5_000 { channel.put(batch) }
-            channel.close()
-        })
+        #expect(
+            channel.spawn {
+                for batch in 0..<5_000 { channel.put(batch) }
+                channel.close()
+            })
         var taken: [Int] = []
         while let batch = channel.take() { taken.append(batch) }
         channel.join()
@@ -26,12 +27,13 @@ struct BatchChannelCrossThreadTests {
     @Test("fewer batches than the wake-up threshold reach a waiting consumer when the producer closes")
     func closeWakesBelowThreshold() {
         let channel = BatchChannel<Int>(capacity: 8, wakesConsumerAt: 4)
-        #expect(channel.spawn {
-            usleep(20_000)  // the consumer is waiting by now
-            channel.put(1)
-            channel.put(2)
-            channel.close()
-        })
+        #expect(
+            channel.spawn {
+                usleep(20_000)  // the consumer is waiting by now
+                channel.put(1)
+                channel.put(2)
+                channel.close()
+            })
         #expect(channel.take() == 1)
         #expect(channel.take() == 2)
         #expect(channel.take() == nil)
@@ -42,12 +44,13 @@ struct BatchChannelCrossThreadTests {
     func fullProducerResumesAndCancels() {
         let channel = BatchChannel<Int>(capacity: 2)
         let refused = Flag()
-        #expect(channel.spawn {
-            for batch in 0..<100 where !channel.put(batch) {
-                refused.set()
-                return
-            }
-        })
+        #expect(
+            channel.spawn {
+                for batch in 0..<100 where !channel.put(batch) {
+                    refused.set()
+                    return
+                }
+            })
         // Taking a few lets the producer run on; cancelling then frees it wherever it waits.
         #expect(channel.take() == 0)
         #expect(channel.take() == 1)

@@ -1,7 +1,8 @@
-@testable import EventLog
 import Foundation
 import ResponderBus
 import Testing
+
+@testable import EventLog
 
 /// `Tests/Fixtures/hierarchy-dumps`: real view-hierarchy dumps, copied verbatim.
 private let hierarchyFolder = URL(fileURLWithPath: #filePath)
@@ -50,7 +51,8 @@ struct HierarchyFixtureTests {
                 #expect(view.contentSize == want.contentSize, "\(view.id)")
             }
         }
-        #expect(problems.contains { $0.kind == .truncated } ? expectation.cutOff : true, "a cut-off entry in a fixture not marked cut off: \(problems)")
+        #expect(
+            problems.contains { $0.kind == .truncated } ? expectation.cutOff : true, "a cut-off entry in a fixture not marked cut off: \(problems)")
 
         // Editing notifications linked by address, through the whole import.
         let result = ConsoleImporter(options: .init(screen: Size(width: 375, height: 667))).importDump(bytes)
@@ -65,4 +67,3 @@ struct HierarchyFixtureTests {
         #expect(linked.map(\.1) == expectation.links.map(\.address))
     }
 }
-

@@ -1,7 +1,8 @@
-@testable import EventLog
 import Foundation
 import ResponderBus
 import Testing
+
+@testable import EventLog
 
 /// What the reader and the scene builder make of a text: one scene per dump (shared by the
 /// hierarchy tests).
@@ -81,7 +82,8 @@ struct HierarchyReaderTests {
 
     @Test("a cut-off entry is left out and named with its line and column; the whole ones before it stay")
     func cutOff() {
-        let text = "<UIView: 0x1; frame = (0 0; 10 10); layer = <CALayer: 0x9>>\n   | <UITextField: 0x2; frame = (1 1; 5 5); lay\n   | <UILabel: 0x3; frame = (0 0; 1 1); layer = <CALayer: 0x8>>\n"
+        let text =
+            "<UIView: 0x1; frame = (0 0; 10 10); layer = <CALayer: 0x9>>\n   | <UITextField: 0x2; frame = (1 1; 5 5); lay\n   | <UILabel: 0x3; frame = (0 0; 1 1); layer = <CALayer: 0x8>>\n"
         let (found, problems) = scenes(of: text)
         #expect(found.first?.viewCount == 2)
         #expect(problems.map { "\($0.kind) \($0.line):\($0.column ?? 0)" } == ["truncated 2:6"])

@@ -385,8 +385,9 @@ struct ImporterFixtureTests {
         #expect(message.contains("cut off at the end of the input"))
         #expect(message.contains("keyboardWillChangeFrame, keyboardWillShow, keyboardDidChangeFrame, keyboardDidShow"))
         #expect(message.contains("imported 4 notifications"))
-        #expect(message.contains("with the keys that are whole (UIKeyboardCenterBeginUserInfoKey, UIKeyboardFrameBeginUserInfoKey)")
-            || message.contains("UIKeyboardFrameBeginUserInfoKey)"), "\(message)")
+        #expect(
+            message.contains("with the keys that are whole (UIKeyboardCenterBeginUserInfoKey, UIKeyboardFrameBeginUserInfoKey)")
+                || message.contains("UIKeyboardFrameBeginUserInfoKey)"), "\(message)")
         let tuple = ConsoleImporter().importDump(try fixtureText("39-swift-cgrect-tuple-ipad-rotation-numeric-keypad-truncated.txt"))
         #expect(tuple.problems.first?.message.contains("`(0.0, 768.0, 1024`") == true)
     }
@@ -431,9 +432,10 @@ struct ImporterFixtureTests {
     @Test("without --screen, the dumps with no keyboard frame explain what to pass")
     func screenUnknownMessages() throws {
         let hardware = ConsoleImporter().importDump(try fixtureText("25-objc-ipad-ios5-hardware-keyboard-no-keyboard-notifications.txt"))
-        #expect(hardware.problems.map(\.description) == [
-            "found 2 editing notifications but no docked keyboard frame to infer the screen from; pass --screen WxH (e.g. --screen 375x667)"
-        ])
+        #expect(
+            hardware.problems.map(\.description) == [
+                "found 2 editing notifications but no docked keyboard frame to infer the screen from; pass --screen WxH (e.g. --screen 375x667)"
+            ])
         let list = ConsoleImporter().importDump(try fixtureText("15-sequence-refocus-other-textfield-with-inputaccessoryview.txt"))
         #expect(list.problems.first?.message.hasPrefix("found 4 keyboard notifications but") == true)
     }
@@ -475,7 +477,8 @@ struct ImporterFormatTests {
     func keysInAnyOrder(_ seed: Int) {
         var generator = SplitMix64(state: UInt64(seed))
         let keys = seed == 0 ? Self.objcKeys.reversed() : Self.objcKeys.shuffled(using: &generator)
-        let dump = "NSConcreteNotification 0x600 {name = UIKeyboardWillShowNotification; userInfo = {\n"
+        let dump =
+            "NSConcreteNotification 0x600 {name = UIKeyboardWillShowNotification; userInfo = {\n"
             + keys.map { "    " + $0 }.joined(separator: "\n") + "\n}}"
         let result = ConsoleImporter().importDump(dump)
         #expect(result.records == [LogRecord(t: 0, event: .keyboard(.keyboardWillShow, Self.expectedInfo))])
@@ -505,7 +508,8 @@ struct ImporterFormatTests {
             ("UIKeyboardDidChangeFrameNotification", "keyboardDidChangeFrame"), ("uikeyboardwillshownotification", "keyboardWillShow"),
         ])
     func nameSpellings(_ spelling: String, _ event: String) {
-        let dump = #"name = \#(spelling), object = nil, userInfo = Optional([AnyHashable("UIKeyboardFrameEndUserInfoKey"): NSRect: {{0, 667}, {375, 258}}, AnyHashable("UIKeyboardFrameBeginUserInfoKey"): NSRect: {{0, 409}, {375, 258}}])"#
+        let dump =
+            #"name = \#(spelling), object = nil, userInfo = Optional([AnyHashable("UIKeyboardFrameEndUserInfoKey"): NSRect: {{0, 667}, {375, 258}}, AnyHashable("UIKeyboardFrameBeginUserInfoKey"): NSRect: {{0, 409}, {375, 258}}])"#
         let result = ConsoleImporter().importDump(dump)
         #expect(names(result) == [event])
         #expect(infos(result).first?.end == Rect(x: 0, y: 667, width: 375, height: 258))
@@ -630,14 +634,16 @@ struct ImporterFormatTests {
         #expect(names(result) == ["keyboardWillShow", "keyboardWillChangeFrame", "keyboardWillChangeFrame"])
         #expect(result.header.screen == Size(width: 390, height: 844))
         // A single on-screen frame: (320, 352) and (320, 568) tie; the real screen size wins.
-        #expect(ConsoleImporter().importDump("UIKeyboardFrameEndUserInfoKey = {{0, 352}, {320, 216}};").header.screen == Size(width: 320, height: 568))
+        #expect(
+            ConsoleImporter().importDump("UIKeyboardFrameEndUserInfoKey = {{0, 352}, {320, 216}};").header.screen == Size(width: 320, height: 568))
         // An iOS 7 iPhone in landscape: sideways frames in the portrait screen.
         #expect(
             ConsoleImporter().importDump("UIKeyboardFrameEndUserInfoKey = \"NSRect: {{0, 0}, {162, 480}}\";").header.screen
                 == Size(width: 320, height: 480))
         // An undocked iPad keyboard (iOS 5): frames at the top of the screen do not vote.
         let undocked = ConsoleImporter().importDump(
-            "UIKeyboardFrameBeginUserInfoKey = \"NSRect: {{0, 0}, {768, 304}}\"; UIKeyboardFrameEndUserInfoKey = \"NSRect: {{0, -264}, {768, 304}}\";")
+            "UIKeyboardFrameBeginUserInfoKey = \"NSRect: {{0, 0}, {768, 304}}\"; UIKeyboardFrameEndUserInfoKey = \"NSRect: {{0, -264}, {768, 304}}\";"
+        )
         #expect(wheres(undocked) == [Where(.screenUnknown, 0)])
         // Only a floating frame: nothing to infer from.
         let floating = ConsoleImporter().importDump("UIKeyboardFrameEndUserInfoKey = \"NSRect: {{120, 300}, {320, 250}}\";")
@@ -661,10 +667,11 @@ struct ImporterFormatTests {
             """
         let result = ConsoleImporter().importDump(dump)
         #expect(names(result) == ["keyboardWillChangeFrame", "keyboardWillShow", "keyboardDidShow", "keyboardWillChangeFrame"])
-        #expect(infos(result).map(\.end) == [
-            Rect(x: 0, y: 409, width: 375, height: 258), Rect(x: 0, y: 409, width: 375, height: 258), nil,
-            Rect(x: 0, y: 667, width: 375, height: 258),
-        ])
+        #expect(
+            infos(result).map(\.end) == [
+                Rect(x: 0, y: 409, width: 375, height: 258), Rect(x: 0, y: 409, width: 375, height: 258), nil,
+                Rect(x: 0, y: 667, width: 375, height: 258),
+            ])
     }
 
     @Test("a name after a label leads its line: custom log prefixes")
@@ -818,7 +825,9 @@ struct ImporterFormatTests {
         #expect(ConsoleImporter.keyboardEvent(named: "UIKeyboardDidHideNotification") == .keyboardDidHide)
         #expect(ConsoleImporter.keyboardEvent(named: "UIResponder.keyboardWillChangeFrameNotification") == .keyboardWillChangeFrame)
         #expect(ConsoleImporter.keyboardEvent(named: "uikeyboarddidchangeframe") == .keyboardDidChangeFrame)
-        for other in ["", "keyboard", "didBeginEditing", "UITextFieldTextDidBeginEditingNotification", "UIKeyboardFrameEndUserInfoKey", "keyboardWillShow "] {
+        for other in [
+            "", "keyboard", "didBeginEditing", "UITextFieldTextDidBeginEditingNotification", "UIKeyboardFrameEndUserInfoKey", "keyboardWillShow ",
+        ] {
             #expect(ConsoleImporter.keyboardEvent(named: other) == nil, "\(other)")
         }
     }
@@ -997,12 +1006,19 @@ struct ImporterMisreadTests {
         #expect(result.records == [kb(.keyboardWillShow, 0, duration: 0.25, curve: 7)])
         let problem = try #require(result.problems.first)
         #expect(problem.kind == .partlyImported)
-        #expect(problem.description == "line 1, column 90: the userInfo that starts here is cut off at the end of the input (no closing `}`); imported keyboardWillShow with the keys that are whole (UIKeyboardAnimationCurveUserInfoKey, UIKeyboardAnimationDurationUserInfoKey)")
+        #expect(
+            problem.description
+                == "line 1, column 90: the userInfo that starts here is cut off at the end of the input (no closing `}`); imported keyboardWillShow with the keys that are whole (UIKeyboardAnimationCurveUserInfoKey, UIKeyboardAnimationDurationUserInfoKey)"
+        )
         // Without a name, or without a whole key, there is nothing whole to import: skipped, as before.
-        let unnamed = importing("userInfo = {\n    UIKeyboardAnimationCurveUserInfoKey = 7;\n    UIKeyboardFrameEndUserInfoKey = \"NSRect: {{0, 4", screen: Size(width: 375, height: 667))
+        let unnamed = importing(
+            "userInfo = {\n    UIKeyboardAnimationCurveUserInfoKey = 7;\n    UIKeyboardFrameEndUserInfoKey = \"NSRect: {{0, 4",
+            screen: Size(width: 375, height: 667))
         #expect(unnamed.records.isEmpty)
         #expect(unnamed.problems.first?.kind == .truncated)
-        let nothingWhole = importing("{name = UIKeyboardWillShowNotification; userInfo = {\n    UIKeyboardFrameEndUserInfoKey = \"NSRect: {{0, 4", screen: Size(width: 375, height: 667))
+        let nothingWhole = importing(
+            "{name = UIKeyboardWillShowNotification; userInfo = {\n    UIKeyboardFrameEndUserInfoKey = \"NSRect: {{0, 4",
+            screen: Size(width: 375, height: 667))
         #expect(nothingWhole.records.isEmpty)
         #expect(nothingWhole.problems.first?.kind == .truncated)
     }

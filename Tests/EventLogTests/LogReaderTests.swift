@@ -3,17 +3,21 @@ import ResponderBus
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 let header = #"{"format":"responder-bus-log","version":1,"screen":{"width":375,"height":812},"safeArea":{"top":44,"left":0,"bottom":34,"right":0}}"#
 
 /// Reads a whole log held in a string.
-func readAll(_ text: String, maxLineLength: Int = 1 << 20) -> (header: Result<LogHeader, LogReadError>, records: [LogRecord], problems: [LogReadError]) {
+func readAll(_ text: String, maxLineLength: Int = 1 << 20) -> (
+    header: Result<LogHeader, LogReadError>, records: [LogRecord], problems: [LogReadError]
+) {
     readAll(Array(text.utf8), maxLineLength: maxLineLength)
 }
 
-func readAll(_ bytes: [UInt8], maxLineLength: Int = 1 << 20) -> (header: Result<LogHeader, LogReadError>, records: [LogRecord], problems: [LogReadError]) {
+func readAll(_ bytes: [UInt8], maxLineLength: Int = 1 << 20) -> (
+    header: Result<LogHeader, LogReadError>, records: [LogRecord], problems: [LogReadError]
+) {
     let reader = LogReader(bytes: bytes, maxLineLength: maxLineLength)
     let header: Result<LogHeader, LogReadError>
     do {
@@ -36,28 +40,36 @@ func readAll(_ bytes: [UInt8], maxLineLength: Int = 1 << 20) -> (header: Result<
 struct LogReaderTests {
     @Test("the design brief's example log reads record by record")
     func designExample() throws {
-        let log = header + "\n" + """
-            {"t":0,"event":"scene","lastFieldAction":"signIn","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[{"id":"email","kind":"textField","tag":1,"frame":[20,560,335,44]},{"id":"notes","kind":"textView","tag":2,"frame":[20,620,335,120]}]}}
-            {"t":0.50,"event":"didBeginEditing","view":"email"}
-            {"t":0.51,"event":"keyboardWillChangeFrame","begin":[0,812,375,291],"end":[0,521,375,291],"duration":0.25,"curve":7,"isLocal":true}
-            {"t":0.51,"event":"keyboardWillShow","begin":[0,812,375,291],"end":[0,521,375,291],"duration":0.25,"curve":7,"isLocal":true}
-            {"t":2.00,"event":"returnKey","view":"email"}
-            {"t":2.00,"event":"focusChange","from":"email","to":null,"origin":"derived","by":"FieldAdvancing"}
-            """
+        let log =
+            header + "\n" + """
+                {"t":0,"event":"scene","lastFieldAction":"signIn","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[{"id":"email","kind":"textField","tag":1,"frame":[20,560,335,44]},{"id":"notes","kind":"textView","tag":2,"frame":[20,620,335,120]}]}}
+                {"t":0.50,"event":"didBeginEditing","view":"email"}
+                {"t":0.51,"event":"keyboardWillChangeFrame","begin":[0,812,375,291],"end":[0,521,375,291],"duration":0.25,"curve":7,"isLocal":true}
+                {"t":0.51,"event":"keyboardWillShow","begin":[0,812,375,291],"end":[0,521,375,291],"duration":0.25,"curve":7,"isLocal":true}
+                {"t":2.00,"event":"returnKey","view":"email"}
+                {"t":2.00,"event":"focusChange","from":"email","to":null,"origin":"derived","by":"FieldAdvancing"}
+                """
         let (headerResult, records, problems) = readAll(log)
         let parsedHeader = try headerResult.get()
         #expect(parsedHeader.screen == Size(width: 375, height: 812))
         #expect(parsedHeader.safeArea == EdgeInsets(top: 44, bottom: 34))
         #expect(problems.isEmpty)
         #expect(records.map(\.event.name) == ["scene", "didBeginEditing", "keyboardWillChangeFrame", "keyboardWillShow", "returnKey", "focusChange"])
-        guard case .scene(let scene) = records[0].event else { Issue.record("not a scene"); return }
+        guard case .scene(let scene) = records[0].event else {
+            Issue.record("not a scene")
+            return
+        }
         #expect(scene.lastFieldAction == "signIn")
         #expect(scene.root.children.map(\.id) == ["email", "notes"])
         #expect(scene.root.children[1].kind == .textView)
         #expect(scene.root.children[0].tag == 1)
-        #expect(records[2].event == .keyboard(.keyboardWillChangeFrame, KeyboardInfo(
-            begin: Rect(x: 0, y: 812, width: 375, height: 291), end: Rect(x: 0, y: 521, width: 375, height: 291),
-            duration: 0.25, curve: 7, isLocal: true)))
+        #expect(
+            records[2].event
+                == .keyboard(
+                    .keyboardWillChangeFrame,
+                    KeyboardInfo(
+                        begin: Rect(x: 0, y: 812, width: 375, height: 291), end: Rect(x: 0, y: 521, width: 375, height: 291),
+                        duration: 0.25, curve: 7, isLocal: true)))
         #expect(records[2].t == 0.51)
         #expect(records[5].origin == .derived(by: "FieldAdvancing"))
         #expect(records[5].event == .focusChange(FocusChange(from: "email", to: nil)))
@@ -65,29 +77,36 @@ struct LogReaderTests {
 
     @Test("keys in any order, unknown fields ignored, every keyboard field optional")
     func lenientWhereTheFormatIs() {
-        let log = header + "\n" + """
-            {"isLocal":false,"event":"keyboardDidChangeFrame","futureField":{"a":[1,{"b":null}],"c":"\\u00e9"},"t":1}
-            {"event":"keyboardDidHide","t":2}
-            """
+        let log =
+            header + "\n" + """
+                {"isLocal":false,"event":"keyboardDidChangeFrame","futureField":{"a":[1,{"b":null}],"c":"\\u00e9"},"t":1}
+                {"event":"keyboardDidHide","t":2}
+                """
         let (_, records, problems) = readAll(log)
         #expect(problems.isEmpty)
-        #expect(records.map(\.event) == [
-            .keyboard(.keyboardDidChangeFrame, KeyboardInfo(isLocal: false)), .keyboard(.keyboardDidHide, KeyboardInfo()),
-        ])
+        #expect(
+            records.map(\.event) == [
+                .keyboard(.keyboardDidChangeFrame, KeyboardInfo(isLocal: false)), .keyboard(.keyboardDidHide, KeyboardInfo()),
+            ])
     }
 
-    @Test("numbers: integers, fractions, exponents, negative zero; shortest forms survive a round trip",
-          arguments: ["0", "-0", "1", "0.1", "0.25", "521", "-103.5", "1e3", "1E-7", "2.5e+2", "123456789012345678", "0.30000000000000004"])
+    @Test(
+        "numbers: integers, fractions, exponents, negative zero; shortest forms survive a round trip",
+        arguments: ["0", "-0", "1", "0.1", "0.25", "521", "-103.5", "1e3", "1E-7", "2.5e+2", "123456789012345678", "0.30000000000000004"])
     func numbers(_ text: String) throws {
         let (_, records, problems) = readAll(header + "\n" + #"{"t":0,"event":"viewShift","originY":"# + text + #","origin":"derived","by":"X"}"#)
         #expect(problems.isEmpty)
-        guard case .viewShift(let shift) = try #require(records.first).event else { Issue.record(); return }
+        guard case .viewShift(let shift) = try #require(records.first).event else {
+            Issue.record()
+            return
+        }
         #expect(shift.originY == Double(text))
     }
 
     @Test("strings: escapes, unicode, surrogate pairs")
     func strings() throws {
-        let (_, records, problems) = readAll(header + "\n" + #"{"t":0,"event":"action","name":"a\"b\\c\/d\n\u00e9\ud83d\ude00✓","origin":"derived","by":"X"}"#)
+        let (_, records, problems) = readAll(
+            header + "\n" + #"{"t":0,"event":"action","name":"a\"b\\c\/d\n\u00e9\ud83d\ude00✓","origin":"derived","by":"X"}"#)
         #expect(problems.isEmpty)
         #expect(try #require(records.first).event == .action(ActionInfo(name: "a\"b\\c/d\né😀✓")))
     }
@@ -123,7 +142,10 @@ struct LogReaderTests {
         var count = 0
         var last: LogRecord?
         while let item = reader.next() {
-            guard case .record(let record, let location) = item else { Issue.record("\(item)"); return }
+            guard case .record(let record, let location) = item else {
+                Issue.record("\(item)")
+                return
+            }
             count += 1
             #expect(location.line == count + 1)
             last = record
@@ -148,29 +170,52 @@ struct LogReaderBadInputTests {
     static let cases: [Case] = [
         Case(name: "malformed JSON", line: #"{"t":0,"event":"returnKey","view":"a""#, code: .malformedJSON, column: nil, mentions: "expected"),
         Case(name: "not an object", line: #"[1,2,3]"#, code: .malformedJSON, column: 1, mentions: "'{'"),
-        Case(name: "trailing garbage", line: #"{"t":0,"event":"returnKey","view":"a"} x"#, code: .malformedJSON, column: 40, mentions: "end of the line"),
+        Case(
+            name: "trailing garbage", line: #"{"t":0,"event":"returnKey","view":"a"} x"#, code: .malformedJSON, column: 40,
+            mentions: "end of the line"),
         Case(name: "wrong field type", line: #"{"t":0,"event":"returnKey","view":42}"#, code: .malformedJSON, column: 35, mentions: "a string"),
-        Case(name: "rectangle with three numbers", line: #"{"t":0,"event":"keyboardWillShow","end":[0,521,375]}"#, code: .wrongType, column: 41, mentions: "[x, y, width, height]"),
-        Case(name: "unknown event", line: #"{"t":0,"event":"keyboardWillExplode"}"#, code: .unknownEvent, column: 16, mentions: "keyboardWillExplode"),
+        Case(
+            name: "rectangle with three numbers", line: #"{"t":0,"event":"keyboardWillShow","end":[0,521,375]}"#, code: .wrongType, column: 41,
+            mentions: "[x, y, width, height]"),
+        Case(
+            name: "unknown event", line: #"{"t":0,"event":"keyboardWillExplode"}"#, code: .unknownEvent, column: 16, mentions: "keyboardWillExplode"),
         Case(name: "missing event", line: #"{"t":0,"view":"a"}"#, code: .missingField, column: 1, mentions: "event"),
         Case(name: "missing t", line: #"{"event":"returnKey","view":"a"}"#, code: .missingField, column: 1, mentions: "\"t\""),
         Case(name: "missing view", line: #"{"t":0,"event":"returnKey"}"#, code: .missingField, column: 1, mentions: "view"),
         Case(name: "NaN", line: #"{"t":0,"event":"keyboardWillShow","duration":NaN}"#, code: .invalidValue, column: 46, mentions: "NaN"),
-        Case(name: "Infinity", line: #"{"t":0,"event":"keyboardWillShow","duration":-Infinity}"#, code: .invalidValue, column: 46, mentions: "infinite"),
-        Case(name: "a number too large", line: #"{"t":0,"event":"viewShift","originY":1e999,"origin":"derived","by":"X"}"#, code: .invalidValue, column: 38, mentions: "finite"),
-        Case(name: "negative duration", line: #"{"t":0,"event":"keyboardWillShow","duration":-0.25}"#, code: .invalidValue, column: 46, mentions: "negative duration"),
+        Case(
+            name: "Infinity", line: #"{"t":0,"event":"keyboardWillShow","duration":-Infinity}"#, code: .invalidValue, column: 46, mentions: "infinite"
+        ),
+        Case(
+            name: "a number too large", line: #"{"t":0,"event":"viewShift","originY":1e999,"origin":"derived","by":"X"}"#, code: .invalidValue,
+            column: 38, mentions: "finite"),
+        Case(
+            name: "negative duration", line: #"{"t":0,"event":"keyboardWillShow","duration":-0.25}"#, code: .invalidValue, column: 46,
+            mentions: "negative duration"),
         Case(name: "negative t", line: #"{"t":-1,"event":"returnKey","view":"a"}"#, code: .invalidValue, column: 1, mentions: "negative"),
-        Case(name: "derived without by", line: #"{"t":0,"event":"resign","view":"a","origin":"derived"}"#, code: .missingField, column: 45, mentions: "by"),
-        Case(name: "unknown origin", line: #"{"t":0,"event":"resign","view":"a","origin":"alien"}"#, code: .invalidValue, column: 45, mentions: "alien"),
-        Case(name: "unknown view kind", line: #"{"t":0,"event":"scene","root":{"id":"r","kind":"button","frame":[0,0,1,1]}}"#, code: .invalidValue, column: 48, mentions: "button"),
-        Case(name: "a second header", line: #"{"format":"responder-bus-log","version":1,"screen":{"width":1,"height":1}}"#, code: .invalidValue, column: 1, mentions: "second header"),
-        Case(name: "an unescaped control character", line: "{\"t\":0,\"event\":\"action\",\"name\":\"a\tb\",\"origin\":\"derived\",\"by\":\"X\"}", code: .malformedJSON, column: 34, mentions: "control character"),
+        Case(
+            name: "derived without by", line: #"{"t":0,"event":"resign","view":"a","origin":"derived"}"#, code: .missingField, column: 45,
+            mentions: "by"),
+        Case(
+            name: "unknown origin", line: #"{"t":0,"event":"resign","view":"a","origin":"alien"}"#, code: .invalidValue, column: 45, mentions: "alien"
+        ),
+        Case(
+            name: "unknown view kind", line: #"{"t":0,"event":"scene","root":{"id":"r","kind":"button","frame":[0,0,1,1]}}"#, code: .invalidValue,
+            column: 48, mentions: "button"),
+        Case(
+            name: "a second header", line: #"{"format":"responder-bus-log","version":1,"screen":{"width":1,"height":1}}"#, code: .invalidValue,
+            column: 1, mentions: "second header"),
+        Case(
+            name: "an unescaped control character", line: "{\"t\":0,\"event\":\"action\",\"name\":\"a\tb\",\"origin\":\"derived\",\"by\":\"X\"}",
+            code: .malformedJSON, column: 34, mentions: "control character"),
         Case(name: "a leading zero", line: #"{"t":01,"event":"returnKey","view":"a"}"#, code: .malformedJSON, column: 6, mentions: "start with 0"),
     ]
 
     @Test("each bad line is named, skipped, and the lines around it survive", arguments: cases)
     func badLine(_ bad: Case) throws {
-        let log = header + "\n" + #"{"t":0,"event":"returnKey","view":"before"}"# + "\n" + bad.line + "\n" + #"{"t":5,"event":"returnKey","view":"after"}"# + "\n"
+        let log =
+            header + "\n" + #"{"t":0,"event":"returnKey","view":"before"}"# + "\n" + bad.line + "\n" + #"{"t":5,"event":"returnKey","view":"after"}"#
+            + "\n"
         let (_, records, problems) = readAll(log)
         #expect(records.count == 2, "the good lines around the bad one are kept")
         let problem = try #require(problems.first)
@@ -184,7 +229,9 @@ struct LogReaderBadInputTests {
 
     @Test("time going backwards is rejected; the next good line still reads")
     func timeGoesBackwards() {
-        let log = header + "\n" + #"{"t":5,"event":"returnKey","view":"a"}"# + "\n" + #"{"t":4,"event":"returnKey","view":"b"}"# + "\n" + #"{"t":6,"event":"returnKey","view":"c"}"#
+        let log =
+            header + "\n" + #"{"t":5,"event":"returnKey","view":"a"}"# + "\n" + #"{"t":4,"event":"returnKey","view":"b"}"# + "\n"
+            + #"{"t":6,"event":"returnKey","view":"c"}"#
         let (_, records, problems) = readAll(log)
         #expect(records.count == 2)
         #expect(problems.first?.code == .invalidValue)
@@ -214,7 +261,8 @@ struct LogReaderBadInputTests {
 
     @Test("a truncated last line is reported as cut off")
     func truncated() {
-        let (_, records, problems) = readAll(header + "\n" + #"{"t":0,"event":"returnKey","view":"a"}"# + "\n" + #"{"t":1,"event":"keyboardWillShow","end":[0,5"#)
+        let (_, records, problems) = readAll(
+            header + "\n" + #"{"t":0,"event":"returnKey","view":"a"}"# + "\n" + #"{"t":1,"event":"keyboardWillShow","end":[0,5"#)
         #expect(records.count == 1)
         #expect(problems.map(\.code) == [.truncatedLine])
         #expect(problems.first?.line == 3)
@@ -249,7 +297,9 @@ struct LogReaderBadInputTests {
         let deepArray = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         var deepView = #"{"id":"leaf","frame":[0,0,1,1]}"#
         for index in 0..<300 { deepView = #"{"id":"v\#(index)","frame":[0,0,1,1],"children":[\#(deepView)]}"# }
-        let log = header + "\n" + #"{"t":0,"event":"returnKey","view":"a","junk":"# + deepArray + "}\n" + #"{"t":0,"event":"scene","root":"# + deepView + "}\n"
+        let log =
+            header + "\n" + #"{"t":0,"event":"returnKey","view":"a","junk":"# + deepArray + "}\n" + #"{"t":0,"event":"scene","root":"# + deepView
+            + "}\n"
         let (_, records, problems) = readAll(log)
         #expect(records.count == 1)
         #expect(problems.map(\.code) == [.invalidValue])
@@ -283,7 +333,9 @@ struct LogReaderBadInputTests {
     func randomBytes(_ seed: Int) {
         var generator = SplitMix(seed: UInt64(seed))
         var bytes = Array((header + "\n").utf8)
-        let fragments = [#"{"t":"#, #""event":"#, "\"keyboardWillShow\"", "[", "]", "{", "}", ",", ":", "1e", "-", "\"", "\\u", "null", "\n", "0.5", "\u{FF}"]
+        let fragments = [
+            #"{"t":"#, #""event":"#, "\"keyboardWillShow\"", "[", "]", "{", "}", ",", ":", "1e", "-", "\"", "\\u", "null", "\n", "0.5", "\u{FF}",
+        ]
         for _ in 0..<400 {
             if generator.next() % 3 == 0 {
                 bytes.append(UInt8(truncatingIfNeeded: generator.next()))

@@ -1,6 +1,7 @@
-@testable import EventLog
 import ResponderBus
 import Testing
+
+@testable import EventLog
 
 /// Reads a log and returns its items with their locations.
 private func items(_ text: String) -> [(record: LogRecord?, location: RecordLocation?, problem: LogReadError?)] {
@@ -111,7 +112,8 @@ struct RecordParserKeyTests {
             a.withUnsafeBufferPointer { pa in
                 var b = a
                 b.withUnsafeBufferPointer { pb in
-                    #expect(bytesEqual(pa.baseAddress ?? UnsafePointer(bitPattern: 1)!, pb.baseAddress ?? UnsafePointer(bitPattern: 1)!, count: count))
+                    #expect(
+                        bytesEqual(pa.baseAddress ?? UnsafePointer(bitPattern: 1)!, pb.baseAddress ?? UnsafePointer(bitPattern: 1)!, count: count))
                 }
                 for index in 0..<count {
                     b = a
@@ -158,7 +160,8 @@ struct RecordParserLineTests {
 
     @Test("unknown keys are skipped, whatever they hold, even when they start or extend known keys")
     func unknownKeys() throws {
-        let line = #"{"even":"returnKey","events":[1,{"a":"\u00e9"}],"tt":null,"viewX":"b","":{},"vïew":"c","vi\u0065wX":true,"t":2,"event":"returnKey","view":"a"}"#
+        let line =
+            #"{"even":"returnKey","events":[1,{"a":"\u00e9"}],"tt":null,"viewX":"b","":{},"vïew":"c","vi\u0065wX":true,"t":2,"event":"returnKey","view":"a"}"#
         let record = try #require(only(line).record)
         #expect(record.event == .returnKey(ReturnKeyInfo(view: "a")))
         #expect(record.t == 2)
@@ -222,10 +225,12 @@ struct RecordParserLineTests {
         #expect(cut.code == .truncatedLine)
     }
 
-    @Test("numbers read in one pass equal the standard library's reading", arguments: [
-        "0", "-0", "7", "812", "-103.5", "0.25", "1.005", "3.01", "123456789012345", "1234567890.12345", "0.000000000000001",
-        "9007199254740993", "123456789012345678", "0.30000000000000004", "1e3", "1E-7", "2.5e+2", "-0.0", "99999999999999.9",
-    ])
+    @Test(
+        "numbers read in one pass equal the standard library's reading",
+        arguments: [
+            "0", "-0", "7", "812", "-103.5", "0.25", "1.005", "3.01", "123456789012345", "1234567890.12345", "0.000000000000001",
+            "9007199254740993", "123456789012345678", "0.30000000000000004", "1e3", "1E-7", "2.5e+2", "-0.0", "99999999999999.9",
+        ])
     func numbers(_ text: String) throws {
         let record = try #require(only(#"{"t":0,"event":"viewShift","originY":"# + text + #","origin":"derived","by":"X"}"#).record)
         guard case .viewShift(let shift) = record.event else {

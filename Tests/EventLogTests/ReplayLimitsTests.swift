@@ -26,9 +26,11 @@ struct ReplayLimitsTests {
         #expect(try strict.run(text, strict: true).stoppedAt?.line == 3)
     }
 
-    @Test("the largest replayable t is accepted; anything above it, or not finite, is not", arguments: [
-        (LogLimits.maximumSeconds, true), (LogLimits.maximumSeconds * 1.0000001, false), (9.3e9, false), (1e300, false),
-    ])
+    @Test(
+        "the largest replayable t is accepted; anything above it, or not finite, is not",
+        arguments: [
+            (LogLimits.maximumSeconds, true), (LogLimits.maximumSeconds * 1.0000001, false), (9.3e9, false), (1e300, false),
+        ])
     func bound(t: Double, accepted: Bool) throws {
         let reader = LogReader(bytes: Array(lines(#"{"t":\#(t),"event":"keyboardDidHide"}"#).utf8))
         _ = try reader.readHeader()
@@ -68,7 +70,8 @@ struct ReplayLimitsTests {
 struct ModelRejectionTests {
     @Test("a scene with the same view id twice is rejected where the second id stands; strict stops")
     func duplicateIDs() throws {
-        let scene = #"{"t":0,"event":"scene","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[{"id":"email","kind":"textField","frame":[20,560,335,44]},{"id":"email","kind":"textView","frame":[20,620,335,120]}]}}"#
+        let scene =
+            #"{"t":0,"event":"scene","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[{"id":"email","kind":"textField","frame":[20,560,335,44]},{"id":"email","kind":"textView","frame":[20,620,335,120]}]}}"#
         let text = [header, scene, #"{"t":1,"event":"keyboardDidHide"}"#].joined(separator: "\n")
         let run = ReplayRun()
         let summary = try run.run(text)
@@ -90,8 +93,10 @@ struct ModelRejectionTests {
 
     @Test("didBeginEditing on a view that is not a text input is rejected with its line and column; strict stops")
     func editingAPlainView() throws {
-        let text = [header, ReplayerTests.scene, #"{"t":1,"event":"didBeginEditing","view":"root"}"#, #"{"t":2,"event":"didBeginEditing","view":"email"}"#]
-            .joined(separator: "\n")
+        let text = [
+            header, ReplayerTests.scene, #"{"t":1,"event":"didBeginEditing","view":"root"}"#, #"{"t":2,"event":"didBeginEditing","view":"email"}"#,
+        ]
+        .joined(separator: "\n")
         let run = ReplayRun()
         let summary = try run.run(text)
         let problem = try #require(run.problems.first)

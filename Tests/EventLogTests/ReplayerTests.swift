@@ -2,8 +2,8 @@ import EventLog
 import FieldAdvancing
 import KeyboardAvoidance
 import ResponderBus
-import TextViewOrdering
 import Testing
+import TextViewOrdering
 
 /// Replays a log text through the built-in plugins on the virtual-time loop.
 final class ReplayRun {
@@ -43,18 +43,20 @@ final class ReplayRun {
 
 @Suite("Replayer, verifier and coverage check")
 struct ReplayerTests {
-    static let scene = #"{"t":0,"event":"scene","lastFieldAction":"signIn","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[{"id":"email","kind":"textField","tag":1,"frame":[20,560,335,44]},{"id":"notes","kind":"textView","tag":2,"frame":[20,620,335,120]}]}}"#
+    static let scene =
+        #"{"t":0,"event":"scene","lastFieldAction":"signIn","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[{"id":"email","kind":"textField","tag":1,"frame":[20,560,335,44]},{"id":"notes","kind":"textView","tag":2,"frame":[20,620,335,120]}]}}"#
     static let show = #""begin":[0,812,375,291],"end":[0,521,375,291],"duration":0.25,"curve":7,"isLocal":true"#
 
-    static let session = [
-        header, scene,
-        #"{"t":0.5,"event":"didBeginEditing","view":"email"}"#,
-        #"{"t":0.51,"event":"keyboardWillChangeFrame",\#(show)}"#,
-        #"{"t":0.51,"event":"keyboardWillShow",\#(show)}"#,
-        #"{"t":2,"event":"returnKey","view":"email"}"#,
-        #"{"t":2.01,"event":"didBeginEditing","view":"notes"}"#,
-        #"{"t":3,"event":"keyboardWillHide","begin":[0,521,375,291],"end":[0,812,375,291],"duration":0.25,"curve":7}"#,
-    ].joined(separator: "\n") + "\n"
+    static let session =
+        [
+            header, scene,
+            #"{"t":0.5,"event":"didBeginEditing","view":"email"}"#,
+            #"{"t":0.51,"event":"keyboardWillChangeFrame",\#(show)}"#,
+            #"{"t":0.51,"event":"keyboardWillShow",\#(show)}"#,
+            #"{"t":2,"event":"returnKey","view":"email"}"#,
+            #"{"t":2.01,"event":"didBeginEditing","view":"notes"}"#,
+            #"{"t":3,"event":"keyboardWillHide","begin":[0,521,375,291],"end":[0,812,375,291],"duration":0.25,"curve":7}"#,
+        ].joined(separator: "\n") + "\n"
 
     @Test("external events drive the plugins at their recorded times; same-t events share a turn")
     func replay() throws {
@@ -63,12 +65,13 @@ struct ReplayerTests {
         #expect(summary.externalEvents == 7)
         #expect(run.problems.isEmpty)
         // email 560…604 → 521 − 624 = −103; notes 620…740 → 521 − 760 = −239; hide → 0.
-        #expect(run.derived.map { LogWriter.line(for: $0) } == [
-            #"{"by":"KeyboardAvoidance","curve":7,"duration":0.25,"event":"viewShift","origin":"derived","originY":-103,"t":0.51}"#,
-            #"{"by":"FieldAdvancing","event":"focusChange","from":"email","origin":"derived","t":2,"to":"notes"}"#,
-            #"{"by":"KeyboardAvoidance","curve":7,"duration":0.25,"event":"viewShift","origin":"derived","originY":-239,"t":2}"#,
-            #"{"by":"KeyboardAvoidance","curve":7,"duration":0.25,"event":"viewShift","origin":"derived","originY":0,"t":3}"#,
-        ])
+        #expect(
+            run.derived.map { LogWriter.line(for: $0) } == [
+                #"{"by":"KeyboardAvoidance","curve":7,"duration":0.25,"event":"viewShift","origin":"derived","originY":-103,"t":0.51}"#,
+                #"{"by":"FieldAdvancing","event":"focusChange","from":"email","origin":"derived","t":2,"to":"notes"}"#,
+                #"{"by":"KeyboardAvoidance","curve":7,"duration":0.25,"event":"viewShift","origin":"derived","originY":-239,"t":2}"#,
+                #"{"by":"KeyboardAvoidance","curve":7,"duration":0.25,"event":"viewShift","origin":"derived","originY":0,"t":3}"#,
+            ])
         #expect(run.bus.screen.rootOriginY == 0)
     }
 
@@ -116,7 +119,8 @@ struct ReplayerTests {
 
     @Test("unknown view ids are rejected with their line and column, and skipped")
     func unknownView() throws {
-        let text = [header, Self.scene, #"{"t":1,"event":"didBeginEditing","view":"ghost"}"#, #"{"t":2,"event":"didBeginEditing","view":"email"}"#].joined(separator: "\n")
+        let text = [header, Self.scene, #"{"t":1,"event":"didBeginEditing","view":"ghost"}"#, #"{"t":2,"event":"didBeginEditing","view":"email"}"#]
+            .joined(separator: "\n")
         let run = ReplayRun()
         let summary = try run.run(text)
         #expect(summary.externalEvents == 2)

@@ -29,9 +29,11 @@ struct AvoidanceRuleTests {
 
     @Test("no field or no covering keyboard: target 0, and a touched scroll view goes back to rest")
     func nothingToAvoid() {
-        let scroll = ScrollPlacement(id: "list", frame: Rect(x: 0, y: 0, width: 375, height: 812), restingOffsetY: 10, restingBottomInset: 34, contentHeight: 2000)
+        let scroll = ScrollPlacement(
+            id: "list", frame: Rect(x: 0, y: 0, width: 375, height: 812), restingOffsetY: 10, restingBottomInset: 34, contentHeight: 2000)
         let field = FieldPlacement(frame: Rect(x: 20, y: 700, width: 335, height: 44), gap: 20, scrollView: scroll)
-        #expect(AvoidanceRule.decide(covering: nil, field: nil, screen: Size(width: 375, height: 812), safeTop: 44) == AvoidanceDecision(rootOffsetY: 0))
+        #expect(
+            AvoidanceRule.decide(covering: nil, field: nil, screen: Size(width: 375, height: 812), safeTop: 44) == AvoidanceDecision(rootOffsetY: 0))
         let restored = AvoidanceRule.decide(covering: nil, field: field, screen: Size(width: 375, height: 812), safeTop: 44)
         #expect(restored == AvoidanceDecision(rootOffsetY: 0, scroll: ScrollChange(view: "list", contentOffsetY: 10, bottomInset: 34)))
     }
@@ -40,9 +42,11 @@ struct AvoidanceRuleTests {
     func scrollAbsorbs() {
         // Scroll view covers the whole iPhone X screen; keyboard 521…812 overlaps it by 291.
         // Field 700…744 at rest: need 744 + 20 − 521 = 243; content allows 2000 + 291 − 812 = 1479.
-        let scroll = ScrollPlacement(id: "list", frame: Rect(x: 0, y: 0, width: 375, height: 812), restingOffsetY: 0, restingBottomInset: 0, contentHeight: 2000)
+        let scroll = ScrollPlacement(
+            id: "list", frame: Rect(x: 0, y: 0, width: 375, height: 812), restingOffsetY: 0, restingBottomInset: 0, contentHeight: 2000)
         let field = FieldPlacement(frame: Rect(x: 20, y: 700, width: 335, height: 44), gap: 20, scrollView: scroll)
-        let decision = AvoidanceRule.decide(covering: Rect(x: 0, y: 521, width: 375, height: 291), field: field, screen: Size(width: 375, height: 812), safeTop: 44)
+        let decision = AvoidanceRule.decide(
+            covering: Rect(x: 0, y: 521, width: 375, height: 291), field: field, screen: Size(width: 375, height: 812), safeTop: 44)
         #expect(decision == AvoidanceDecision(rootOffsetY: 0, scroll: ScrollChange(view: "list", contentOffsetY: 243, bottomInset: 291)))
     }
 
@@ -50,9 +54,11 @@ struct AvoidanceRuleTests {
     func scrollThenRoot() {
         // Content 900 in an 812 frame, inset 291 → max offset 900 + 291 − 812 = 379, resting 300 → 79 available.
         // Need 744 + 20 − 521 = 243 → scroll 79, field now 621…665 → root 521 − 685 = −164.
-        let scroll = ScrollPlacement(id: "list", frame: Rect(x: 0, y: 0, width: 375, height: 812), restingOffsetY: 300, restingBottomInset: 0, contentHeight: 900)
+        let scroll = ScrollPlacement(
+            id: "list", frame: Rect(x: 0, y: 0, width: 375, height: 812), restingOffsetY: 300, restingBottomInset: 0, contentHeight: 900)
         let field = FieldPlacement(frame: Rect(x: 20, y: 700, width: 335, height: 44), gap: 20, scrollView: scroll)
-        let decision = AvoidanceRule.decide(covering: Rect(x: 0, y: 521, width: 375, height: 291), field: field, screen: Size(width: 375, height: 812), safeTop: 44)
+        let decision = AvoidanceRule.decide(
+            covering: Rect(x: 0, y: 521, width: 375, height: 291), field: field, screen: Size(width: 375, height: 812), safeTop: 44)
         #expect(decision == AvoidanceDecision(rootOffsetY: -164, scroll: ScrollChange(view: "list", contentOffsetY: 379, bottomInset: 291)))
     }
 

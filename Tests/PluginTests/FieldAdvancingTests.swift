@@ -8,17 +8,21 @@ struct FieldAdvancingTests {
     /// text view: a (tag 10), b (tag 3, disabled), c (tag 7), d (tag 20, in a hidden container),
     /// e (text view, tag 15), f (untagged), g (tag 30).
     static let messyForm = SceneInfo(
-        root: ViewSpec(id: "root", frame: Rect(x: 0, y: 0, width: 375, height: 812), children: [
-            ViewSpec(id: "a", kind: .textField, frame: Rect(x: 20, y: 100, width: 160, height: 44), tag: 10),
-            ViewSpec(id: "b", kind: .textField, frame: Rect(x: 200, y: 100, width: 160, height: 44), tag: 3, isEnabled: false),
-            ViewSpec(id: "c", kind: .textField, frame: Rect(x: 200, y: 160, width: 160, height: 44), tag: 7),
-            ViewSpec(id: "box", frame: Rect(x: 0, y: 220, width: 375, height: 100), isHidden: true, children: [
-                ViewSpec(id: "d", kind: .textField, frame: Rect(x: 20, y: 10, width: 335, height: 44), tag: 20),
-            ]),
-            ViewSpec(id: "e", kind: .textView, frame: Rect(x: 20, y: 340, width: 335, height: 100), tag: 15),
-            ViewSpec(id: "f", kind: .textField, frame: Rect(x: 20, y: 160, width: 160, height: 44)),
-            ViewSpec(id: "g", kind: .textField, frame: Rect(x: 20, y: 460, width: 335, height: 44), tag: 30),
-        ]), lastFieldAction: "submit")
+        root: ViewSpec(
+            id: "root", frame: Rect(x: 0, y: 0, width: 375, height: 812),
+            children: [
+                ViewSpec(id: "a", kind: .textField, frame: Rect(x: 20, y: 100, width: 160, height: 44), tag: 10),
+                ViewSpec(id: "b", kind: .textField, frame: Rect(x: 200, y: 100, width: 160, height: 44), tag: 3, isEnabled: false),
+                ViewSpec(id: "c", kind: .textField, frame: Rect(x: 200, y: 160, width: 160, height: 44), tag: 7),
+                ViewSpec(
+                    id: "box", frame: Rect(x: 0, y: 220, width: 375, height: 100), isHidden: true,
+                    children: [
+                        ViewSpec(id: "d", kind: .textField, frame: Rect(x: 20, y: 10, width: 335, height: 44), tag: 20)
+                    ]),
+                ViewSpec(id: "e", kind: .textView, frame: Rect(x: 20, y: 340, width: 335, height: 100), tag: 15),
+                ViewSpec(id: "f", kind: .textField, frame: Rect(x: 20, y: 160, width: 160, height: 44)),
+                ViewSpec(id: "g", kind: .textField, frame: Rect(x: 20, y: 460, width: 335, height: 44), tag: 30),
+            ]), lastFieldAction: "submit")
 
     static func screen(_ scene: SceneInfo = messyForm) throws -> Screen {
         let screen = Screen()
@@ -40,16 +44,18 @@ struct FieldAdvancingTests {
         #expect(order == ["a", "f", "c", "e", "g"])
     }
 
-    @Test("Return decisions", arguments: [
-        ("c", false, ReturnDecision.advance(from: "c", to: "a")),
-        ("a", false, .advance(from: "a", to: "e")),
-        ("e", false, .insertNewline),
-        ("e", true, .advance(from: "e", to: "g")),
-        ("g", false, .performAction("submit")),
-        ("b", false, .advance(from: "b", to: "c")),  // disabled but focused: goes by its tag
-        ("f", false, .performAction("submit")),  // untagged: no place in tag order
-        ("nope", false, .unknownField("nope")),
-    ])
+    @Test(
+        "Return decisions",
+        arguments: [
+            ("c", false, ReturnDecision.advance(from: "c", to: "a")),
+            ("a", false, .advance(from: "a", to: "e")),
+            ("e", false, .insertNewline),
+            ("e", true, .advance(from: "e", to: "g")),
+            ("g", false, .performAction("submit")),
+            ("b", false, .advance(from: "b", to: "c")),  // disabled but focused: goes by its tag
+            ("f", false, .performAction("submit")),  // untagged: no place in tag order
+            ("nope", false, .unknownField("nope")),
+        ])
     func decisions(_ view: String, _ textViewAdvances: Bool, _ expected: ReturnDecision) throws {
         let screen = try Self.screen()
         let decision = ReturnDecision.decide(
@@ -199,8 +205,12 @@ struct FieldNavigatorNeighbourTests {
             try screen.load(Self.randomScene(seed: seed))
             #expect(navigator.orderedFields(in: screen).map(\.id) == Self.referenceList(order, screen).map(\.id), "seed \(seed)")
             for node in screen.allViews {
-                #expect(navigator.field(after: node, in: screen)?.id == Self.reference(navigator, node, screen, step: 1)?.id, "seed \(seed), after \(node.id)")
-                #expect(navigator.field(before: node, in: screen)?.id == Self.reference(navigator, node, screen, step: -1)?.id, "seed \(seed), before \(node.id)")
+                #expect(
+                    navigator.field(after: node, in: screen)?.id == Self.reference(navigator, node, screen, step: 1)?.id,
+                    "seed \(seed), after \(node.id)")
+                #expect(
+                    navigator.field(before: node, in: screen)?.id == Self.reference(navigator, node, screen, step: -1)?.id,
+                    "seed \(seed), before \(node.id)")
                 compared += 1
             }
         }

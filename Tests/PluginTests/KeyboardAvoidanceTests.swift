@@ -86,8 +86,9 @@ struct KeyboardAvoidanceTests {
         #expect(harness.shifts == [Self.expectedShift(device, keyboardHeight: device.keyboardHeight)])
     }
 
-    @Test("animation: the keyboard's duration and raw curve; a missing or zero duration becomes 0.25 s",
-          arguments: [(0.4 as Double?, 7 as Int?, 0.4, 7), (0, 0, 0.25, 0), (nil, nil, 0.25, 7)])
+    @Test(
+        "animation: the keyboard's duration and raw curve; a missing or zero duration becomes 0.25 s",
+        arguments: [(0.4 as Double?, 7 as Int?, 0.4, 7), (0, 0, 0.25, 0), (nil, nil, 0.25, 7)])
     func animation(_ duration: Double?, _ curve: Int?, _ expectedDuration: Double, _ expectedCurve: Int) {
         let device = Device.iPhoneX
         let harness = Harness(device: device)
@@ -146,8 +147,12 @@ struct KeyboardAvoidanceTests {
             harness.turn(at: 2) { bus in
                 bus.post(.screen, ScreenChange(width: 812, height: 375, safeArea: EdgeInsets(left: 44, bottom: 21, right: 44)))
                 bus.post(.setFrame, FrameChange(view: "email", frame: Rect(x: 64, y: 150, width: 684, height: 44)))
-                bus.post(.keyboardWillHide, KeyboardInfo(begin: portrait.dockedKeyboard, end: Rect(x: 0, y: 812, width: 375, height: 291), duration: 0.25, curve: 7))
-                bus.post(.keyboardWillShow, KeyboardInfo(begin: Rect(x: 0, y: 375, width: 812, height: 209), end: landscapeKeyboard, duration: 0.25, curve: 7))
+                bus.post(
+                    .keyboardWillHide,
+                    KeyboardInfo(begin: portrait.dockedKeyboard, end: Rect(x: 0, y: 812, width: 375, height: 291), duration: 0.25, curve: 7))
+                bus.post(
+                    .keyboardWillShow,
+                    KeyboardInfo(begin: Rect(x: 0, y: 375, width: 812, height: 209), end: landscapeKeyboard, duration: 0.25, curve: 7))
             }
             return harness.shifts
         }
@@ -179,11 +184,16 @@ struct KeyboardAvoidanceTests {
     @Test("a field inside a scroll view: the scroll view scrolls and insets, and is restored when the keyboard goes")
     func fieldInScrollView() {
         let device = Device.iPhoneX
-        let scene = SceneInfo(root: ViewSpec(id: "root", frame: Rect(x: 0, y: 0, width: 375, height: 812), children: [
-            ViewSpec(id: "list", kind: .scrollView, frame: Rect(x: 0, y: 88, width: 375, height: 724), contentSize: Size(width: 375, height: 1400), children: [
-                ViewSpec(id: "field", kind: .textField, frame: Rect(x: 20, y: 600, width: 335, height: 44), tag: 1),
-            ]),
-        ]))
+        let scene = SceneInfo(
+            root: ViewSpec(
+                id: "root", frame: Rect(x: 0, y: 0, width: 375, height: 812),
+                children: [
+                    ViewSpec(
+                        id: "list", kind: .scrollView, frame: Rect(x: 0, y: 88, width: 375, height: 724), contentSize: Size(width: 375, height: 1400),
+                        children: [
+                            ViewSpec(id: "field", kind: .textField, frame: Rect(x: 20, y: 600, width: 335, height: 44), tag: 1)
+                        ])
+                ]))
         let harness = Harness(device: device)
         harness.turn(at: 0) { $0.post(.scene, scene) }
         harness.turn(at: 1) { bus in

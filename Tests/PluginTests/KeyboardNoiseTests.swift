@@ -41,22 +41,32 @@ struct KeyboardNoiseTests {
     @Test("a hide still drawn on screen and another app's keyboard are counted")
     func hideOnScreenAndOtherApp() throws {
         var counter = NoiseCounter()
-        _ = counter.note(.keyboardWillShow, KeyboardInfo(end: Rect(x: 0, y: 521, width: 375, height: 291), isLocal: false), at: 0.5, screen: Self.screen)
+        _ = counter.note(
+            .keyboardWillShow, KeyboardInfo(end: Rect(x: 0, y: 521, width: 375, height: 291), isLocal: false), at: 0.5, screen: Self.screen)
         _ = counter.note(.keyboardWillShow, Self.frame(291), at: 1, screen: Self.screen)
         let ended = counter.note(.keyboardWillHide, Self.frame(71), at: 2, screen: Self.screen)
         let report = try #require(ended)
         #expect(report.hidesOnScreen == 1)
         #expect(report.otherAppEvents == 1)
-        #expect(report.description == "keyboard session 0.5–2 s: 1 frame, 0 bursts, 0 duplicate shows, 1 hide with an on-screen frame, 1 event from another app's keyboard")
+        #expect(
+            report.description
+                == "keyboard session 0.5–2 s: 1 frame, 0 bursts, 0 duplicate shows, 1 hide with an on-screen frame, 1 event from another app's keyboard"
+        )
     }
 
     @Test("on the bus: one info diagnostic per noisy session, derived by KeyboardNoise")
     func onTheBus() throws {
         let device = CannedScreens.Device.iPhoneX
         var records = CannedScreens.session(on: device, scene: CannedScreens.login(on: device), focusing: "password")
-        records.append(LogRecord(t: 1.004, event: .keyboard(.keyboardWillShow, KeyboardInfo(end: Rect(x: 0, y: 553, width: 375, height: 259), duration: 0.25, curve: 7))))
+        records.append(
+            LogRecord(
+                t: 1.004,
+                event: .keyboard(.keyboardWillShow, KeyboardInfo(end: Rect(x: 0, y: 553, width: 375, height: 259), duration: 0.25, curve: 7))))
         let outcome = try PluginHarness.replay(records, header: device.header, through: [KeyboardNoise()])
-        #expect(outcome.diagnostics == ["info: keyboard session 1–3 s: 4 frames, 1 burst, 0 duplicate shows, 0 hides with an on-screen frame, 0 events from another app's keyboard"])
+        #expect(
+            outcome.diagnostics == [
+                "info: keyboard session 1–3 s: 4 frames, 1 burst, 0 duplicate shows, 0 hides with an on-screen frame, 0 events from another app's keyboard"
+            ])
         #expect(outcome.derived(by: "KeyboardNoise").count == 1)
     }
 }

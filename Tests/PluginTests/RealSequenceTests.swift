@@ -478,14 +478,18 @@ struct RealSequenceTests {
             turns: [
                 .init(at: 0, [focus, event(.keyboardWillChangeFrame, offScreen, docked), event(.keyboardWillShow, offScreen, docked)]),
                 .init(at: 0.25, [event(.keyboardDidChangeFrame, offScreen, docked), event(.keyboardDidShow, offScreen, docked)]),
-                .init(at: 2, [
-                    .endEditing(RealSequence.field), .beginEditing(RealSequence.next),
-                    event(.keyboardWillChangeFrame, docked, docked), event(.keyboardWillShow, docked, docked),
-                ]),
+                .init(
+                    at: 2,
+                    [
+                        .endEditing(RealSequence.field), .beginEditing(RealSequence.next),
+                        event(.keyboardWillChangeFrame, docked, docked), event(.keyboardWillShow, docked, docked),
+                    ]),
                 .init(at: 2.25, [event(.keyboardDidChangeFrame, docked, docked), event(.keyboardDidShow, docked, docked)]),
-                .init(at: 4, [
-                    event(.keyboardWillHide, docked, Rect(x: 0, y: device.screen.height, width: device.screen.width, height: 71))
-                ]),
+                .init(
+                    at: 4,
+                    [
+                        event(.keyboardWillHide, docked, Rect(x: 0, y: device.screen.height, width: device.screen.width, height: 71))
+                    ]),
             ])
         let harness = Harness(device: device)
         sequence.replay(on: harness, kind: kind)

@@ -1,7 +1,7 @@
 import KeyboardAvoidance
 import ResponderBus
-import TextViewOrdering
 import Testing
+import TextViewOrdering
 
 @Suite("TurnSettler: the text-view ordering state machine, without a bus")
 struct TurnSettlerTests {
@@ -48,10 +48,14 @@ struct TextViewOrderingTests {
 
     /// A form with one field of the given kind at the same place.
     static func form(_ device: Device, kind: FieldKind) -> SceneInfo {
-        SceneInfo(root: ViewSpec(id: "root", frame: Rect(origin: .zero, size: device.screen), children: [
-            ViewSpec(id: "field", kind: kind == .textField ? .textField : .textView,
-                     frame: Rect(x: 20, y: device.screen.height - 200, width: device.screen.width - 40, height: 60), tag: 1),
-        ]))
+        SceneInfo(
+            root: ViewSpec(
+                id: "root", frame: Rect(origin: .zero, size: device.screen),
+                children: [
+                    ViewSpec(
+                        id: "field", kind: kind == .textField ? .textField : .textView,
+                        frame: Rect(x: 20, y: device.screen.height - 200, width: device.screen.width - 40, height: 60), tag: 1)
+                ]))
     }
 
     /// Posts a focus in UIKit's order for the kind: a text field's didBeginEditing before the
@@ -93,14 +97,22 @@ struct TextViewOrderingTests {
 
     /// A text field high up and a text view low down.
     static func twoFields(_ device: Device) -> SceneInfo {
-        SceneInfo(root: ViewSpec(id: "root", frame: Rect(origin: .zero, size: device.screen), children: [
-            ViewSpec(id: "name", kind: .textField, frame: Rect(x: 20, y: device.screen.height - 330, width: device.screen.width - 40, height: 44), tag: 1),
-            ViewSpec(id: "notes", kind: .textView, frame: Rect(x: 20, y: device.screen.height - 170, width: device.screen.width - 40, height: 120), tag: 2),
-        ]))
+        SceneInfo(
+            root: ViewSpec(
+                id: "root", frame: Rect(origin: .zero, size: device.screen),
+                children: [
+                    ViewSpec(
+                        id: "name", kind: .textField, frame: Rect(x: 20, y: device.screen.height - 330, width: device.screen.width - 40, height: 44),
+                        tag: 1),
+                    ViewSpec(
+                        id: "notes", kind: .textView, frame: Rect(x: 20, y: device.screen.height - 170, width: device.screen.width - 40, height: 120),
+                        tag: 2),
+                ]))
     }
 
-    @Test("text field → text view with the keyboard up (and a taller keyboard): one move, straight to the text view's target",
-          arguments: Device.all)
+    @Test(
+        "text field → text view with the keyboard up (and a taller keyboard): one move, straight to the text view's target",
+        arguments: Device.all)
     func fieldToTextViewOneMove(_ device: Device) {
         let taller = device.docked(height: device.keyboardHeight + 30)
         func run(_ plugins: Harness.Plugins) -> [Double] {
@@ -203,7 +215,9 @@ struct TextViewOrderingTests {
 
 @Suite("Each plugin works with any of the others disabled")
 struct PluginIndependenceTests {
-    static let subsets: [Harness.Plugins] = [[.ordering], [.advancing], [.avoidance], [.ordering, .advancing], [.ordering, .avoidance], [.advancing, .avoidance], .all]
+    static let subsets: [Harness.Plugins] = [
+        [.ordering], [.advancing], [.avoidance], [.ordering, .advancing], [.ordering, .avoidance], [.advancing, .avoidance], .all,
+    ]
 
     @Test("the decisions each plugin owns survive the others being disabled", arguments: subsets.indices)
     func independence(_ index: Int) {

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import ResponderBus
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite("Bus delivery channels: DispatchQueue observers, async sequences, other threads")
 struct BusDeliveryChannelTests {

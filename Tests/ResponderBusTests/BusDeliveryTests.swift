@@ -271,14 +271,22 @@ struct BusDeliveryTests {
     @Test("raw names are exactly the log format's")
     func rawNames() {
         let names = EventName<KeyboardInfo>.allKeyboardEvents.map(\.rawValue)
-        #expect(names == ["keyboardWillShow", "keyboardDidShow", "keyboardWillHide", "keyboardDidHide",
-                          "keyboardWillChangeFrame", "keyboardDidChangeFrame"])
-        let others = [EventName.didBeginEditing.rawValue, EventName.didEndEditing.rawValue, EventName.returnKey.rawValue,
-                      EventName.scene.rawValue, EventName.setFrame.rawValue, EventName.screen.rawValue,
-                      EventName.viewShift.rawValue, EventName.scroll.rawValue, EventName.focusChange.rawValue,
-                      EventName.action.rawValue, EventName.resign.rawValue, EventName.diagnostic.rawValue]
-        #expect(others == ["didBeginEditing", "didEndEditing", "returnKey", "scene", "setFrame", "screen",
-                           "viewShift", "scroll", "focusChange", "action", "resign", "diagnostic"])
+        #expect(
+            names == [
+                "keyboardWillShow", "keyboardDidShow", "keyboardWillHide", "keyboardDidHide",
+                "keyboardWillChangeFrame", "keyboardDidChangeFrame",
+            ])
+        let others = [
+            EventName.didBeginEditing.rawValue, EventName.didEndEditing.rawValue, EventName.returnKey.rawValue,
+            EventName.scene.rawValue, EventName.setFrame.rawValue, EventName.screen.rawValue,
+            EventName.viewShift.rawValue, EventName.scroll.rawValue, EventName.focusChange.rawValue,
+            EventName.action.rawValue, EventName.resign.rawValue, EventName.diagnostic.rawValue,
+        ]
+        #expect(
+            others == [
+                "didBeginEditing", "didEndEditing", "returnKey", "scene", "setFrame", "screen",
+                "viewShift", "scroll", "focusChange", "action", "resign", "diagnostic",
+            ])
         #expect(AnyEventName.named("scroll").contains(EventName.scroll.erased))
     }
 }

@@ -9,9 +9,10 @@ struct BusPostingStyleTests {
         var tokens: [ObservationToken] = []
         init(_ bus: Bus) {
             for name in EventName<KeyboardInfo>.allKeyboardEvents {
-                tokens.append(bus.observe(name) { [unowned self] event in
-                    log.append("\(event.name.rawValue):\(event.payload.curve ?? -1)")
-                })
+                tokens.append(
+                    bus.observe(name) { [unowned self] event in
+                        log.append("\(event.name.rawValue):\(event.payload.curve ?? -1)")
+                    })
             }
         }
     }

@@ -256,8 +256,9 @@ struct CrossThreadInboxTests {
         try #require(warm.count == 1)
         #expect(warm[0].pending >= 100 && warm[0].draining >= 100)
         for _ in 0..<50 { batch(100) }
-        #expect(bus.crossThreadBufferCapacities.map { [$0.pending, $0.draining] } == warm.map { [$0.pending, $0.draining] },
-                "batches that fit grow nothing")
+        #expect(
+            bus.crossThreadBufferCapacities.map { [$0.pending, $0.draining] } == warm.map { [$0.pending, $0.draining] },
+            "batches that fit grow nothing")
         batch(200_000)
         let afterBurst = bus.crossThreadBufferCapacities[0]
         #expect(max(afterBurst.pending, afterBurst.draining) >= 200_000)

@@ -102,9 +102,14 @@ struct PluginRoutingTests {
         let bus = Bus(loop: loop)
         let journal = Journal()
         try bus.register(EditingWatcher(journal))
-        bus.post(.scene, SceneInfo(root: ViewSpec(id: "root", frame: Rect(x: 0, y: 0, width: 375, height: 812), children: [
-            ViewSpec(id: "email", kind: .textField, frame: Rect(x: 20, y: 100, width: 335, height: 44), tag: 1),
-        ])))
+        bus.post(
+            .scene,
+            SceneInfo(
+                root: ViewSpec(
+                    id: "root", frame: Rect(x: 0, y: 0, width: 375, height: 812),
+                    children: [
+                        ViewSpec(id: "email", kind: .textField, frame: Rect(x: 20, y: 100, width: 335, height: 44), tag: 1)
+                    ])))
         bus.post(.didBeginEditing, EditingInfo(view: "email"))
         bus.post(.didEndEditing, EditingInfo(view: "email"))
         #expect(journal.entries == ["editing:begin:email:fr=email", "editing:end:email"])
@@ -325,12 +330,13 @@ struct PluginRoutingTests {
         bus.post(.keyboardWillShow, KeyboardInfo())
         #expect(bus.unregister(named: "Lifecycle"))
         bus.post(.keyboardWillShow, KeyboardInfo())
-        #expect(journal.entries == [
-            "didRegister:registered=true:pipeline=[\"Lifecycle\", \"KeyboardOnly\"]",
-            "willShow", "KeyboardOnly:willShow",
-            "willUnregister:registered=true",
-            "KeyboardOnly:willShow",
-        ])
+        #expect(
+            journal.entries == [
+                "didRegister:registered=true:pipeline=[\"Lifecycle\", \"KeyboardOnly\"]",
+                "willShow", "KeyboardOnly:willShow",
+                "willUnregister:registered=true",
+                "KeyboardOnly:willShow",
+            ])
         #expect(said == ["Lifecycle: hello", "Lifecycle: goodbye"])
         // A plugin that fails to register (a taken name) is not told it joined.
         let second = Lifecycle(journal)

@@ -4,12 +4,15 @@ import Testing
 @Suite("The bus's screen-model stage")
 struct ScreenModelStageTests {
     static let form = SceneInfo(
-        root: ViewSpec(id: "root", frame: Rect(x: 0, y: 0, width: 375, height: 812), children: [
-            ViewSpec(id: "email", kind: .textField, frame: Rect(x: 20, y: 560, width: 335, height: 44), tag: 1),
-            ViewSpec(id: "notes", kind: .textView, frame: Rect(x: 20, y: 620, width: 335, height: 120), tag: 2),
-            ViewSpec(id: "list", kind: .scrollView, frame: Rect(x: 0, y: 0, width: 375, height: 400),
-                     contentSize: Size(width: 375, height: 1200)),
-        ]), lastFieldAction: "signIn")
+        root: ViewSpec(
+            id: "root", frame: Rect(x: 0, y: 0, width: 375, height: 812),
+            children: [
+                ViewSpec(id: "email", kind: .textField, frame: Rect(x: 20, y: 560, width: 335, height: 44), tag: 1),
+                ViewSpec(id: "notes", kind: .textView, frame: Rect(x: 20, y: 620, width: 335, height: 120), tag: 2),
+                ViewSpec(
+                    id: "list", kind: .scrollView, frame: Rect(x: 0, y: 0, width: 375, height: 400),
+                    contentSize: Size(width: 375, height: 1200)),
+            ]), lastFieldAction: "signIn")
 
     @Test("external and derived events update the model before anyone sees them")
     func modelFollowsEvents() {

@@ -125,9 +125,10 @@ import Testing
 
     @Test("a view kept after its parent has gone has no parent any more; one removed from its parent neither")
     func parentGoesAway() {
-        var root: ViewNode? = ViewNode(spec: ViewSpec(
-            id: "root", frame: Self.r(0, 0, 375, 812),
-            children: [ViewSpec(id: "a", frame: Self.r(0, 0, 10, 10), children: [ViewSpec(id: "b", frame: .zero)])]))
+        var root: ViewNode? = ViewNode(
+            spec: ViewSpec(
+                id: "root", frame: Self.r(0, 0, 375, 812),
+                children: [ViewSpec(id: "a", frame: Self.r(0, 0, 10, 10), children: [ViewSpec(id: "b", frame: .zero)])]))
         let a = root!.children[0]
         let b = a.children[0]
         #expect(a.parent === root)
@@ -137,8 +138,10 @@ import Testing
         #expect(a.topmostAncestor === a)
 
         let screen = Screen()
-        try? screen.load(SceneInfo(root: ViewSpec(
-            id: "root", frame: Self.r(0, 0, 375, 812), children: [ViewSpec(id: "field", kind: .textField, frame: Self.r(0, 0, 10, 10))])))
+        try? screen.load(
+            SceneInfo(
+                root: ViewSpec(
+                    id: "root", frame: Self.r(0, 0, 375, 812), children: [ViewSpec(id: "field", kind: .textField, frame: Self.r(0, 0, 10, 10))])))
         let field = screen.view("field")
         #expect(field?.parent?.id == "root")
         try? screen.load(SceneInfo(root: ViewSpec(id: "other", frame: Self.r(0, 0, 375, 812))))

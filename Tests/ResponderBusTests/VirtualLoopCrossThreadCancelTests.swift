@@ -53,4 +53,3 @@ private struct SendableTokens: Sendable {
     let tokens: [ObservationToken]
     init(_ tokens: [ObservationToken]) { self.tokens = tokens }
 }
-

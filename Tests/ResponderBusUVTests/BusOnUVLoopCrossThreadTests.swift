@@ -4,7 +4,7 @@ import ResponderBusUV
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The bus on the real libuv loop, fed from several threads at once. CI runs this suite under

@@ -28,9 +28,12 @@ struct ReadmeExampleTests {
 
         loop.execute {
             try? bus.register(ShowCounter())
-            bus.post(.scene, SceneInfo(root: ViewSpec(
-                id: "root", frame: Rect(x: 0, y: 0, width: 375, height: 812),
-                children: [ViewSpec(id: "email", kind: .textField, frame: Rect(x: 20, y: 560, width: 335, height: 44), tag: 1)])))
+            bus.post(
+                .scene,
+                SceneInfo(
+                    root: ViewSpec(
+                        id: "root", frame: Rect(x: 0, y: 0, width: 375, height: 812),
+                        children: [ViewSpec(id: "email", kind: .textField, frame: Rect(x: 20, y: 560, width: 335, height: 44), tag: 1)])))
             bus.post(.didBeginEditing, EditingInfo(view: "email"))
             bus.post(.keyboardWillShow, KeyboardInfo(end: Rect(x: 0, y: 521, width: 375, height: 291), duration: 0.25, curve: 7))
             let counter = bus.plugin(named: "ShowCounter") as? ShowCounter

@@ -53,9 +53,11 @@ import Testing
                 loop.execute { tally.record(loopProducer, sequence) }
             }
         }
-        threads.forEach { $0.join() }
+        for thread in threads { thread.join() }
 
-        try #require(complete.wait(timeout: .seconds(30)), "only \(producers * perProducer + fromLoop) events were expected; the loop did not receive them all in time")
+        try #require(
+            complete.wait(timeout: .seconds(30)),
+            "only \(producers * perProducer + fromLoop) events were expected; the loop did not receive them all in time")
         #expect(tally.next == Array(repeating: perProducer, count: producers) + [fromLoop])
         #expect(tally.outOfOrder == 0)
         #expect(tally.total == producers * perProducer + fromLoop)
@@ -80,7 +82,7 @@ import Testing
         }
         try #require(underWay.wait())
         loop.shutdown()
-        threads.forEach { $0.join() }
+        for thread in threads { thread.join() }
 
         let acceptedTotal = accepted.map(\.value).reduce(0, +)
         #expect(tally.next == accepted.map(\.value))
@@ -120,7 +122,7 @@ import Testing
                 }
             }
         }
-        threads.forEach { $0.join() }
+        for thread in threads { thread.join() }
         try #require(complete.wait())
         #expect(try loop.runAndWait { offLoop.value } == 0)
     }

@@ -113,7 +113,7 @@ import Testing
         for _ in 0..<1000 { loop.execute { counts.executed += 1 } }
         let stoppers = (0..<3).map { _ in TestThread { loop.shutdown() } }
         loop.shutdown()
-        stoppers.forEach { $0.join() }
+        for stopper in stoppers { stopper.join() }
         loop.shutdown()
         #expect(counts.executed == 1000)
         #expect(loop.closeResult == 0)

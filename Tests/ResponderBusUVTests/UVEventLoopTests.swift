@@ -3,9 +3,9 @@ import ResponderBusUV
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 @Suite struct UVEventLoopTests {
@@ -201,11 +201,12 @@ import Musl
             log.append("callback end")
         }
         try #require(done.wait())
-        #expect(log.entries == [
-            "callback start", "callback end",
-            "end of turn 1", "end of turn 2", "end of turn 3 (added during the drain)",
-            "idle",
-        ])
+        #expect(
+            log.entries == [
+                "callback start", "callback end",
+                "end of turn 1", "end of turn 2", "end of turn 3 (added during the drain)",
+                "idle",
+            ])
     }
 
     @Test("end-of-turn work queued by a timer runs at once, without waiting for another event")
@@ -288,9 +289,10 @@ import Musl
             loop.runAtEndOfTurn { log.append("end of turn") }
         }
         try #require(done.wait(timeout: .seconds(5)))
-        #expect(log.entries == [
-            "end of turn", "idle 1", "idle 2", "end of turn (queued by idle 1)", "idle 3 (queued by idle 1)",
-        ])
+        #expect(
+            log.entries == [
+                "end of turn", "idle 1", "idle 2", "end of turn (queued by idle 1)", "idle 3 (queued by idle 1)",
+            ])
     }
 
     @Test("idle work queued by end-of-turn work runs once that drain is over")

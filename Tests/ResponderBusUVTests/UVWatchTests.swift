@@ -3,9 +3,9 @@ import ResponderBusUV
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// File and signal watches on ``UVEventLoop``.

@@ -1,3 +1,6 @@
+import EventLog
+import ResponderBus
+
 // libFuzzer target for `ConsoleImporter`: whatever the bytes (decoded leniently as UTF-8, as the
 // CLI does with a dump), importing must not crash, and the log it makes must read back cleanly.
 //
@@ -9,12 +12,10 @@
 //    without a single problem...
 // 3. ...and gives back the same header and the same records.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
-import EventLog
-import ResponderBus
 
 /// `FUZZ_VERBOSE=1 FuzzImporter FILE…` prints the problems and the imported log, to look into an input.
 let verbose = getenv("FUZZ_VERBOSE") != nil
@@ -72,9 +73,12 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         fatalError("the imported header \(result.header) reads back as \(header)\n--- log ---\n\(log)")
     }
     guard records == result.records else {
-        let index = zip(records, result.records).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        let index =
+            zip(records, result.records).enumerated().first { $0.element.0 != $0.element.1 }?.offset
             ?? min(records.count, result.records.count)
-        fatalError("the imported records read back differently (first at record \(index); \(result.records.count) imported, \(records.count) read)\n--- log ---\n\(log)")
+        fatalError(
+            "the imported records read back differently (first at record \(index); \(result.records.count) imported, \(records.count) read)\n--- log ---\n\(log)"
+        )
     }
     return 0
 }

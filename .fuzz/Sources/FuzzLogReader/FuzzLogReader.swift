@@ -1,3 +1,9 @@
+import EventLog
+import FieldAdvancing
+import KeyboardAvoidance
+import ResponderBus
+import TextViewOrdering
+
 // libFuzzer target for `LogReader`: whatever the bytes, reading the header and every item must not
 // crash, and every record read must survive a write/read round trip unchanged.
 //
@@ -13,15 +19,10 @@
 //    model, the three built-in plugins (in the CLI's order), the coverage check and the recorder
 //    (every record written as a log line), on the virtual-time loop until it is quiet.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
-import EventLog
-import FieldAdvancing
-import KeyboardAvoidance
-import ResponderBus
-import TextViewOrdering
 
 @_silgen_name("LLVMFuzzerRunDriver")
 func LLVMFuzzerRunDriver(
@@ -65,7 +66,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     while let item = reader.next() {
         switch item {
         case .record(let record, let location):
-            precondition(location.line >= 2 && location.line == reader.lineNumber, "a record's line \(location.line) is not the reader's \(reader.lineNumber)")
+            precondition(
+                location.line >= 2 && location.line == reader.lineNumber, "a record's line \(location.line) is not the reader's \(reader.lineNumber)")
             if verbose { print("line \(location.line): \(LogWriter.line(for: record))") }
             checkRecordRoundTrip(record, headerLine: headerLine)
         case .problem(let problem):

@@ -81,34 +81,44 @@ func makeSystems(target: Int, counter: Counter) -> [System] {
         ready.signal()
     }
     ready.wait()
-    let busSystem = System(name: "ResponderBus (libuv)", send: { seq in
-        var payload = keyboardPayload
-        payload.curve = seq
-        bus.postFromAnyThread(.keyboardWillShow, payload)
-    }, stop: { uv.execute { holder.token = nil }; uv.shutdown() })
+    let busSystem = System(
+        name: "ResponderBus (libuv)",
+        send: { seq in
+            var payload = keyboardPayload
+            payload.curve = seq
+            bus.postFromAnyThread(.keyboardWillShow, payload)
+        },
+        stop: {
+            uv.execute { holder.token = nil }
+            uv.shutdown()
+        })
 
     let queue = DispatchQueue(label: "bench.serial")
-    let dispatchSystem = System(name: "DispatchQueue.async", send: { seq in
-        let payload = KeyboardInfo(begin: keyboardPayload.begin, end: keyboardPayload.end, duration: 0.25, curve: seq, isLocal: true)
-        queue.async {
-            counter.count += 1
-            counter.sum += payload.end?.height ?? 0
-            counter.lastSeq.store(payload.curve ?? 0, ordering: .releasing)
-            if counter.count == target { counter.done.store(1, ordering: .releasing) }
-        }
-    }, stop: {})
+    let dispatchSystem = System(
+        name: "DispatchQueue.async",
+        send: { seq in
+            let payload = KeyboardInfo(begin: keyboardPayload.begin, end: keyboardPayload.end, duration: 0.25, curve: seq, isLocal: true)
+            queue.async {
+                counter.count += 1
+                counter.sum += payload.end?.height ?? 0
+                counter.lastSeq.store(payload.curve ?? 0, ordering: .releasing)
+                if counter.count == target { counter.done.store(1, ordering: .releasing) }
+            }
+        }, stop: {})
 
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let eventLoop = group.next()
-    let nioSystem = System(name: "SwiftNIO EventLoop.execute", send: { seq in
-        let payload = KeyboardInfo(begin: keyboardPayload.begin, end: keyboardPayload.end, duration: 0.25, curve: seq, isLocal: true)
-        eventLoop.execute {
-            counter.count += 1
-            counter.sum += payload.end?.height ?? 0
-            counter.lastSeq.store(payload.curve ?? 0, ordering: .releasing)
-            if counter.count == target { counter.done.store(1, ordering: .releasing) }
-        }
-    }, stop: { try? group.syncShutdownGracefully() })
+    let nioSystem = System(
+        name: "SwiftNIO EventLoop.execute",
+        send: { seq in
+            let payload = KeyboardInfo(begin: keyboardPayload.begin, end: keyboardPayload.end, duration: 0.25, curve: seq, isLocal: true)
+            eventLoop.execute {
+                counter.count += 1
+                counter.sum += payload.end?.height ?? 0
+                counter.lastSeq.store(payload.curve ?? 0, ordering: .releasing)
+                if counter.count == target { counter.done.store(1, ordering: .releasing) }
+            }
+        }, stop: { try? group.syncShutdownGracefully() })
     return [busSystem, dispatchSystem, nioSystem]
 }
 
@@ -156,8 +166,10 @@ func runCrossThread(_ results: Results, scale: Double) {
         let g = "2 cross-thread"
         let label = "\(producers) producer\(producers == 1 ? "" : "s")"
         if producers == 1 {
-            results.add(Row(group: g, name: "postFromAnyThread, \(label)", value: ours, unit: "events/s",
-                            goal: "≥5M events/s", met: ours >= 5e6))
+            results.add(
+                Row(
+                    group: g, name: "postFromAnyThread, \(label)", value: ours, unit: "events/s",
+                    goal: "≥5M events/s", met: ours >= 5e6))
         }
         let goals: [(String, Double, String)] = [
             ("raw libuv", 1 / 1.5, "≥0.67× (within 1.5×)"), ("SwiftNIO EventLoop.execute", 5, "≥5×"),
@@ -165,18 +177,24 @@ func runCrossThread(_ results: Results, scale: Double) {
         ]
         for (base, goal, text) in goals {
             let b = rates[base]![producers]!
-            results.add(Row(group: g, name: "postFromAnyThread, \(label) vs \(base)", value: ours, unit: "events/s",
-                            baselineName: base, baselineValue: b, ratio: ours / b,
-                            goal: producers == 1 ? text : nil, met: producers == 1 ? ours / b >= goal : nil))
+            results.add(
+                Row(
+                    group: g, name: "postFromAnyThread, \(label) vs \(base)", value: ours, unit: "events/s",
+                    baselineName: base, baselineValue: b, ratio: ours / b,
+                    goal: producers == 1 ? text : nil, met: producers == 1 ? ours / b >= goal : nil))
         }
     }
     let (ours50, ours99) = p50s[bus]!
     for base in ["raw libuv", "SwiftNIO EventLoop.execute", "DispatchQueue.async"] {
         let (b50, b99) = p50s[base]!
-        results.add(Row(group: "2 cross-thread", name: "round trip p50 vs \(base)", value: ours50, unit: "ns",
-                        baselineName: base, baselineValue: b50, ratio: ours50 / b50,
-                        goal: base == "raw libuv" ? "≤1.1×" : nil, met: base == "raw libuv" ? ours50 / b50 <= 1.1 : nil))
-        results.add(Row(group: "2 cross-thread", name: "round trip p99 vs \(base)", value: ours99, unit: "ns",
-                        baselineName: base, baselineValue: b99, ratio: ours99 / b99))
+        results.add(
+            Row(
+                group: "2 cross-thread", name: "round trip p50 vs \(base)", value: ours50, unit: "ns",
+                baselineName: base, baselineValue: b50, ratio: ours50 / b50,
+                goal: base == "raw libuv" ? "≤1.1×" : nil, met: base == "raw libuv" ? ours50 / b50 <= 1.1 : nil))
+        results.add(
+            Row(
+                group: "2 cross-thread", name: "round trip p99 vs \(base)", value: ours99, unit: "ns",
+                baselineName: base, baselineValue: b99, ratio: ours99 / b99))
     }
 }

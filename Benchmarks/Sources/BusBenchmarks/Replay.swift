@@ -93,7 +93,10 @@ func runReplay(_ results: Results, cli: String, log: String, smallLog: String, e
         let t0 = bench_now_ns()
         var decoded = 0
         for line in lines {
-            if let record = try? decoder.decode(CodableRecord.self, from: line) { decoded += 1; blackHole(record.t) }
+            if let record = try? decoder.decode(CodableRecord.self, from: line) {
+                decoded += 1
+                blackHole(record.t)
+            }
         }
         return Double(decoded) / (Double(bench_now_ns() - t0) / 1e9)
     }
@@ -122,21 +125,32 @@ func runReplay(_ results: Results, cli: String, log: String, smallLog: String, e
     whole.withUnsafeBytes { raw in
         var start = 0
         let bytes = raw.bindMemory(to: UInt8.self)
-        while let nl = bytes[start...].firstIndex(of: 10) { count += 1; start = nl + 1 }
+        while let nl = bytes[start...].firstIndex(of: 10) {
+            count += 1
+            start = nl + 1
+        }
     }
     let splitRate = Double(count) / (Double(bench_now_ns() - t1) / 1e9)
 
-    results.add(Row(group: g, name: "replay \(events) events, 3 plugins → /dev/null", value: ours, unit: "events/s",
-                    baselineName: "orjson parse only", baselineValue: orjsonRate, ratio: ours / orjsonRate,
-                    goal: "≥1×", met: ours >= orjsonRate))
-    results.add(Row(group: g, name: "replay vs JSONDecoder", value: ours, unit: "events/s",
-                    baselineName: "JSONDecoder (Codable)", baselineValue: decoderRate, ratio: ours / decoderRate,
-                    goal: "≥10×", met: ours / decoderRate >= 10))
-    results.add(Row(group: g, name: "replay vs reading+splitting lines", value: ours, unit: "events/s",
-                    baselineName: "split lines only", baselineValue: splitRate, ratio: ours / splitRate))
+    results.add(
+        Row(
+            group: g, name: "replay \(events) events, 3 plugins → /dev/null", value: ours, unit: "events/s",
+            baselineName: "orjson parse only", baselineValue: orjsonRate, ratio: ours / orjsonRate,
+            goal: "≥1×", met: ours >= orjsonRate))
+    results.add(
+        Row(
+            group: g, name: "replay vs JSONDecoder", value: ours, unit: "events/s",
+            baselineName: "JSONDecoder (Codable)", baselineValue: decoderRate, ratio: ours / decoderRate,
+            goal: "≥10×", met: ours / decoderRate >= 10))
+    results.add(
+        Row(
+            group: g, name: "replay vs reading+splitting lines", value: ours, unit: "events/s",
+            baselineName: "split lines only", baselineValue: splitRate, ratio: ours / splitRate))
     results.add(Row(group: g, name: "replay wall time, \(events) events", value: big.seconds, unit: "s"))
     let rssRatio = Double(big.maxRSSKB) / Double(small.maxRSSKB)
-    results.add(Row(group: g, name: "peak RSS, \(events) events", value: Double(big.maxRSSKB) / 1024, unit: "MB",
-                    baselineName: "\(smallEvents) events", baselineValue: Double(small.maxRSSKB) / 1024, ratio: rssRatio,
-                    goal: "flat (≤1.10×)", met: rssRatio <= 1.10))
+    results.add(
+        Row(
+            group: g, name: "peak RSS, \(events) events", value: Double(big.maxRSSKB) / 1024, unit: "MB",
+            baselineName: "\(smallEvents) events", baselineValue: Double(small.maxRSSKB) / 1024, ratio: rssRatio,
+            goal: "flat (≤1.10×)", met: rssRatio <= 1.10))
 }

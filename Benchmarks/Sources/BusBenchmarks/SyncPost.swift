@@ -39,11 +39,12 @@ func makeCenter(observers: Int, sink: Sink) -> (NotificationCenter, [NSObjectPro
     let center = NotificationCenter()
     var tokens: [NSObjectProtocol] = []
     for _ in 0..<observers {
-        tokens.append(center.addObserver(forName: .benchKeyboardWillShow, object: nil, queue: nil) { note in
-            let end = note.userInfo?["UIKeyboardFrameEndUserInfoKey"] as? CGRect
-            let duration = note.userInfo?["UIKeyboardAnimationDurationUserInfoKey"] as? Double
-            sink.total += Double(end?.height ?? 0) + (duration ?? 0)
-        })
+        tokens.append(
+            center.addObserver(forName: .benchKeyboardWillShow, object: nil, queue: nil) { note in
+                let end = note.userInfo?["UIKeyboardFrameEndUserInfoKey"] as? CGRect
+                let duration = note.userInfo?["UIKeyboardAnimationDurationUserInfoKey"] as? Double
+                sink.total += Double(end?.height ?? 0) + (duration ?? 0)
+            })
     }
     return (center, tokens)
 }
@@ -73,26 +74,37 @@ func runSyncPost(_ results: Results) {
         let closures = makeDirectClosures(n, sink)
         let (center, centerTokens) = makeCenter(observers: n, sink: sink)
         // The bus, direct calls and NotificationCenter in turns (see `interleavedNsPerOp`).
-        let times = interleavedNsPerOp(rounds: 7, [
-            (iterations, { count in
-                var payload = keyboardPayload
-                for i in 0..<count {
-                    payload.curve = i & 7
-                    bus.post(.keyboardWillShow, payload)
-                }
-            }),
-            (iterations, { count in
-                var payload = keyboardPayload
-                for i in 0..<count {
-                    payload.curve = i & 7
-                    let event = Event(.keyboardWillShow, payload)
-                    for c in closures { c(event) }
-                }
-            }),
-            (n == 100 ? 2_000 : 50_000, { count in
-                for i in 0..<count { postToCenter(center, i) }
-            }),
-        ])
+        let times = interleavedNsPerOp(
+            rounds: 7,
+            [
+                (
+                    iterations,
+                    { count in
+                        var payload = keyboardPayload
+                        for i in 0..<count {
+                            payload.curve = i & 7
+                            bus.post(.keyboardWillShow, payload)
+                        }
+                    }
+                ),
+                (
+                    iterations,
+                    { count in
+                        var payload = keyboardPayload
+                        for i in 0..<count {
+                            payload.curve = i & 7
+                            let event = Event(.keyboardWillShow, payload)
+                            for c in closures { c(event) }
+                        }
+                    }
+                ),
+                (
+                    n == 100 ? 2_000 : 50_000,
+                    { count in
+                        for i in 0..<count { postToCenter(center, i) }
+                    }
+                ),
+            ])
         let (busNs, directNs, centerNs) = (times[0], times[1], times[2])
         let allocs = mallocsPerOp(iterations: 100_000) { count in
             var payload = keyboardPayload
@@ -101,29 +113,38 @@ func runSyncPost(_ results: Results) {
                 bus.post(.keyboardWillShow, payload)
             }
         }
-        blackHole(tokens); blackHole(centerTokens)
+        blackHole(tokens)
+        blackHole(centerTokens)
         perObserver[n] = (busNs, directNs, centerNs)
         let g = "1 sync post"
         let directGoal = n == 1 ? 1.5 : 1.2
-        results.add(Row(group: g, name: "bus.post, \(n) observer\(n == 1 ? "" : "s")", value: busNs, unit: "ns/post",
-                        baselineName: "direct closures", baselineValue: directNs, ratio: busNs / directNs,
-                        goal: "≤\(directGoal)× direct", met: busNs / directNs <= directGoal))
+        results.add(
+            Row(
+                group: g, name: "bus.post, \(n) observer\(n == 1 ? "" : "s")", value: busNs, unit: "ns/post",
+                baselineName: "direct closures", baselineValue: directNs, ratio: busNs / directNs,
+                goal: "≤\(directGoal)× direct", met: busNs / directNs <= directGoal))
         let speedup = centerNs / busNs
         let centerGoal = n == 1 ? 50.0 : (n == 100 ? 40.0 : nil)
-        results.add(Row(group: g, name: "bus.post, \(n) observer\(n == 1 ? "" : "s") vs NC", value: busNs, unit: "ns/post",
-                        baselineName: "NotificationCenter", baselineValue: centerNs, ratio: speedup,
-                        goal: centerGoal.map { "≥\(Int($0))× faster" }, met: centerGoal.map { speedup >= $0 }))
-        results.add(Row(group: g, name: "heap allocations per post, \(n) observer\(n == 1 ? "" : "s")", value: allocs,
-                        unit: "mallocs/post", goal: "0", met: allocs == 0))
+        results.add(
+            Row(
+                group: g, name: "bus.post, \(n) observer\(n == 1 ? "" : "s") vs NC", value: busNs, unit: "ns/post",
+                baselineName: "NotificationCenter", baselineValue: centerNs, ratio: speedup,
+                goal: centerGoal.map { "≥\(Int($0))× faster" }, met: centerGoal.map { speedup >= $0 }))
+        results.add(
+            Row(
+                group: g, name: "heap allocations per post, \(n) observer\(n == 1 ? "" : "s")", value: allocs,
+                unit: "mallocs/post", goal: "0", met: allocs == 0))
     }
     _ = perObserver
 
     // 1 matching observer among 100 registered for other events, against the bus with the 1 alone.
     do {
         let times = interleavedNsPerOp(iterations: 1_000_000, keyboardPosts(otherObservers: [0, 100], sink: sink))
-        results.add(Row(group: "1 sync post", name: "1 matching among 100 others", value: times[1], unit: "ns/post",
-                        baselineName: "bus, 1 observer alone", baselineValue: times[0], ratio: times[1] / times[0],
-                        goal: "≤1.10×", met: times[1] / times[0] <= 1.10))
+        results.add(
+            Row(
+                group: "1 sync post", name: "1 matching among 100 others", value: times[1], unit: "ns/post",
+                baselineName: "bus, 1 observer alone", baselineValue: times[0], ratio: times[1] / times[0],
+                goal: "≤1.10×", met: times[1] / times[0] <= 1.10))
     }
     blackHole(sink.total)
 }
@@ -154,9 +175,11 @@ func runScalePosts(_ results: Results) {
     for (index, others) in counts.enumerated() { values[others] = times[index] }
     for others in [10, 10_000] {
         let ratio = values[others]! / values[0]!
-        results.add(Row(group: "4 scale", name: "post, 1 observer + \(others) on other events", value: values[others]!,
-                        unit: "ns/post", baselineName: "no other observers", baselineValue: values[0]!, ratio: ratio,
-                        goal: "≤1.10×", met: ratio <= 1.10))
+        results.add(
+            Row(
+                group: "4 scale", name: "post, 1 observer + \(others) on other events", value: values[others]!,
+                unit: "ns/post", baselineName: "no other observers", baselineValue: values[0]!, ratio: ratio,
+                goal: "≤1.10×", met: ratio <= 1.10))
     }
     blackHole(sink.total)
 }
@@ -170,5 +193,6 @@ func runProfilePost() {
         payload.curve = i & 7
         bus.post(.keyboardWillShow, payload)
     }
-    blackHole(tokens); blackHole(sink.total)
+    blackHole(tokens)
+    blackHole(sink.total)
 }

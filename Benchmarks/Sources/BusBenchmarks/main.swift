@@ -4,7 +4,9 @@ import Foundation
 
 let args = CommandLine.arguments
 guard args.count >= 5 else {
-    print("usage: BusBenchmarks CLI LOG SMALL_LOG RESULTS_JSON [cases: sync,cross,replay,scale; or import alone; profile-post, profile-import, profile-import-small for a profiler]")
+    print(
+        "usage: BusBenchmarks CLI LOG SMALL_LOG RESULTS_JSON [cases: sync,cross,replay,scale; or import alone; profile-post, profile-import, profile-import-small for a profiler]"
+    )
     exit(2)
 }
 let selected = Set((args.count > 5 ? args[5] : "sync,cross,replay,scale").split(separator: ",").map(String.init))
@@ -21,8 +23,9 @@ if selected.contains("replay") {
     let count = { (path: String) in
         (try? Data(contentsOf: URL(fileURLWithPath: path)))?.reduce(0) { $0 + ($1 == 10 ? 1 : 0) } ?? 0
     }
-    runReplay(results, cli: args[1], log: args[2], smallLog: args[3], events: count(args[2]) - 1,
-              smallEvents: count(args[3]) - 1)
+    runReplay(
+        results, cli: args[1], log: args[2], smallLog: args[3], events: count(args[2]) - 1,
+        smallEvents: count(args[3]) - 1)
 }
 if selected.contains("scale") {
     runScalePosts(results)

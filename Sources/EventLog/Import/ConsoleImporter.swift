@@ -146,9 +146,12 @@ public struct ConsoleImporter: Sendable {
         scenes += hierarchy.dumps.compactMap { dump in builder.scene(of: dump).map { PlacedScene(line: dump.line, scene: $0) } }
         problems += builder.problems
         for guess in builder.guessed {
-            problems.append(ImportProblem(
-                kind: .guessedKind, line: guess.line,
-                message: "\(guess.className) is not a UIKit class and prints no baseClass; taken as a \(guess.kind.rawValue) from its name (say otherwise with --kind \(guess.className)=KIND)"))
+            problems.append(
+                ImportProblem(
+                    kind: .guessedKind, line: guess.line,
+                    message:
+                        "\(guess.className) is not a UIKit class and prints no baseClass; taken as a \(guess.kind.rawValue) from its name (say otherwise with --kind \(guess.className)=KIND)"
+                ))
         }
         summary.dumps = scenes.count
         summary.views = scenes.reduce(0) { $0 + $1.scene.viewCount }
@@ -188,7 +191,8 @@ public struct ConsoleImporter: Sendable {
         } else if let inferred = ScreenInference.infer(from: found) {
             screen = inferred
             source = "inferred"
-        } else if let window = scenes.first(where: { $0.scene.isWindow && $0.scene.root.frame.size.width > 0 && $0.scene.root.frame.size.height > 0 }) {
+        } else if let window = scenes.first(where: { $0.scene.isWindow && $0.scene.root.frame.size.width > 0 && $0.scene.root.frame.size.height > 0 })
+        {
             screen = window.scene.root.frame.size
             source = "inferred"
         } else {
@@ -217,13 +221,17 @@ public struct ConsoleImporter: Sendable {
                         problems.append(
                             ImportProblem(
                                 kind: .timeTooLate, line: notification.line,
-                                message: "this timestamp is \(formatSeconds(t)) s after the dump's first, more than a log can replay (\(Int(LogLimits.maximumSeconds)) s); t stays at \(formatSeconds(previous))"))
+                                message:
+                                    "this timestamp is \(formatSeconds(t)) s after the dump's first, more than a log can replay (\(Int(LogLimits.maximumSeconds)) s); t stays at \(formatSeconds(previous))"
+                            ))
                         t = previous
                     } else if t < previous {
                         problems.append(
                             ImportProblem(
                                 kind: .timeWentBack, line: notification.line,
-                                message: "this timestamp is \(formatSeconds(previous - t)) s earlier than the one before it; the dump order is kept and t stays at \(formatSeconds(previous))"))
+                                message:
+                                    "this timestamp is \(formatSeconds(previous - t)) s earlier than the one before it; the dump order is kept and t stays at \(formatSeconds(previous))"
+                            ))
                         t = previous
                     }
                 }
@@ -244,8 +252,11 @@ public struct ConsoleImporter: Sendable {
             return finish(header, session.records, [])
         }
         if let focus = options.focus {
-            problems.append(ImportProblem(
-                kind: .focusNotUsed, line: 0, message: "--focus \(focus) is not used: the console has no view-hierarchy dump to find it in (add one, or pass it with --scene FILE)"))
+            problems.append(
+                ImportProblem(
+                    kind: .focusNotUsed, line: 0,
+                    message:
+                        "--focus \(focus) is not used: the console has no view-hierarchy dump to find it in (add one, or pass it with --scene FILE)"))
         }
 
         // Records, with a scene for the editing views.

@@ -557,7 +557,9 @@ struct ConsoleScanner {
             i += 1
         }
         var valueEnd = i
-        while valueEnd > valueStart, bytes[valueEnd - 1] == UInt8(ascii: " ") || bytes[valueEnd - 1] == UInt8(ascii: "\t") || bytes[valueEnd - 1] == UInt8(ascii: "\r") {
+        while valueEnd > valueStart,
+            bytes[valueEnd - 1] == UInt8(ascii: " ") || bytes[valueEnd - 1] == UInt8(ascii: "\t") || bytes[valueEnd - 1] == UInt8(ascii: "\r")
+        {
             valueEnd -= 1
         }
         let entry = Entry(
@@ -621,10 +623,13 @@ struct ConsoleScanner {
             cutOff = finished.container != nil
         }
         let lastEntryCut = finished.entries.last.map { $0.isUnbalanced && $0.atEndOfInput } ?? false
-        let eventNames = finished.names.isEmpty ? [defaultEvent.rawValue] : finished.names.compactMap { name -> String? in
-            if case .keyboardName(let e) = name.word { return e.rawValue }
-            return nil
-        }
+        let eventNames =
+            finished.names.isEmpty
+            ? [defaultEvent.rawValue]
+            : finished.names.compactMap { name -> String? in
+                if case .keyboardName(let e) = name.word { return e.rawValue }
+                return nil
+            }
         let what = eventNames.count == 1 ? eventNames[0] : "\(eventNames.count) notifications (\(eventNames.joined(separator: ", ")))"
         var readable = finished
         if cutOff || lastEntryCut {
@@ -692,7 +697,8 @@ struct ConsoleScanner {
                 if !finite {
                     report(
                         .unrepresentableFrame, line: entry.line, column: entry.column,
-                        "the \(entry.key.displayName) value `\(shown)` is not a finite rectangle (CGRectNull or infinite); a log cannot hold it, so \(what) is imported without it")
+                        "the \(entry.key.displayName) value `\(shown)` is not a finite rectangle (CGRectNull or infinite); a log cannot hold it, so \(what) is imported without it"
+                    )
                     continue
                 }
                 if entry.key == .frameBegin { info.begin = rect } else { info.end = rect }
@@ -849,7 +855,8 @@ struct ConsoleScanner {
         let word = bytes[start..<pos]
         // `forName:`, and the selectors that end in it (`addObserverForName:`, ReactiveObjC's
         // `rac_addObserverForName:`), pass a name in code.
-        let isCodeLabel = Self.codeLabels.contains { word.elementsEqual($0) }
+        let isCodeLabel =
+            Self.codeLabels.contains { word.elementsEqual($0) }
             || (word.count > 7 && word.suffix(7).elementsEqual("ForName".utf8))
         if isCodeLabel { lineHasCodeLabel = true }
         lineDisqualified = !isLabel || isCodeLabel
@@ -1035,7 +1042,9 @@ struct ConsoleScanner {
         var start = span.start
         var end = min(span.end, lineEnd)
         guard start < end else { return }
-        while end > start, bytes[end - 1] == UInt8(ascii: ",") || bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: ";") { end -= 1 }
+        while end > start, bytes[end - 1] == UInt8(ascii: ",") || bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: ";") {
+            end -= 1
+        }
         while start < end, bytes[start] == UInt8(ascii: " ") { start += 1 }
         guard start < end else { return }
         report(
@@ -1109,7 +1118,10 @@ struct ConsoleScanner {
             end += 1
         }
         var valueEnd = end
-        while valueEnd > valueStart, [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: ";"), UInt8(ascii: ","), UInt8(ascii: "\"")].contains(bytes[valueEnd - 1]) {
+        while valueEnd > valueStart,
+            [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: ";"), UInt8(ascii: ","), UInt8(ascii: "\"")].contains(
+                bytes[valueEnd - 1])
+        {
             valueEnd -= 1
         }
         let value = bytes[valueStart..<valueEnd]
@@ -1186,8 +1198,10 @@ struct ConsoleScanner {
     }
 
     private static let rectWords: Set<[UInt8]> = Set(
-        ["nsrect", "cgrect", "optional", "some", "origin", "size", "x", "y", "width", "height", "cgpoint", "cgsize",
-         "nspoint", "nssize", "inf", "infinity", "nan", "e"].map { Array($0.utf8) })
+        [
+            "nsrect", "cgrect", "optional", "some", "origin", "size", "x", "y", "width", "height", "cgpoint", "cgsize",
+            "nspoint", "nssize", "inf", "infinity", "nan", "e",
+        ].map { Array($0.utf8) })
 
     /// Whether a value is made only of numbers, brackets, separators and the words of a rectangle,
     /// with at least one number.

@@ -156,7 +156,8 @@ public final class Bus: @unchecked Sendable {
                 .diagnostic,
                 Diagnostic(
                     level: .error,
-                    message: "dropped '\(event.name.rawValue)': its payload is a \(type(of: event.payload)), but the name carries \(kind.payloadType)",
+                    message:
+                        "dropped '\(event.name.rawValue)': its payload is a \(type(of: event.payload)), but the name carries \(kind.payloadType)",
                     failure: .wrongPayload
                 ), origin: .derived(by: "bus"))
         }
@@ -203,7 +204,8 @@ public final class Bus: @unchecked Sendable {
             .diagnostic,
             Diagnostic(
                 level: .error,
-                message: "one post cascaded into more than \(Bus.cascadeLimit) events (observers posting to each other without end?); the \(dropped) still queued were dropped",
+                message:
+                    "one post cascaded into more than \(Bus.cascadeLimit) events (observers posting to each other without end?); the \(dropped) still queued were dropped",
                 failure: .cascadeCut),
             sender: nil, origin: .derived(by: "bus"))
         pending.removeAll()

@@ -54,10 +54,12 @@ final class TokenBox: Sendable {
     }
 
     func cancel() {
-        guard let taken = record.withLock({ box -> ObserverRecord? in
-            defer { box = nil }
-            return box?.value
-        }) else { return }
+        guard
+            let taken = record.withLock({ box -> ObserverRecord? in
+                defer { box = nil }
+                return box?.value
+            })
+        else { return }
         Self.remove(taken, through: anchor)
         // `taken` is released here, after the bookkeeping and outside every lock.
     }

@@ -62,11 +62,14 @@ class ObserverRecord {
 final class TypedRecord<Payload: Sendable>: ObserverRecord {
     @usableFromInline let body: (Event<Payload>) -> Void
 
-    init(nameID: Int, sender: AnyObject?, sortKey: UInt64, inPipeline: Bool, pluginName: String?,
-         body: @escaping (Event<Payload>) -> Void) {
+    init(
+        nameID: Int, sender: AnyObject?, sortKey: UInt64, inPipeline: Bool, pluginName: String?,
+        body: @escaping (Event<Payload>) -> Void
+    ) {
         self.body = body
-        super.init(nameID: nameID, sender: sender, sortKey: sortKey, inPipeline: inPipeline, isErased: false,
-                   pluginName: pluginName)
+        super.init(
+            nameID: nameID, sender: sender, sortKey: sortKey, inPipeline: inPipeline, isErased: false,
+            pluginName: pluginName)
     }
 }
 
@@ -75,11 +78,14 @@ final class TypedRecord<Payload: Sendable>: ObserverRecord {
 final class ErasedRecord: ObserverRecord {
     @usableFromInline let body: (AnyEvent) -> Void
 
-    init(nameID: Int?, sender: AnyObject?, sortKey: UInt64, inPipeline: Bool, pluginName: String?,
-         body: @escaping (AnyEvent) -> Void) {
+    init(
+        nameID: Int?, sender: AnyObject?, sortKey: UInt64, inPipeline: Bool, pluginName: String?,
+        body: @escaping (AnyEvent) -> Void
+    ) {
         self.body = body
-        super.init(nameID: nameID, sender: sender, sortKey: sortKey, inPipeline: inPipeline, isErased: true,
-                   pluginName: pluginName)
+        super.init(
+            nameID: nameID, sender: sender, sortKey: sortKey, inPipeline: inPipeline, isErased: true,
+            pluginName: pluginName)
     }
 }
 

@@ -46,8 +46,10 @@ extension EventName where Payload == KeyboardInfo {
 
     /// The six keyboard events, in the order listed above.
     public static var allKeyboardEvents: [Self] {
-        [.keyboardWillShow, .keyboardDidShow, .keyboardWillHide, .keyboardDidHide,
-         .keyboardWillChangeFrame, .keyboardDidChangeFrame]
+        [
+            .keyboardWillShow, .keyboardDidShow, .keyboardWillHide, .keyboardDidHide,
+            .keyboardWillChangeFrame, .keyboardDidChangeFrame,
+        ]
     }
 }
 

@@ -3,11 +3,11 @@ import HeapModule
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A deterministic event loop with virtual time, for tests and for replaying logs as fast as the
@@ -72,9 +72,9 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
 
     private static var currentThread: UInt {
         #if canImport(Darwin)
-        UInt(bitPattern: pthread_self())
+            UInt(bitPattern: pthread_self())
         #else
-        UInt(pthread_self())
+            UInt(pthread_self())
         #endif
     }
 

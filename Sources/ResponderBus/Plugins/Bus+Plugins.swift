@@ -39,7 +39,9 @@ extension Bus {
             guard let at = plugins.firstIndex(where: { $0.name == anchor }) else {
                 throw PluginRegistrationError(
                     code: .unknownAnchor,
-                    message: "cannot place '\(name)' \(position): no plugin named '\(anchor)' is registered (registered: \(pluginNames.joined(separator: ", ")))")
+                    message:
+                        "cannot place '\(name)' \(position): no plugin named '\(anchor)' is registered (registered: \(pluginNames.joined(separator: ", ")))"
+                )
             }
             if case .before = position { index = at } else { index = at + 1 }
         }
@@ -49,7 +51,9 @@ extension Bus {
         guard !records.isEmpty else {
             throw PluginRegistrationError(
                 code: .noCapability,
-                message: "'\(name)' conforms to none of KeyboardObserving, EditingObserving, ReturnKeyObserving or EventObserving, so it would never be called")
+                message:
+                    "'\(name)' conforms to none of KeyboardObserving, EditingObserving, ReturnKeyObserving or EventObserving, so it would never be called"
+            )
         }
         plugins.insert(
             PluginEntry(plugin: plugin, name: name, records: records, registration: registration, context: context), at: index)

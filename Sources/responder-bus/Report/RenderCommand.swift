@@ -3,7 +3,7 @@ import EventLog
 import ResponderBus
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `responder-bus render`: the screen as it was at one moment of a log, as an SVG file.
@@ -79,10 +79,11 @@ struct RenderCommand: ParsableCommand {
         let state = recorder.states[index]
         let name = log == "-" ? "standard input" : String(log.split(separator: "/").last ?? Substring(log))
         let moment = "t = \(Markup.time(at)) s"
-        let after = item.map {
-            let record = recorder.items[$0].record
-            return "after record #\($0 + 1) at \(Markup.time(record.t)) s, \(record.event.name) (\(ReportText.origin(record.origin)))"
-        } ?? "before the first record"
+        let after =
+            item.map {
+                let record = recorder.items[$0].record
+                return "after record #\($0 + 1) at \(Markup.time(record.t)) s, \(record.event.name) (\(ReportText.origin(record.origin)))"
+            } ?? "before the first record"
         let svg = ScreenDrawing.standalone(
             state, title: "\(name) at \(moment)", caption: ["\(name), \(moment)", "\(after)."])
         file.line(String(svg.dropLast()))

@@ -2,7 +2,7 @@ import EventLog
 import ResponderBus
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `replay --report FILE.html`: takes the snapshots during the replay and writes the report when it
@@ -47,6 +47,7 @@ final class ReplayReport {
         }
         try file.commit()
         complain(
-            "report: wrote \(path) (\(html.utf8.count >> 10) KiB; \(Markup.count(recorder.items.count, "record")), \(Markup.count(recorder.violations.count, "violation")))")
+            "report: wrote \(path) (\(html.utf8.count >> 10) KiB; \(Markup.count(recorder.items.count, "record")), \(Markup.count(recorder.violations.count, "violation")))"
+        )
     }
 }

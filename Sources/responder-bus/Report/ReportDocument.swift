@@ -60,7 +60,8 @@ struct ReportDocument {
         func shot(_ state: Int, _ label: String, on area: Rect? = nil) -> String {
             let box = area ?? drawings[state]!.canvas
             let n = Markup.number
-            return "<svg class=\"shot\" viewBox=\"\(n(box.minX)) \(n(box.minY)) \(n(box.width)) \(n(box.height))\" width=\"\(n(box.width * scale))\" height=\"\(n(box.height * scale))\" role=\"img\" aria-label=\"\(Markup.escape(label + ": " + recorder.states[state].summary))\"><use href=\"#s\(state)\"/></svg>"
+            return
+                "<svg class=\"shot\" viewBox=\"\(n(box.minX)) \(n(box.minY)) \(n(box.width)) \(n(box.height))\" width=\"\(n(box.width * scale))\" height=\"\(n(box.height * scale))\" role=\"img\" aria-label=\"\(Markup.escape(label + ": " + recorder.states[state].summary))\"><use href=\"#s\(state)\"/></svg>"
         }
 
         let timeline = TimelineChart(recorder: recorder, plugins: plugins)
@@ -116,14 +117,18 @@ struct ReportDocument {
         fact("Screens drawn", "\(drawn.count) distinct, for \(Markup.count(decisions.count, "decision"))", count: ("screens", drawn.count))
         fact(
             "Plugins that ran",
-            plugins.isEmpty ? "none" : Markup.escape(plugins.joined(separator: " → "))
-                + (disabled.isEmpty ? "" : " (turned off: \(Markup.escape(disabled.joined(separator: ", "))))"))
+            plugins.isEmpty
+                ? "none"
+                : Markup.escape(plugins.joined(separator: " → "))
+                    + (disabled.isEmpty ? "" : " (turned off: \(Markup.escape(disabled.joined(separator: ", "))))"))
         if summary.rejectedLines > 0 {
             fact("Lines skipped", "\(summary.rejectedLines) (named on standard error)", count: ("skipped", summary.rejectedLines))
         }
         fact(
             "At the end",
-            "<a href=\"#end\">" + Markup.escape("root at y \(Markup.points(final.rootOriginY)); first responder \(final.firstResponder.map { "'\($0.id)'" } ?? "none")") + "</a>")
+            "<a href=\"#end\">"
+                + Markup.escape(
+                    "root at y \(Markup.points(final.rootOriginY)); first responder \(final.firstResponder.map { "'\($0.id)'" } ?? "none")") + "</a>")
         out += """
             </dl>
             <nav aria-label="Sections"><a href="#timeline">Timeline</a> · <a href="#screens">Screens at each decision</a>\(violations > 0 ? " · <a href=\"#violations\">Violations</a>" : "") · <a href="#events">Events table</a></nav>
@@ -140,15 +145,19 @@ struct ReportDocument {
             """
 
         // The drawings, once each.
-        out += "<svg class=\"defs\" width=\"0\" height=\"0\" aria-hidden=\"true\" focusable=\"false\"><defs>\(ScreenDrawing.patterns(fontSize: fontSize))"
+        out +=
+            "<svg class=\"defs\" width=\"0\" height=\"0\" aria-hidden=\"true\" focusable=\"false\"><defs>\(ScreenDrawing.patterns(fontSize: fontSize))"
         for state in drawn { out += drawings[state]!.group(id: "s\(state)") }
         out += "</defs></svg>\n"
 
         if !recorder.violations.isEmpty {
-            out += "<section id=\"violations\" aria-labelledby=\"violations-h\"><h2 id=\"violations-h\">⚠ Violations: the focused field left covered</h2>\n"
+            out +=
+                "<section id=\"violations\" aria-labelledby=\"violations-h\"><h2 id=\"violations-h\">⚠ Violations: the focused field left covered</h2>\n"
             for (index, violation) in recorder.violations.enumerated() {
-                out += "<article class=\"violation\" id=\"v\(index + 1)\"><h3>⚠ Violation \(index + 1): \(Markup.escape(violation.violation.description))</h3>"
-                out += "<figure>\(shot(violation.state, "Screen at violation \(index + 1)"))<figcaption>The screen when the check found it (the keyboard had settled).</figcaption></figure></article>\n"
+                out +=
+                    "<article class=\"violation\" id=\"v\(index + 1)\"><h3>⚠ Violation \(index + 1): \(Markup.escape(violation.violation.description))</h3>"
+                out +=
+                    "<figure>\(shot(violation.state, "Screen at violation \(index + 1)"))<figcaption>The screen when the check found it (the keyboard had settled).</figcaption></figure></article>\n"
             }
             out += "</section>\n"
         }
@@ -159,11 +168,13 @@ struct ReportDocument {
         for (number, decision) in decisions.enumerated() {
             let item = items[decision.item]
             let record = item.record
-            let heading = "\(Markup.time(record.t)) s · \(ReportText.origin(record.origin)) · \(record.event.name): \(ReportText.describe(record.event))"
+            let heading =
+                "\(Markup.time(record.t)) s · \(ReportText.origin(record.origin)) · \(record.event.name): \(ReportText.describe(record.event))"
             let id = "d\(decision.item + 1)"
             if let first = decision.repeatOf {
                 out += "<article class=\"decision repeat\" id=\"\(id)\"><h3>\(number + 1). \(Markup.escape(heading))</h3>"
-                out += "<p>Same screens before and after as <a href=\"#d\(first + 1)\">the decision at \(Markup.time(items[first].record.t)) s</a>. <a href=\"#r\(decision.item + 1)\">Record #\(decision.item + 1)</a>.</p></article>\n"
+                out +=
+                    "<p>Same screens before and after as <a href=\"#d\(first + 1)\">the decision at \(Markup.time(items[first].record.t)) s</a>. <a href=\"#r\(decision.item + 1)\">Record #\(decision.item + 1)</a>.</p></article>\n"
                 continue
             }
             out += "<article class=\"decision\" id=\"\(id)\"><h3>\(number + 1). \(Markup.escape(heading))</h3><div class=\"pair\">"
@@ -171,13 +182,16 @@ struct ReportDocument {
                 out += "<figure>\(shot(item.after, "Before and after"))<figcaption>Before and after: the screen did not change.</figcaption></figure>"
             } else {
                 let area = drawings[item.before]!.canvas.union(drawings[item.after]!.canvas)
-                out += "<figure>\(shot(item.before, "Before", on: area))<figcaption>Before. \(Markup.escape(caption(recorder.states[item.before])))</figcaption></figure>"
-                out += "<figure>\(shot(item.after, "After", on: area))<figcaption>After. \(Markup.escape(caption(recorder.states[item.after])))</figcaption></figure>"
+                out +=
+                    "<figure>\(shot(item.before, "Before", on: area))<figcaption>Before. \(Markup.escape(caption(recorder.states[item.before])))</figcaption></figure>"
+                out +=
+                    "<figure>\(shot(item.after, "After", on: area))<figcaption>After. \(Markup.escape(caption(recorder.states[item.after])))</figcaption></figure>"
             }
             out += "</div><p><a href=\"#r\(decision.item + 1)\">Record #\(decision.item + 1)</a></p></article>\n"
         }
         let end = items.isEmpty ? "before any record" : "after record #\(items.count) at \(Markup.time(items[items.count - 1].record.t)) s"
-        out += "<article class=\"final\" id=\"end\"><h3>At the end, \(end)</h3><figure>\(shot(finalState, "At the end"))<figcaption>\(Markup.escape(caption(recorder.states[finalState])))</figcaption></figure></article>\n"
+        out +=
+            "<article class=\"final\" id=\"end\"><h3>At the end, \(end)</h3><figure>\(shot(finalState, "At the end"))<figcaption>\(Markup.escape(caption(recorder.states[finalState])))</figcaption></figure></article>\n"
         out += "</section>\n"
 
         out += """
@@ -192,7 +206,8 @@ struct ReportDocument {
         for (index, item) in items.enumerated() {
             let record = item.record
             let derived = record.origin.derivingPlugin
-            out += "<tr id=\"r\(index + 1)\" class=\"\(derived == nil ? "ext" : "dec")\"><td>\(index + 1)</td><td>\(Markup.time(record.t))</td><td>\(record.event.name)</td><td>\(derived.map { "→ " + Markup.escape($0) } ?? "external")</td><td>\(Markup.escape(ReportText.describe(record.event)))</td><td>"
+            out +=
+                "<tr id=\"r\(index + 1)\" class=\"\(derived == nil ? "ext" : "dec")\"><td>\(index + 1)</td><td>\(Markup.time(record.t))</td><td>\(record.event.name)</td><td>\(derived.map { "→ " + Markup.escape($0) } ?? "external")</td><td>\(Markup.escape(ReportText.describe(record.event)))</td><td>"
             if derived != nil { out += "<a href=\"#d\(index + 1)\">before/after</a>" }
             out += "</td></tr>\n"
         }

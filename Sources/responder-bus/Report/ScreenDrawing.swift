@@ -24,8 +24,10 @@ struct ScreenDrawing {
         if let keyboard = state.keyboardFrame, Self.isDrawable(keyboard) { area = area.union(keyboard) }
         // Absurd frames must not make the screen a speck: keep within a few screens of it.
         let reach = max(state.size.width, state.size.height, 1) * 3
-        let minX = max(area.minX, -reach), maxX = min(area.maxX, state.size.width + reach)
-        let minY = max(area.minY, -reach), maxY = min(area.maxY, state.size.height + reach)
+        let minX = max(area.minX, -reach)
+        let maxX = min(area.maxX, state.size.width + reach)
+        let minY = max(area.minY, -reach)
+        let maxY = min(area.maxY, state.size.height + reach)
         let margin = fontSize * 0.75
         // Room on the left for the root's shift arrow, and above for its label.
         let shifted = state.hasRoot && state.rootOriginY != state.restingRootOriginY
@@ -98,7 +100,8 @@ struct ScreenDrawing {
             // A text view's second, inner line: told apart from a text field without colour.
             let inset = fontSize * 0.25
             if frame.width > 2 * inset, frame.height > 2 * inset {
-                out += rect(Rect(x: frame.minX + inset, y: frame.minY + inset, width: frame.width - 2 * inset, height: frame.height - 2 * inset), "rb-inner")
+                out += rect(
+                    Rect(x: frame.minX + inset, y: frame.minY + inset, width: frame.width - 2 * inset, height: frame.height - 2 * inset), "rb-inner")
             }
         }
         // The focused field's label is drawn last, over the keyboard.
@@ -127,9 +130,12 @@ struct ScreenDrawing {
         let shift = to - from
         let head = fontSize * 0.45 * (shift < 0 ? 1 : -1)
         var out = "<g class=\"rb-shift\"><title>root moved \(Markup.points(abs(shift))) pt \(shift < 0 ? "up" : "down")</title>"
-        out += "<path d=\"M\(Markup.number(x)) \(Markup.number(from))V\(Markup.number(to))M\(Markup.number(x - fontSize * 0.4)) \(Markup.number(to + head))L\(Markup.number(x)) \(Markup.number(to))L\(Markup.number(x + fontSize * 0.4)) \(Markup.number(to + head))\"/>"
+        out +=
+            "<path d=\"M\(Markup.number(x)) \(Markup.number(from))V\(Markup.number(to))M\(Markup.number(x - fontSize * 0.4)) \(Markup.number(to + head))L\(Markup.number(x)) \(Markup.number(to))L\(Markup.number(x + fontSize * 0.4)) \(Markup.number(to + head))\"/>"
         out += "<path class=\"rb-rest\" d=\"M\(Markup.number(x - fontSize * 0.6)) \(Markup.number(from))H\(Markup.number(x + fontSize * 0.6))\"/>"
-        out += text("root \(shift < 0 ? "↑" : "↓") \(Markup.points(abs(shift))) pt", x: canvas.minX + fontSize * 0.3, y: canvas.minY + fontSize * 1.1, "rb-shift-label")
+        out += text(
+            "root \(shift < 0 ? "↑" : "↓") \(Markup.points(abs(shift))) pt", x: canvas.minX + fontSize * 0.3, y: canvas.minY + fontSize * 1.1,
+            "rb-shift-label")
         return out + "</g>"
     }
 

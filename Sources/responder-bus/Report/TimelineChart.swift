@@ -82,16 +82,19 @@ struct TimelineChart {
 
     func svg() -> String {
         let n = Markup.number
-        var out = "<svg id=\"timeline-chart\" class=\"timeline\" role=\"group\" aria-labelledby=\"tl-title\" aria-describedby=\"tl-desc\" viewBox=\"0 0 \(n(width)) \(n(height))\" width=\"\(n(width))\" height=\"\(n(height))\">"
+        var out =
+            "<svg id=\"timeline-chart\" class=\"timeline\" role=\"group\" aria-labelledby=\"tl-title\" aria-describedby=\"tl-desc\" viewBox=\"0 0 \(n(width)) \(n(height))\" width=\"\(n(width))\" height=\"\(n(height))\">"
         out += "<title id=\"tl-title\">Timeline of \(Markup.count(recorder.items.count, "record")) over \(Markup.time(duration)) s</title>"
         out += "<desc id=\"tl-desc\">\(Markup.escape(description()))</desc>"
-        out += "<defs><pattern id=\"tl-p-kb\" patternUnits=\"userSpaceOnUse\" width=\"7\" height=\"7\" patternTransform=\"rotate(45)\"><rect width=\"7\" height=\"7\" fill=\"#e2e2e8\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"7\" stroke=\"#9a9aa8\" stroke-width=\"1.5\"/></pattern></defs>"
+        out +=
+            "<defs><pattern id=\"tl-p-kb\" patternUnits=\"userSpaceOnUse\" width=\"7\" height=\"7\" patternTransform=\"rotate(45)\"><rect width=\"7\" height=\"7\" fill=\"#e2e2e8\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"7\" stroke=\"#9a9aa8\" stroke-width=\"1.5\"/></pattern></defs>"
         out += legend()
         out += axes()
         out += keyboardArea()
         out += laneFrames()
         for violation in recorder.violations {
-            out += "<line class=\"tl-violation-line\" x1=\"\(n(x(violation.t)))\" x2=\"\(n(x(violation.t)))\" y1=\"\(n(plotTop))\" y2=\"\(n(lanesTop + Double(lanes.count + 2) * laneHeight))\"/>"
+            out +=
+                "<line class=\"tl-violation-line\" x1=\"\(n(x(violation.t)))\" x2=\"\(n(x(violation.t)))\" y1=\"\(n(plotTop))\" y2=\"\(n(lanesTop + Double(lanes.count + 2) * laneHeight))\"/>"
         }
         out += stepPath(initial: initial.rootOriginY, values: series.root.map { $0 }, className: "tl-series tl-root", name: "root")
         out += stepPath(initial: initial.keyboardTop, values: series.keyboardTop.map { $0 }, className: "tl-series tl-keyboard", name: "keyboardTop")
@@ -109,8 +112,10 @@ struct TimelineChart {
         func list(_ values: [Double?]) -> String {
             "[" + values.map { $0.map(JSONText.number) ?? "null" }.joined(separator: ",") + "]"
         }
-        let start = "{\"root\":\(JSONText.number(initial.rootOriginY)),\"keyboardTop\":\(JSONText.number(initial.keyboardTop)),\"fieldBottom\":\(initial.fieldBottomWithGap.map(JSONText.number) ?? "null")}"
-        return "{\"t\":\(list(series.t)),\"root\":\(list(series.root)),\"keyboardTop\":\(list(series.keyboardTop)),\"fieldBottom\":\(list(series.fieldBottom)),\"initial\":\(start)}"
+        let start =
+            "{\"root\":\(JSONText.number(initial.rootOriginY)),\"keyboardTop\":\(JSONText.number(initial.keyboardTop)),\"fieldBottom\":\(initial.fieldBottomWithGap.map(JSONText.number) ?? "null")}"
+        return
+            "{\"t\":\(list(series.t)),\"root\":\(list(series.root)),\"keyboardTop\":\(list(series.keyboardTop)),\"fieldBottom\":\(list(series.fieldBottom)),\"initial\":\(start)}"
     }
 
     private func legend() -> String {
@@ -125,7 +130,8 @@ struct TimelineChart {
             out += "<text x=\"\(Markup.number(left + 40))\" y=\"18\">\(label)</text>"
             left += 60 + Double(label.count) * 6.6
         }
-        out += "<rect x=\"\(Markup.number(left))\" y=\"7\" width=\"22\" height=\"14\" fill=\"url(#tl-p-kb)\" stroke=\"#9a9aa8\"/><text x=\"\(Markup.number(left + 28))\" y=\"18\">under the keyboard</text>"
+        out +=
+            "<rect x=\"\(Markup.number(left))\" y=\"7\" width=\"22\" height=\"14\" fill=\"url(#tl-p-kb)\" stroke=\"#9a9aa8\"/><text x=\"\(Markup.number(left + 28))\" y=\"18\">under the keyboard</text>"
         return out + "</g>"
     }
 
@@ -140,14 +146,18 @@ struct TimelineChart {
             out += "<text class=\"tl-tick\" x=\"\(n(plotLeft - 6))\" y=\"\(n(y(value) + 4))\" text-anchor=\"end\">\(Markup.points(value))</text>"
             value += yStep
         }
-        let tStep = Self.niceStep(span: duration, count: max(2, Int(plotWidth / 80)), candidates: [0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600])
+        let tStep = Self.niceStep(
+            span: duration, count: max(2, Int(plotWidth / 80)),
+            candidates: [0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600])
         var t = 0.0
         while t <= duration + tStep * 0.001 {
             out += "<line class=\"tl-grid\" x1=\"\(n(x(t)))\" x2=\"\(n(x(t)))\" y1=\"\(n(plotTop))\" y2=\"\(n(plotBottom + 4))\"/>"
-            out += "<text class=\"tl-tick\" x=\"\(n(x(t)))\" y=\"\(n(plotBottom + 17))\" text-anchor=\"middle\">\(JSONText.number((t * 1000).rounded() / 1000)) s</text>"
+            out +=
+                "<text class=\"tl-tick\" x=\"\(n(x(t)))\" y=\"\(n(plotBottom + 17))\" text-anchor=\"middle\">\(JSONText.number((t * 1000).rounded() / 1000)) s</text>"
             t += tStep
         }
-        out += "<text class=\"tl-axis-label\" transform=\"translate(14 \(n(plotTop + plotHeight / 2))) rotate(-90)\" text-anchor=\"middle\">y on screen (pt), down = lower</text>"
+        out +=
+            "<text class=\"tl-axis-label\" transform=\"translate(14 \(n(plotTop + plotHeight / 2))) rotate(-90)\" text-anchor=\"middle\">y on screen (pt), down = lower</text>"
         return out + "</g>"
     }
 
@@ -258,7 +268,8 @@ struct TimelineChart {
                 let violation = recorder.violations[violationIndex]
                 let (xi, yi) = position(lane: lanes.count + 1, t: violation.t)
                 let label = "Violation \(violationIndex + 1) at \(Markup.time(violation.t)) s: \(violation.violation)"
-                out += "<a class=\"mark violation\" href=\"#v\(violationIndex + 1)\" data-v=\"\(violationIndex)\"><title>\(Markup.escape(label))</title>"
+                out +=
+                    "<a class=\"mark violation\" href=\"#v\(violationIndex + 1)\" data-v=\"\(violationIndex)\"><title>\(Markup.escape(label))</title>"
                 out += "<path d=\"M\(n(xi)) \(n(yi - 7))L\(n(xi + 7)) \(n(yi + 5))H\(n(xi - 7))Z\"/></a>"
                 violationIndex += 1
             }
@@ -286,7 +297,8 @@ struct TimelineChart {
     private func description() -> String {
         var parts: [String] = []
         parts.append(
-            "From 0 to \(Markup.time(duration)) s: \(Markup.count(recorder.items.filter { $0.record.origin == .external }.count, "event")), \(Markup.count(recorder.items.filter { $0.record.origin != .external }.count, "decision")), \(Markup.count(recorder.violations.count, "violation")).")
+            "From 0 to \(Markup.time(duration)) s: \(Markup.count(recorder.items.filter { $0.record.origin == .external }.count, "event")), \(Markup.count(recorder.items.filter { $0.record.origin != .external }.count, "decision")), \(Markup.count(recorder.violations.count, "violation"))."
+        )
         parts.append("Root origin: " + changes(initial.rootOriginY, series.root.map { $0 }) + ".")
         parts.append("Keyboard top: " + changes(initial.keyboardTop, series.keyboardTop.map { $0 }) + ".")
         parts.append("Focused field's bottom plus gap: " + changes(initial.fieldBottomWithGap, series.fieldBottom) + ".")

@@ -10,7 +10,7 @@ extension HierarchyExpectations {
             dumps: [
                 ExpectedDump(
                     views: 6,
-                    inputs: [ExpectedInput(className: "UITextField", kind: .textField, frame: Rect(x: 50, y: 10, width: 30, height: 30))]),
+                    inputs: [ExpectedInput(className: "UITextField", kind: .textField, frame: Rect(x: 50, y: 10, width: 30, height: 30))])
             ]),
         // The window (12 views); then Cycript's rp() prints the button, the view and the window alone
         // (one view each); the view controller, UIApplication and AppDelegate print no frame.
@@ -30,7 +30,7 @@ extension HierarchyExpectations {
                     inputs: [
                         ExpectedInput(className: "FireflyUserNameTextFieldView", kind: .textField, frame: Rect(x: 19, y: 26, width: 221, height: 32)),
                         ExpectedInput(className: "CSJCMBCCDSIPInputField", kind: .textField, frame: Rect(x: 19, y: 77, width: 221, height: 32.5)),
-                    ]),
+                    ])
             ]),
         // The `(id) $2 = … 1 child[…]` prefix leads the root; MFComposeTextContentView and
         // MFComposeBodyField print other base classes; the text fields under the XX (alpha = 0)
@@ -45,25 +45,25 @@ extension HierarchyExpectations {
                         ExpectedInput(className: "_MFMailRecipientTextField", kind: .textField, frame: Rect(x: 54, y: 12, width: 266, height: 25)),
                         ExpectedInput(className: "UITextField", kind: .textField, frame: Rect(x: 76, y: 12, width: 236, height: 25)),
                     ],
-                    scrollViews: [ExpectedScroll(className: "MFComposeScrollView")]),
+                    scrollViews: [ExpectedScroll(className: "MFComposeScrollView")])
             ]),
         "09-lyroger-2015-lldb-searchbar-alone-320x40.txt": HierarchyFixtureExpectation(
             dumps: [
                 ExpectedDump(
                     views: 5,
-                    inputs: [ExpectedInput(className: "UISearchBarTextField", kind: .textField, frame: Rect(x: 0, y: 0, width: 0, height: 0))]),
+                    inputs: [ExpectedInput(className: "UISearchBarTextField", kind: .textField, frame: Rect(x: 0, y: 0, width: 0, height: 0))])
             ]),
         "11-nslog-timestamp-searchbar-cancel-button-trailing-spaces.txt": HierarchyFixtureExpectation(
             dumps: [
                 ExpectedDump(
                     views: 6,
-                    inputs: [ExpectedInput(className: "UISearchBarTextField", kind: .textField, frame: Rect(x: 0, y: 0, width: 0, height: 0))]),
+                    inputs: [ExpectedInput(className: "UISearchBarTextField", kind: .textField, frame: Rect(x: 0, y: 0, width: 0, height: 0))])
             ]),
         "13-hjsearchdemo-readme-searchbar-simulator.txt": HierarchyFixtureExpectation(
             dumps: [
                 ExpectedDump(
                     views: 5,
-                    inputs: [ExpectedInput(className: "UISearchBarTextField", kind: .textField, frame: Rect(x: 0, y: 0, width: 0, height: 0))]),
+                    inputs: [ExpectedInput(className: "UISearchBarTextField", kind: .textField, frame: Rect(x: 0, y: 0, width: 0, height: 0))])
             ]),
         // iOS 5.0, 5.1 and 6.0: the third dump stops at "   | <UISearchBarTextFi" (no address: not an entry).
         "15-csdn-2015-searchbar-ios5.0-5.1-6.0-simulators-truncated.txt": HierarchyFixtureExpectation(
@@ -93,7 +93,7 @@ extension HierarchyExpectations {
             dumps: [
                 ExpectedDump(
                     views: 5,
-                    inputs: [ExpectedInput(className: "UISearchBarTextField", kind: .textField, frame: Rect(x: 0, y: 0, width: 0, height: 0))]),
+                    inputs: [ExpectedInput(className: "UISearchBarTextField", kind: .textField, frame: Rect(x: 0, y: 0, width: 0, height: 0))])
             ]),
         // RichTextView prints baseClass = UILabel: not a text input.
         "21-wechat-2016-cycript-chat-tableview-scrolled-178-tags-cut.txt": HierarchyFixtureExpectation(
@@ -103,7 +103,7 @@ extension HierarchyExpectations {
                     scrollViews: [
                         ExpectedScroll(className: "MMTableView", contentOffset: Point(x: 0, y: 178), contentSize: Size(width: 320, height: 696)),
                         ExpectedScroll(className: "UITableViewWrapperView", contentSize: Size(width: 320, height: 568)),
-                    ]),
+                    ])
             ],
             cutOff: true),
         "23-cycript-wechat-320x480-elided-middle-tags-hidden.txt": HierarchyFixtureExpectation(
@@ -116,7 +116,7 @@ extension HierarchyExpectations {
                     scrollViews: [
                         ExpectedScroll(className: "UITableView", contentSize: Size(width: 320, height: 867.5)),
                         ExpectedScroll(className: "UITableViewWrapperView", contentSize: Size(width: 320, height: 568)),
-                    ]),
+                    ])
             ],
             cutOff: true),
         // UIView, UIButton, UIButtonLabel, two _UILayoutGuide; the "(layer)" line is not a view.
@@ -130,8 +130,8 @@ extension HierarchyExpectations {
                 ExpectedDump(
                     views: 24,
                     scrollViews: [
-                        ExpectedScroll(className: "UICollectionView", contentOffset: Point(x: 0, y: 315), contentSize: Size(width: 320, height: 5951)),
-                    ]),
+                        ExpectedScroll(className: "UICollectionView", contentOffset: Point(x: 0, y: 315), contentSize: Size(width: 320, height: 5951))
+                    ])
             ],
             cutOff: true),
         // Seven entries by indentation; the seventh stops at "...; 30 1); tra" and is not counted.

@@ -11,11 +11,13 @@ extension CannedScreens.Device {
         let width = screen.width - 40
         let base = screen.height - 260
         return SceneInfo(
-            root: ViewSpec(id: "root", frame: Rect(origin: .zero, size: screen), children: [
-                ViewSpec(id: "email", kind: .textField, frame: Rect(x: 20, y: base, width: width, height: 44), tag: 1),
-                ViewSpec(id: "password", kind: .textField, frame: Rect(x: 20, y: base + 60, width: width, height: 44), tag: 2),
-                ViewSpec(id: "bio", kind: .textView, frame: Rect(x: 20, y: base + 120, width: width, height: 100), tag: 3),
-            ]), lastFieldAction: "signUp")
+            root: ViewSpec(
+                id: "root", frame: Rect(origin: .zero, size: screen),
+                children: [
+                    ViewSpec(id: "email", kind: .textField, frame: Rect(x: 20, y: base, width: width, height: 44), tag: 1),
+                    ViewSpec(id: "password", kind: .textField, frame: Rect(x: 20, y: base + 60, width: width, height: 44), tag: 2),
+                    ViewSpec(id: "bio", kind: .textView, frame: Rect(x: 20, y: base + 120, width: width, height: 100), tag: 3),
+                ]), lastFieldAction: "signUp")
     }
 }
 

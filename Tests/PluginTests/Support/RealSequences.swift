@@ -142,21 +142,31 @@ extension RealSequence {
         source: "01-swift-iphone5-320x568-full-six-notification-set.txt",
         screen: Size(width: 320, height: 568), safeArea: statusBar,
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillChangeFrame, begin: rect(0, 568, 320, 216), end: rect(0, 352, 320, 216), duration: 0.25, curve: 7, isLocal: true),
-                note(.keyboardWillShow, begin: rect(0, 568, 320, 216), end: rect(0, 352, 320, 216), duration: 0.25, curve: 7, isLocal: true),
-            ]),
-            Turn(at: 0.25, [
-                note(.keyboardDidChangeFrame, begin: rect(0, 568, 320, 216), end: rect(0, 352, 320, 216), duration: 0.25, curve: 7, isLocal: true),
-                note(.keyboardDidShow, begin: rect(0, 568, 320, 216), end: rect(0, 352, 320, 216), duration: 0.25, curve: 7, isLocal: true),
-            ], assumption: "Did events 0.25 s after the Will events; the dump has no times"),
-            Turn(at: 2, [
-                note(.keyboardWillHide, begin: rect(0, 352, 320, 216), end: rect(0, 568, 320, 216), duration: 0.25, curve: 7, isLocal: true),
-            ], assumption: "the hide 2 s after the show; the dump has no times"),
-            Turn(at: 2.25, [
-                note(.keyboardDidHide, begin: rect(0, 352, 320, 216), end: rect(0, 568, 320, 216), duration: 0.25, curve: 7, isLocal: true),
-            ]),
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(
+                        .keyboardWillChangeFrame, begin: rect(0, 568, 320, 216), end: rect(0, 352, 320, 216), duration: 0.25, curve: 7, isLocal: true),
+                    note(.keyboardWillShow, begin: rect(0, 568, 320, 216), end: rect(0, 352, 320, 216), duration: 0.25, curve: 7, isLocal: true),
+                ]),
+            Turn(
+                at: 0.25,
+                [
+                    note(
+                        .keyboardDidChangeFrame, begin: rect(0, 568, 320, 216), end: rect(0, 352, 320, 216), duration: 0.25, curve: 7, isLocal: true),
+                    note(.keyboardDidShow, begin: rect(0, 568, 320, 216), end: rect(0, 352, 320, 216), duration: 0.25, curve: 7, isLocal: true),
+                ], assumption: "Did events 0.25 s after the Will events; the dump has no times"),
+            Turn(
+                at: 2,
+                [
+                    note(.keyboardWillHide, begin: rect(0, 352, 320, 216), end: rect(0, 568, 320, 216), duration: 0.25, curve: 7, isLocal: true)
+                ], assumption: "the hide 2 s after the show; the dump has no times"),
+            Turn(
+                at: 2.25,
+                [
+                    note(.keyboardDidHide, begin: rect(0, 352, 320, 216), end: rect(0, 568, 320, 216), duration: 0.25, curve: 7, isLocal: true)
+                ]),
         ])
 
     /// `03-swift-iphoneXR-414x896-willshow-begin-height-54.txt`: iPhone XR 414×896, one
@@ -167,10 +177,12 @@ extension RealSequence {
         source: "03-swift-iphoneXR-414x896-willshow-begin-height-54.txt",
         screen: Size(width: 414, height: 896), safeArea: notch,
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillShow, begin: rect(0, 896, 414, 54), end: rect(0, 595, 414, 301), duration: 0.25, curve: 7, isLocal: true),
-            ])
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(.keyboardWillShow, begin: rect(0, 896, 414, 54), end: rect(0, 595, 414, 301), duration: 0.25, curve: 7, isLocal: true),
+                ])
         ])
 
     /// `05-swift-iphone6-375x667-begin216-end258.txt`: iPhone 6 375×667, keyboardWillShow whose begin
@@ -180,10 +192,12 @@ extension RealSequence {
         source: "05-swift-iphone6-375x667-begin216-end258.txt",
         screen: Size(width: 375, height: 667), safeArea: statusBar,
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillShow, begin: rect(0, 667, 375, 216), end: rect(0, 409, 375, 258), duration: 0.25, curve: 7, isLocal: true),
-            ])
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(.keyboardWillShow, begin: rect(0, 667, 375, 216), end: rect(0, 409, 375, 258), duration: 0.25, curve: 7, isLocal: true),
+                ])
         ])
 
     /// `07-swift-iphone6-375x667-print-userinfo-258-split-entry.txt`: iPhone 6 375×667, 258-point
@@ -196,10 +210,13 @@ extension RealSequence {
         source: "07-swift-iphone6-375x667-print-userinfo-258-split-entry.txt",
         screen: Size(width: 375, height: 667), safeArea: statusBar,
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillChangeFrame, begin: rect(0, 667, 375, 258), end: rect(0, 409, 375, 258), duration: 0.25, curve: 7, isLocal: true),
-            ], assumption: "notification name not printed; taken as keyboardWillChangeFrame")
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(
+                        .keyboardWillChangeFrame, begin: rect(0, 667, 375, 258), end: rect(0, 409, 375, 258), duration: 0.25, curve: 7, isLocal: true),
+                ], assumption: "notification name not printed; taken as keyboardWillChangeFrame")
         ])
 
     /// `09-objc-iphone4-320x480-ios7-nsconcretenotification-willchangeframe.txt`: iPhone 4 320×480,
@@ -211,10 +228,12 @@ extension RealSequence {
         source: "09-objc-iphone4-320x480-ios7-nsconcretenotification-willchangeframe.txt",
         screen: Size(width: 320, height: 480), safeArea: statusBar,
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillChangeFrame, begin: rect(0, 480, 320, 216), end: rect(0, 264, 320, 216), duration: 0.25, curve: 7),
-            ])
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(.keyboardWillChangeFrame, begin: rect(0, 480, 320, 216), end: rect(0, 264, 320, 216), duration: 0.25, curve: 7),
+                ])
         ])
 
     /// `11-objc-ipad-landscape-1024x768-ios8-userinfo-391.txt`: iPad landscape 1024×768, 391-point
@@ -227,10 +246,12 @@ extension RealSequence {
         source: "11-objc-ipad-landscape-1024x768-ios8-userinfo-391.txt",
         screen: Size(width: 1024, height: 768), safeArea: statusBar,
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillShow, begin: rect(0, 768, 1024, 391), end: rect(0, 377, 1024, 391), duration: 0.25, curve: 7),
-            ], assumption: "notification name not printed; show-direction, taken as keyboardWillShow")
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(.keyboardWillShow, begin: rect(0, 768, 1024, 391), end: rect(0, 377, 1024, 391), duration: 0.25, curve: 7),
+                ], assumption: "notification name not printed; show-direction, taken as keyboardWillShow")
         ])
 
     /// `13-swift3-iphone6-predictive-toggle-sequence-nsdictionary.txt`: iPhone 6 375×667, the
@@ -247,26 +268,36 @@ extension RealSequence {
         source: "13-swift3-iphone6-predictive-toggle-sequence-nsdictionary.txt",
         screen: Size(width: 375, height: 667), safeArea: statusBar,
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillShow, begin: rect(0, 667, 375, 225), end: rect(0, 442, 375, 225), duration: 0.25, curve: 7, isLocal: true),
-            ], assumption: "the keyboard was up at the first begin frame {{0, 442}, {375, 225}} before the dump starts"),
-            Turn(at: 1, [
-                note(.keyboardWillChangeFrame, begin: rect(0, 442, 375, 225), end: rect(0, 409, 375, 258)),
-                note(.keyboardWillShow, begin: rect(0, 442, 375, 225), end: rect(0, 409, 375, 258)),
-            ]),
-            Turn(at: 1.25, [
-                note(.keyboardDidChangeFrame, begin: rect(0, 442, 375, 225), end: rect(0, 409, 375, 258)),
-                note(.keyboardDidShow, begin: rect(0, 442, 375, 225), end: rect(0, 409, 375, 258)),
-            ], assumption: "Did events 0.25 s after the Will events; the dump has no times"),
-            Turn(at: 3, [
-                note(.keyboardWillChangeFrame, begin: rect(0, 409, 375, 258), end: rect(0, 442, 375, 225)),
-                note(.keyboardWillShow, begin: rect(0, 409, 375, 258), end: rect(0, 442, 375, 225)),
-            ], assumption: "end frame read from Bounds and CenterEnd (the dump is cut off before FrameEnd)"),
-            Turn(at: 3.25, [
-                note(.keyboardDidChangeFrame, begin: rect(0, 409, 375, 258), end: rect(0, 442, 375, 225)),
-                note(.keyboardDidShow, begin: rect(0, 409, 375, 258), end: rect(0, 442, 375, 225)),
-            ]),
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(.keyboardWillShow, begin: rect(0, 667, 375, 225), end: rect(0, 442, 375, 225), duration: 0.25, curve: 7, isLocal: true),
+                ], assumption: "the keyboard was up at the first begin frame {{0, 442}, {375, 225}} before the dump starts"),
+            Turn(
+                at: 1,
+                [
+                    note(.keyboardWillChangeFrame, begin: rect(0, 442, 375, 225), end: rect(0, 409, 375, 258)),
+                    note(.keyboardWillShow, begin: rect(0, 442, 375, 225), end: rect(0, 409, 375, 258)),
+                ]),
+            Turn(
+                at: 1.25,
+                [
+                    note(.keyboardDidChangeFrame, begin: rect(0, 442, 375, 225), end: rect(0, 409, 375, 258)),
+                    note(.keyboardDidShow, begin: rect(0, 442, 375, 225), end: rect(0, 409, 375, 258)),
+                ], assumption: "Did events 0.25 s after the Will events; the dump has no times"),
+            Turn(
+                at: 3,
+                [
+                    note(.keyboardWillChangeFrame, begin: rect(0, 409, 375, 258), end: rect(0, 442, 375, 225)),
+                    note(.keyboardWillShow, begin: rect(0, 409, 375, 258), end: rect(0, 442, 375, 225)),
+                ], assumption: "end frame read from Bounds and CenterEnd (the dump is cut off before FrameEnd)"),
+            Turn(
+                at: 3.25,
+                [
+                    note(.keyboardDidChangeFrame, begin: rect(0, 409, 375, 258), end: rect(0, 442, 375, 225)),
+                    note(.keyboardDidShow, begin: rect(0, 409, 375, 258), end: rect(0, 442, 375, 225)),
+                ]),
         ])
 
     /// `15-sequence-refocus-other-textfield-with-inputaccessoryview.txt` and the KEYBOARD-FACTS §4 row
@@ -281,25 +312,37 @@ extension RealSequence {
         source: "15-sequence-refocus-other-textfield-with-inputaccessoryview.txt; KEYBOARD-FACTS §4",
         screen: Size(width: 375, height: 667), safeArea: statusBar,
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillChangeFrame, begin: rect(0, 667, 375, 258), end: rect(0, 409, 375, 258), duration: 0.25, curve: 7, isLocal: true),
-                note(.keyboardWillShow, begin: rect(0, 667, 375, 258), end: rect(0, 409, 375, 258), duration: 0.25, curve: 7, isLocal: true),
-            ], assumption: "frames of the iPhone 6 258-point keyboard"),
-            Turn(at: 0.25, [
-                note(.keyboardDidChangeFrame, begin: rect(0, 667, 375, 258), end: rect(0, 409, 375, 258), duration: 0.25, curve: 7, isLocal: true),
-                note(.keyboardDidShow, begin: rect(0, 667, 375, 258), end: rect(0, 409, 375, 258), duration: 0.25, curve: 7, isLocal: true),
-            ]),
-            Turn(at: 2, [
-                .endEditing(field),
-                .beginEditing(next),
-                note(.keyboardWillChangeFrame, begin: rect(0, 409, 375, 258), end: rect(0, 409, 375, 258), duration: 0.25, curve: 7, isLocal: true),
-                note(.keyboardWillShow, begin: rect(0, 409, 375, 258), end: rect(0, 409, 375, 258), duration: 0.25, curve: 7, isLocal: true),
-            ], assumption: "the names as the dump lists them; frames begin == end"),
-            Turn(at: 2.25, [
-                note(.keyboardDidChangeFrame, begin: rect(0, 409, 375, 258), end: rect(0, 409, 375, 258), duration: 0.25, curve: 7, isLocal: true),
-                note(.keyboardDidShow, begin: rect(0, 409, 375, 258), end: rect(0, 409, 375, 258), duration: 0.25, curve: 7, isLocal: true),
-            ]),
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(
+                        .keyboardWillChangeFrame, begin: rect(0, 667, 375, 258), end: rect(0, 409, 375, 258), duration: 0.25, curve: 7, isLocal: true),
+                    note(.keyboardWillShow, begin: rect(0, 667, 375, 258), end: rect(0, 409, 375, 258), duration: 0.25, curve: 7, isLocal: true),
+                ], assumption: "frames of the iPhone 6 258-point keyboard"),
+            Turn(
+                at: 0.25,
+                [
+                    note(
+                        .keyboardDidChangeFrame, begin: rect(0, 667, 375, 258), end: rect(0, 409, 375, 258), duration: 0.25, curve: 7, isLocal: true),
+                    note(.keyboardDidShow, begin: rect(0, 667, 375, 258), end: rect(0, 409, 375, 258), duration: 0.25, curve: 7, isLocal: true),
+                ]),
+            Turn(
+                at: 2,
+                [
+                    .endEditing(field),
+                    .beginEditing(next),
+                    note(
+                        .keyboardWillChangeFrame, begin: rect(0, 409, 375, 258), end: rect(0, 409, 375, 258), duration: 0.25, curve: 7, isLocal: true),
+                    note(.keyboardWillShow, begin: rect(0, 409, 375, 258), end: rect(0, 409, 375, 258), duration: 0.25, curve: 7, isLocal: true),
+                ], assumption: "the names as the dump lists them; frames begin == end"),
+            Turn(
+                at: 2.25,
+                [
+                    note(
+                        .keyboardDidChangeFrame, begin: rect(0, 409, 375, 258), end: rect(0, 409, 375, 258), duration: 0.25, curve: 7, isLocal: true),
+                    note(.keyboardDidShow, begin: rect(0, 409, 375, 258), end: rect(0, 409, 375, 258), duration: 0.25, curve: 7, isLocal: true),
+                ]),
         ])
 
     /// `17-objc-iphoneXR-414x896-nslog-timestamped-show-then-hide.txt`: iPhone XR 414×896, two
@@ -311,13 +354,19 @@ extension RealSequence {
         source: "17-objc-iphoneXR-414x896-nslog-timestamped-show-then-hide.txt",
         screen: Size(width: 414, height: 896), safeArea: notch,
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillChangeFrame, begin: rect(0, 896, 414, 288), end: rect(0, 550, 414, 346), duration: 0.25, curve: 7, isLocal: true),
-            ]),
-            Turn(at: 1.669762, [
-                note(.keyboardWillChangeFrame, begin: rect(0, 550, 414, 346), end: rect(0, 896, 414, 346), duration: 0.25, curve: 7, isLocal: true),
-            ]),
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(
+                        .keyboardWillChangeFrame, begin: rect(0, 896, 414, 288), end: rect(0, 550, 414, 346), duration: 0.25, curve: 7, isLocal: true),
+                ]),
+            Turn(
+                at: 1.669762,
+                [
+                    note(
+                        .keyboardWillChangeFrame, begin: rect(0, 550, 414, 346), end: rect(0, 896, 414, 346), duration: 0.25, curve: 7, isLocal: true)
+                ]),
         ])
 
     /// `19-objc-iphone12promax-428x926-willchangeframe.txt`: iPhone 12 Pro Max 428×926,
@@ -328,10 +377,13 @@ extension RealSequence {
         source: "19-objc-iphone12promax-428x926-willchangeframe.txt",
         screen: Size(width: 428, height: 926), safeArea: EdgeInsets(top: 47, bottom: 34),
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillChangeFrame, begin: rect(0, 926, 428, 346), end: rect(0, 580, 428, 346), duration: 0.25, curve: 7, isLocal: true),
-            ])
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(
+                        .keyboardWillChangeFrame, begin: rect(0, 926, 428, 346), end: rect(0, 580, 428, 346), duration: 0.25, curve: 7, isLocal: true),
+                ])
         ])
 
     /// `21-objc-iphone7-375x667-default-vs-accessory-only-14pt-github-issue.txt`: iPhone 7 375×667,
@@ -344,10 +396,12 @@ extension RealSequence {
         source: "21-objc-iphone7-375x667-default-vs-accessory-only-14pt-github-issue.txt",
         screen: Size(width: 375, height: 667), safeArea: statusBar,
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillShow, begin: rect(0, 667, 375, 216), end: rect(0, 451, 375, 216), duration: 0.25, curve: 7, isLocal: true),
-            ])
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(.keyboardWillShow, begin: rect(0, 667, 375, 216), end: rect(0, 451, 375, 216), duration: 0.25, curve: 7, isLocal: true),
+                ])
         ])
 
     /// `23-objc-ipad-ios5-landscape-nsconcretenotification-full-edit-session.txt`: iPad 1024×768 in
@@ -365,24 +419,32 @@ extension RealSequence {
         source: "23-objc-ipad-ios5-landscape-nsconcretenotification-full-edit-session.txt",
         screen: Size(width: 1024, height: 768), safeArea: statusBar,
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillChangeFrame, begin: rect(-352, 0, 352, 1024), end: rect(0, 0, 352, 1024), duration: 0.25, curve: 0),
-                note(.keyboardWillShow, begin: rect(-352, 0, 352, 1024), end: rect(0, 0, 352, 1024), duration: 0.25, curve: 0),
-            ]),
-            Turn(at: 0.291, [
-                note(.keyboardDidChangeFrame, begin: rect(-352, 0, 352, 1024), end: rect(0, 0, 352, 1024), duration: 0.25, curve: 0),
-                note(.keyboardDidShow, begin: rect(-352, 0, 352, 1024), end: rect(0, 0, 352, 1024), duration: 0.25, curve: 0),
-            ]),
-            Turn(at: 5.281, [
-                note(.keyboardWillChangeFrame, begin: rect(0, 0, 352, 1024), end: rect(-352, 0, 352, 1024), duration: 0.25, curve: 0),
-                note(.keyboardWillHide, begin: rect(0, 0, 352, 1024), end: rect(-352, 0, 352, 1024), duration: 0.25, curve: 0),
-                .endEditing(field),
-            ]),
-            Turn(at: 5.545, [
-                note(.keyboardDidChangeFrame, begin: rect(0, 0, 352, 1024), end: rect(-352, 0, 352, 1024), duration: 0.25, curve: 0),
-                note(.keyboardDidHide, begin: rect(0, 0, 352, 1024), end: rect(-352, 0, 352, 1024), duration: 0.25, curve: 0),
-            ]),
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(.keyboardWillChangeFrame, begin: rect(-352, 0, 352, 1024), end: rect(0, 0, 352, 1024), duration: 0.25, curve: 0),
+                    note(.keyboardWillShow, begin: rect(-352, 0, 352, 1024), end: rect(0, 0, 352, 1024), duration: 0.25, curve: 0),
+                ]),
+            Turn(
+                at: 0.291,
+                [
+                    note(.keyboardDidChangeFrame, begin: rect(-352, 0, 352, 1024), end: rect(0, 0, 352, 1024), duration: 0.25, curve: 0),
+                    note(.keyboardDidShow, begin: rect(-352, 0, 352, 1024), end: rect(0, 0, 352, 1024), duration: 0.25, curve: 0),
+                ]),
+            Turn(
+                at: 5.281,
+                [
+                    note(.keyboardWillChangeFrame, begin: rect(0, 0, 352, 1024), end: rect(-352, 0, 352, 1024), duration: 0.25, curve: 0),
+                    note(.keyboardWillHide, begin: rect(0, 0, 352, 1024), end: rect(-352, 0, 352, 1024), duration: 0.25, curve: 0),
+                    .endEditing(field),
+                ]),
+            Turn(
+                at: 5.545,
+                [
+                    note(.keyboardDidChangeFrame, begin: rect(0, 0, 352, 1024), end: rect(-352, 0, 352, 1024), duration: 0.25, curve: 0),
+                    note(.keyboardDidHide, begin: rect(0, 0, 352, 1024), end: rect(-352, 0, 352, 1024), duration: 0.25, curve: 0),
+                ]),
         ])
 
     /// Dump 23 with its frames converted from iOS 5's portrait screen coordinates to the landscape
@@ -418,13 +480,17 @@ extension RealSequence {
         source: "27-objc-iphone4-320x480-ios6-hide-curve0-keyboardChange-prefix.txt",
         screen: Size(width: 320, height: 480), safeArea: statusBar,
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillShow, begin: rect(0, 480, 320, 216), end: rect(0, 264, 320, 216), duration: 0.25, curve: 0),
-            ], assumption: "the keyboard was up at the begin frame {{0, 264}, {320, 216}} before the dump starts"),
-            Turn(at: 2, [
-                note(.keyboardWillChangeFrame, begin: rect(0, 264, 320, 216), end: rect(0, 480, 320, 216), duration: 0.25, curve: 0),
-            ], assumption: "notification name not printed; taken as keyboardWillChangeFrame"),
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(.keyboardWillShow, begin: rect(0, 480, 320, 216), end: rect(0, 264, 320, 216), duration: 0.25, curve: 0),
+                ], assumption: "the keyboard was up at the begin frame {{0, 264}, {320, 216}} before the dump starts"),
+            Turn(
+                at: 2,
+                [
+                    note(.keyboardWillChangeFrame, begin: rect(0, 264, 320, 216), end: rect(0, 480, 320, 216), duration: 0.25, curve: 0)
+                ], assumption: "notification name not printed; taken as keyboardWillChangeFrame"),
         ])
 
     /// `29-objc-iphone6-375x667-unquoted-values-unordered-keys-show-hide.txt`: iPhone 6 375×667,
@@ -435,13 +501,17 @@ extension RealSequence {
         source: "29-objc-iphone6-375x667-unquoted-values-unordered-keys-show-hide.txt",
         screen: Size(width: 375, height: 667), safeArea: statusBar,
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillShow, begin: rect(0, 667, 375, 258), end: rect(0, 409, 375, 258), duration: 0.25, curve: 7, isLocal: true),
-            ]),
-            Turn(at: 2, [
-                note(.keyboardWillHide, begin: rect(0, 409, 375, 258), end: rect(0, 667, 375, 258), duration: 0.25, curve: 7, isLocal: true),
-            ], assumption: "the hide 2 s after the show; the dump has no times"),
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(.keyboardWillShow, begin: rect(0, 667, 375, 258), end: rect(0, 409, 375, 258), duration: 0.25, curve: 7, isLocal: true),
+                ]),
+            Turn(
+                at: 2,
+                [
+                    note(.keyboardWillHide, begin: rect(0, 409, 375, 258), end: rect(0, 667, 375, 258), duration: 0.25, curve: 7, isLocal: true)
+                ], assumption: "the hide 2 s after the show; the dump has no times"),
         ])
 
     /// `31-swift4-iphone6-375x667-string-keys-garbled-show-and-hide-end-height-0.txt`: iPhone 6
@@ -453,13 +523,17 @@ extension RealSequence {
         source: "31-swift4-iphone6-375x667-string-keys-garbled-show-and-hide-end-height-0.txt",
         screen: Size(width: 375, height: 667), safeArea: statusBar,
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillChangeFrame, begin: rect(0, 667, 375, 260), end: rect(0, 407, 375, 260), duration: 0.4, curve: 7),
-            ]),
-            Turn(at: 2, [
-                note(.keyboardWillChangeFrame, begin: rect(0, 407, 375, 260), end: rect(0, 667, 375, 0), duration: 0.25, curve: 7),
-            ], assumption: "the hide 2 s after the show; the dump has no times"),
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(.keyboardWillChangeFrame, begin: rect(0, 667, 375, 260), end: rect(0, 407, 375, 260), duration: 0.4, curve: 7),
+                ]),
+            Turn(
+                at: 2,
+                [
+                    note(.keyboardWillChangeFrame, begin: rect(0, 407, 375, 260), end: rect(0, 667, 375, 0), duration: 0.25, curve: 7)
+                ], assumption: "the hide 2 s after the show; the dump has no times"),
         ])
 
     /// `33-fragment-ios7-willhide-frameend-cgrect-inf.txt`: iOS 7, keyboardWillHide whose end frame is
@@ -472,13 +546,17 @@ extension RealSequence {
         source: "33-fragment-ios7-willhide-frameend-cgrect-inf.txt",
         screen: Size(width: 320, height: 568), safeArea: statusBar,
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillShow, begin: rect(0, 568, 320, 216), end: rect(0, 352, 320, 216), duration: 0.25, curve: 7),
-            ], assumption: "device not stated: iPhone 5 320×568 with the 216-point keyboard up"),
-            Turn(at: 2, [
-                note(.keyboardWillHide, end: rect(.infinity, .infinity, 0, 0))
-            ]),
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(.keyboardWillShow, begin: rect(0, 568, 320, 216), end: rect(0, 352, 320, 216), duration: 0.25, curve: 7),
+                ], assumption: "device not stated: iPhone 5 320×568 with the 216-point keyboard up"),
+            Turn(
+                at: 2,
+                [
+                    note(.keyboardWillHide, end: rect(.infinity, .infinity, 0, 0))
+                ]),
         ])
 
     /// `35-objc-iphone6-375x667-willchangeframe-zero-height.txt`: iPhone 6 375×667 (likely a simulator
@@ -489,10 +567,12 @@ extension RealSequence {
         source: "35-objc-iphone6-375x667-willchangeframe-zero-height.txt",
         screen: Size(width: 375, height: 667), safeArea: statusBar,
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillChangeFrame, begin: rect(0, 667, 375, 0), end: rect(0, 667, 375, 0), duration: 0.25, curve: 7, isLocal: true),
-            ])
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(.keyboardWillChangeFrame, begin: rect(0, 667, 375, 0), end: rect(0, 667, 375, 0), duration: 0.25, curve: 7, isLocal: true),
+                ])
         ])
 
     /// `37-swift-iphoneX-375x812-escaped-quotes-begin282-end357.txt`: iPhone X 375×812,
@@ -503,10 +583,12 @@ extension RealSequence {
         source: "37-swift-iphoneX-375x812-escaped-quotes-begin282-end357.txt",
         screen: Size(width: 375, height: 812), safeArea: notch,
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillShow, begin: rect(0, 812, 375, 282), end: rect(0, 455, 375, 357), duration: 0.25, curve: 7, isLocal: true),
-            ])
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(.keyboardWillShow, begin: rect(0, 812, 375, 282), end: rect(0, 455, 375, 357), duration: 0.25, curve: 7, isLocal: true),
+                ])
         ])
 
     /// `39-swift-cgrect-tuple-ipad-rotation-numeric-keypad-truncated.txt`: iPad, numeric keypad, the
@@ -519,10 +601,12 @@ extension RealSequence {
         screen: Size(width: 1024, height: 768), safeArea: statusBar,
         turns: [
             Turn(at: 0, [focus, note(.keyboardWillShow, begin: rect(0.0, 768.0, 1024.0, 398.0))]),
-            Turn(at: 2, [
-                .rotate(to: Size(width: 768, height: 1024)),
-                note(.keyboardWillShow, begin: rect(0.0, 1024.0, 768.0, 313.0)),
-            ], assumption: "the rotation between the two lines"),
+            Turn(
+                at: 2,
+                [
+                    .rotate(to: Size(width: 768, height: 1024)),
+                    note(.keyboardWillShow, begin: rect(0.0, 1024.0, 768.0, 313.0)),
+                ], assumption: "the rotation between the two lines"),
         ])
 
     /// `41-objc-device-iphone5s-320x568-willchangeframe-duration-0-onscreen-216-to-254.txt`: iPhone 5s
@@ -533,13 +617,17 @@ extension RealSequence {
         source: "41-objc-device-iphone5s-320x568-willchangeframe-duration-0-onscreen-216-to-254.txt",
         screen: Size(width: 320, height: 568), safeArea: statusBar,
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillShow, begin: rect(0, 568, 320, 216), end: rect(0, 352, 320, 216), duration: 0.25, curve: 7, isLocal: true),
-            ], assumption: "the keyboard was up at the begin frame {{0, 352}, {320, 216}} before the dump starts"),
-            Turn(at: 2, [
-                note(.keyboardWillChangeFrame, begin: rect(0, 352, 320, 216), end: rect(0, 314, 320, 254), duration: 0, curve: 7, isLocal: true),
-            ]),
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(.keyboardWillShow, begin: rect(0, 568, 320, 216), end: rect(0, 352, 320, 216), duration: 0.25, curve: 7, isLocal: true),
+                ], assumption: "the keyboard was up at the begin frame {{0, 352}, {320, 216}} before the dump starts"),
+            Turn(
+                at: 2,
+                [
+                    note(.keyboardWillChangeFrame, begin: rect(0, 352, 320, 216), end: rect(0, 314, 320, 254), duration: 0, curve: 7, isLocal: true)
+                ]),
         ])
 }
 
@@ -619,13 +707,17 @@ extension RealSequence {
         source: "KEYBOARD-FACTS §4, iPad undock or split via menu (stackoverflow q/10749311)",
         screen: Size(width: 768, height: 1024), safeArea: statusBar,
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillShow, begin: rect(0, 1024, 768, 264), end: rect(0, 760, 768, 264), duration: 0.25, curve: 7),
-            ], assumption: "docked 264-point keyboard before the undock"),
-            Turn(at: 2, [
-                note(.keyboardWillChangeFrame, begin: rect(0, 0, 768, 304), end: rect(0, -264, 768, 304), duration: 0.25, curve: 0)
-            ]),
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(.keyboardWillShow, begin: rect(0, 1024, 768, 264), end: rect(0, 760, 768, 264), duration: 0.25, curve: 7),
+                ], assumption: "docked 264-point keyboard before the undock"),
+            Turn(
+                at: 2,
+                [
+                    note(.keyboardWillChangeFrame, begin: rect(0, 0, 768, 304), end: rect(0, -264, 768, 304), duration: 0.25, curve: 0)
+                ]),
             Turn(at: 2.25, [note(.keyboardDidChangeFrame, begin: rect(0, 0, 768, 304))]),
         ])
 
@@ -655,14 +747,18 @@ extension RealSequence {
             source: "KEYBOARD-FACTS §4, iPad docking (openradar 25032907)",
             screen: Size(width: 768, height: 1024), safeArea: statusBar,
             turns: [
-                Turn(at: 0, [
-                    focus, docked(.keyboardWillChangeFrame), docked(.keyboardDidChangeFrame), docked(.keyboardWillShow),
-                    docked(.keyboardWillChangeFrame), docked(.keyboardWillShow),
-                ], assumption: "768×1024; every frame the docked 264-point keyboard"),
-                Turn(at: 0.25, [
-                    docked(.keyboardDidChangeFrame), docked(.keyboardDidShow), docked(.keyboardDidChangeFrame),
-                    docked(.keyboardDidShow),
-                ]),
+                Turn(
+                    at: 0,
+                    [
+                        focus, docked(.keyboardWillChangeFrame), docked(.keyboardDidChangeFrame), docked(.keyboardWillShow),
+                        docked(.keyboardWillChangeFrame), docked(.keyboardWillShow),
+                    ], assumption: "768×1024; every frame the docked 264-point keyboard"),
+                Turn(
+                    at: 0.25,
+                    [
+                        docked(.keyboardDidChangeFrame), docked(.keyboardDidShow), docked(.keyboardDidChangeFrame),
+                        docked(.keyboardDidShow),
+                    ]),
             ])
     }()
 
@@ -672,28 +768,37 @@ extension RealSequence {
     /// `{{0, 370}, {1024, 398}}` and `{{0, 711}, {768, 313}}`.
     static let rotationWithKeyboardUp = RealSequence(
         name: "iPad rotation with the keyboard up: willHide/willShow twice (398 → 313)",
-        source: "KEYBOARD-FACTS §4, rotation (forums.developer.apple.com thread 5706); frames from 39-swift-cgrect-tuple-ipad-rotation-numeric-keypad-truncated.txt",
+        source:
+            "KEYBOARD-FACTS §4, rotation (forums.developer.apple.com thread 5706); frames from 39-swift-cgrect-tuple-ipad-rotation-numeric-keypad-truncated.txt",
         screen: Size(width: 1024, height: 768), safeArea: statusBar,
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillChangeFrame, begin: rect(0, 768, 1024, 398), end: rect(0, 370, 1024, 398), duration: 0.25, curve: 7),
-                note(.keyboardWillShow, begin: rect(0, 768, 1024, 398), end: rect(0, 370, 1024, 398), duration: 0.25, curve: 7),
-            ], assumption: "end frame docked at the bottom (dump 39 prints begin frames only)"),
-            Turn(at: 0.25, [
-                note(.keyboardDidChangeFrame, begin: rect(0, 768, 1024, 398), end: rect(0, 370, 1024, 398), duration: 0.25, curve: 7),
-                note(.keyboardDidShow, begin: rect(0, 768, 1024, 398), end: rect(0, 370, 1024, 398), duration: 0.25, curve: 7),
-            ]),
-            Turn(at: 2, [
-                .rotate(to: Size(width: 768, height: 1024)),
-                note(.keyboardWillHide, begin: rect(0, 370, 1024, 398), end: rect(0, 768, 1024, 398), duration: 0.25, curve: 7),
-                note(.keyboardWillShow, begin: rect(0, 1024, 768, 313), end: rect(0, 711, 768, 313), duration: 0.25, curve: 7),
-                note(.keyboardWillHide, begin: rect(0, 711, 768, 313), end: rect(0, 1024, 768, 313), duration: 0.25, curve: 7),
-                note(.keyboardWillShow, begin: rect(0, 1024, 768, 313), end: rect(0, 711, 768, 313), duration: 0.25, curve: 7),
-            ], assumption: "all in the rotation's turn; portrait end frame docked"),
-            Turn(at: 2.25, [
-                note(.keyboardDidShow, begin: rect(0, 1024, 768, 313), end: rect(0, 711, 768, 313), duration: 0.25, curve: 7)
-            ]),
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(.keyboardWillChangeFrame, begin: rect(0, 768, 1024, 398), end: rect(0, 370, 1024, 398), duration: 0.25, curve: 7),
+                    note(.keyboardWillShow, begin: rect(0, 768, 1024, 398), end: rect(0, 370, 1024, 398), duration: 0.25, curve: 7),
+                ], assumption: "end frame docked at the bottom (dump 39 prints begin frames only)"),
+            Turn(
+                at: 0.25,
+                [
+                    note(.keyboardDidChangeFrame, begin: rect(0, 768, 1024, 398), end: rect(0, 370, 1024, 398), duration: 0.25, curve: 7),
+                    note(.keyboardDidShow, begin: rect(0, 768, 1024, 398), end: rect(0, 370, 1024, 398), duration: 0.25, curve: 7),
+                ]),
+            Turn(
+                at: 2,
+                [
+                    .rotate(to: Size(width: 768, height: 1024)),
+                    note(.keyboardWillHide, begin: rect(0, 370, 1024, 398), end: rect(0, 768, 1024, 398), duration: 0.25, curve: 7),
+                    note(.keyboardWillShow, begin: rect(0, 1024, 768, 313), end: rect(0, 711, 768, 313), duration: 0.25, curve: 7),
+                    note(.keyboardWillHide, begin: rect(0, 711, 768, 313), end: rect(0, 1024, 768, 313), duration: 0.25, curve: 7),
+                    note(.keyboardWillShow, begin: rect(0, 1024, 768, 313), end: rect(0, 711, 768, 313), duration: 0.25, curve: 7),
+                ], assumption: "all in the rotation's turn; portrait end frame docked"),
+            Turn(
+                at: 2.25,
+                [
+                    note(.keyboardDidShow, begin: rect(0, 1024, 768, 313), end: rect(0, 711, 768, 313), duration: 0.25, curve: 7)
+                ]),
         ])
 
     /// KEYBOARD-FACTS §4, Reduce Motion + cross-fade (RxKeyboard#107), iPhone X 375×812: show frame
@@ -727,10 +832,12 @@ extension RealSequence {
         source: "KEYBOARD-FACTS §4, iOS 7 iPhone 5 sim (techfeed.net/de/246623)",
         screen: Size(width: 320, height: 568), safeArea: statusBar,
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillChangeFrame, begin: rect(0, 920, 320, 216), end: rect(0, 352, 320, 216), duration: 0.4, curve: 7),
-            ], assumption: "notification name not reported"),
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(.keyboardWillChangeFrame, begin: rect(0, 920, 320, 216), end: rect(0, 352, 320, 216), duration: 0.4, curve: 7),
+                ], assumption: "notification name not reported")
         ])
 
     /// KEYBOARD-FACTS §4, iOS 6 4" iPhone WillShow (mixi-inc/iOSTraining): curve 0, 0.25 s, begin
@@ -740,10 +847,12 @@ extension RealSequence {
         source: "KEYBOARD-FACTS §4, iOS 6, 4\" iPhone, WillShow",
         screen: Size(width: 320, height: 568), safeArea: statusBar,
         turns: [
-            Turn(at: 0, [
-                focus,
-                note(.keyboardWillShow, begin: rect(0, 568, 320, 216), end: rect(0, 352, 320, 216), duration: 0.25, curve: 0),
-            ])
+            Turn(
+                at: 0,
+                [
+                    focus,
+                    note(.keyboardWillShow, begin: rect(0, 568, 320, 216), end: rect(0, 352, 320, 216), duration: 0.25, curve: 0),
+                ])
         ])
 }
 
@@ -809,14 +918,16 @@ extension RealSequence {
     /// puts them.
     func scene(kind: ViewKind, nextKind: ViewKind = .textField, layout: Layout = .form) -> SceneInfo {
         SceneInfo(
-            root: ViewSpec(id: "root", frame: Rect(origin: .zero, size: screen), children: [
-                ViewSpec(
-                    id: Self.field, kind: kind, frame: layout.fieldFrame(screen: screen, safeArea: safeArea), tag: 1,
-                    keyboardDistance: layout.keyboardDistance),
-                ViewSpec(
-                    id: Self.next, kind: nextKind, frame: layout.nextFrame(screen: screen), tag: 2,
-                    keyboardDistance: layout.keyboardDistance),
-            ]))
+            root: ViewSpec(
+                id: "root", frame: Rect(origin: .zero, size: screen),
+                children: [
+                    ViewSpec(
+                        id: Self.field, kind: kind, frame: layout.fieldFrame(screen: screen, safeArea: safeArea), tag: 1,
+                        keyboardDistance: layout.keyboardDistance),
+                    ViewSpec(
+                        id: Self.next, kind: nextKind, frame: layout.nextFrame(screen: screen), tag: 2,
+                        keyboardDistance: layout.keyboardDistance),
+                ]))
     }
 
     /// A device with this sequence's screen, for ``Harness``.

@@ -123,9 +123,10 @@ struct HierarchyReader {
             let isValue = Self.isValuePrefix(prefix)
             guard let end = matchingClose(from: i, line: line, lineStart: lineStart, lineEnd: lineEnd) else {
                 // Cut off: what came before is kept; the dump goes on with the next entry.
-                problems.append(ImportProblem(
-                    kind: .truncated, line: line, column: i - lineStart + 1,
-                    message: "the view entry <\(className): …> is cut off before its closing '>'; it is left out of the scene"))
+                problems.append(
+                    ImportProblem(
+                        kind: .truncated, line: line, column: i - lineStart + 1,
+                        message: "the view entry <\(className): …> is cut off before its closing '>'; it is left out of the scene"))
                 i = addressStart
                 cursor = i
                 continue
@@ -155,9 +156,10 @@ struct HierarchyReader {
             // object printed on its own is not a view.
             guard entry.frame != nil else {
                 if Self.find(Array("frame = ".utf8), in: bytes[addressStart..<end.position]) != nil {
-                    problems.append(ImportProblem(
-                        kind: .unreadableValue, line: line, column: i - lineStart + 1,
-                        message: "the view entry <\(className): …> has a frame that cannot be read; it is left out of the scene"))
+                    problems.append(
+                        ImportProblem(
+                            kind: .unreadableValue, line: line, column: i - lineStart + 1,
+                            message: "the view entry <\(className): …> has a frame that cannot be read; it is left out of the scene"))
                 }
                 i = after
                 cursor = i

@@ -97,9 +97,10 @@ struct SceneBuilder {
             }
             if entry.depth > Self.maxDepth {
                 if tooDeep == 0 {
-                    problems.append(ImportProblem(
-                        kind: .unreadableValue, line: entry.line, column: entry.column,
-                        message: "views nest more than \(Self.maxDepth) levels below the dump's root here; the deeper ones are left out"))
+                    problems.append(
+                        ImportProblem(
+                            kind: .unreadableValue, line: entry.line, column: entry.column,
+                            message: "views nest more than \(Self.maxDepth) levels below the dump's root here; the deeper ones are left out"))
                 }
                 tooDeep += 1
                 continue
@@ -149,7 +150,7 @@ struct SceneBuilder {
             root: root, viewsByAddress: viewsByAddress, viewCount: viewCount, textInputCount: textInputs,
             keyboardViewCount: keyboardViews, rootClass: first.className, rootAddress: first.address,
             isWindow: first.className.hasSuffix("Window") || first.baseClass == "UIWindow",
-            )
+        )
     }
 
     // MARK: Kinds

@@ -52,9 +52,12 @@ struct SessionAssembler {
                 if current.id(ofAddress: placed.scene.rootAddress) != nil {
                     applyChanges(from: current, to: placed, at: lastT)
                 } else if placed.scene.viewCount < 2 {
-                    problems.append(ImportProblem(
-                        kind: .unknownAddress, line: placed.line,
-                        message: "<\(placed.scene.rootClass): \(placed.scene.rootAddress)> is printed alone and is not on the screen in force; not a screen, left out"))
+                    problems.append(
+                        ImportProblem(
+                            kind: .unknownAddress, line: placed.line,
+                            message:
+                                "<\(placed.scene.rootClass): \(placed.scene.rootAddress)> is printed alone and is not on the screen in force; not a screen, left out"
+                        ))
                 } else {
                     records.append(LogRecord(t: lastT, event: .scene(SceneInfo(root: placed.scene.root))))
                     current = placed.scene
@@ -73,9 +76,12 @@ struct SessionAssembler {
                 guard let address = view.address, let id = current.id(ofAddress: address) else {
                     unlinked += 1
                     let printed = view.address.map { "<\(view.id.rawValue.split(separator: "-").first ?? "view"): \($0)>" } ?? "no object"
-                    problems.append(ImportProblem(
-                        kind: .unknownAddress, line: notification.line,
-                        message: "this \(isBegin ? "begin" : "end")-editing notification names \(printed), which the view-hierarchy dump in force does not show; skipped"))
+                    problems.append(
+                        ImportProblem(
+                            kind: .unknownAddress, line: notification.line,
+                            message:
+                                "this \(isBegin ? "begin" : "end")-editing notification names \(printed), which the view-hierarchy dump in force does not show; skipped"
+                        ))
                     continue
                 }
                 linked += 1
@@ -102,9 +108,12 @@ struct SessionAssembler {
             later.scene.rootAddress == current.rootAddress && later.scene.viewCount > 1
             ? current.viewsByAddress.keys.count { later.scene.viewsByAddress[$0] == nil } : 0
         if added > 0 || removed > 0 {
-            problems.append(ImportProblem(
-                kind: .viewsAddedOrRemoved, line: later.line,
-                message: "this dump of the screen in force adds \(added) and removes \(removed) view\(added + removed == 1 ? "" : "s"); the log keeps the first dump's views (frames that moved are carried over)"))
+            problems.append(
+                ImportProblem(
+                    kind: .viewsAddedOrRemoved, line: later.line,
+                    message:
+                        "this dump of the screen in force adds \(added) and removes \(removed) view\(added + removed == 1 ? "" : "s"); the log keeps the first dump's views (frames that moved are carried over)"
+                ))
         }
     }
 
@@ -112,15 +121,19 @@ struct SessionAssembler {
     private mutating func placeFocus(_ focus: String, hasEditing: Bool) {
         let first = scenes[0].scene
         guard !hasEditing else {
-            problems.append(ImportProblem(
-                kind: .focusNotUsed, line: 0, message: "--focus \(focus) is not used: the console has editing notifications of its own"))
+            problems.append(
+                ImportProblem(
+                    kind: .focusNotUsed, line: 0, message: "--focus \(focus) is not used: the console has editing notifications of its own"))
             return
         }
         let id = first.id(ofAddress: focus) ?? ViewID(focus)
         guard let kind = first.kind(of: id), kind.isTextInput else {
-            problems.append(ImportProblem(
-                kind: .focusNotUsed, line: 0,
-                message: "--focus \(focus) is not a text field or text view of the first view-hierarchy dump (give its id, such as UITextField@0x7f9…, or its address)"))
+            problems.append(
+                ImportProblem(
+                    kind: .focusNotUsed, line: 0,
+                    message:
+                        "--focus \(focus) is not a text field or text view of the first view-hierarchy dump (give its id, such as UITextField@0x7f9…, or its address)"
+                ))
             return
         }
         let begin = EditingInfo(view: id)
