@@ -1,0 +1,170 @@
+import ResponderBus
+
+enum FieldKey: UInt8, CaseIterable {
+    // Records.
+    case t, event, origin, by, view, begin, end, duration, curve, isLocal, frame, width, height, safeArea, root
+    case lastFieldAction, originY, contentOffsetY, bottomInset, from, to, name, level, message
+    // The header.
+    case format, version, screen, screenSource, device
+    // Views, pairs and insets.
+    case id, kind, tag, hidden, enabled, keyboardDistance, contentOffset, contentSize, children, className, x, y
+    case top, left, bottom, right
+    /// A key the format does not know: its value is skipped.
+    case unknown
+
+    /// The key as written in a log.
+    var spelling: StaticString {
+        switch self {
+        case .t: "t"
+        case .event: "event"
+        case .origin: "origin"
+        case .by: "by"
+        case .view: "view"
+        case .begin: "begin"
+        case .end: "end"
+        case .duration: "duration"
+        case .curve: "curve"
+        case .isLocal: "isLocal"
+        case .frame: "frame"
+        case .width: "width"
+        case .height: "height"
+        case .safeArea: "safeArea"
+        case .root: "root"
+        case .lastFieldAction: "lastFieldAction"
+        case .originY: "originY"
+        case .contentOffsetY: "contentOffsetY"
+        case .bottomInset: "bottomInset"
+        case .from: "from"
+        case .to: "to"
+        case .name: "name"
+        case .level: "level"
+        case .message: "message"
+        case .format: "format"
+        case .version: "version"
+        case .screen: "screen"
+        case .screenSource: "screenSource"
+        case .device: "device"
+        case .id: "id"
+        case .kind: "kind"
+        case .tag: "tag"
+        case .hidden: "hidden"
+        case .enabled: "enabled"
+        case .keyboardDistance: "keyboardDistance"
+        case .className: "class"
+        case .contentOffset: "contentOffset"
+        case .contentSize: "contentSize"
+        case .children: "children"
+        case .x: "x"
+        case .y: "y"
+        case .top: "top"
+        case .left: "left"
+        case .bottom: "bottom"
+        case .right: "right"
+        case .unknown: ""
+        }
+    }
+
+    /// The key as a String (for messages).
+    var text: String { "\(spelling)" }
+
+    /// The known key spelled at `start` in `bytes` and closed by a quote right after it, with the
+    /// offset of that quote; `nil` otherwise. No scan for the closing quote: the first byte picks a
+    /// few candidates, each checked with a word compare or two.
+    static func known(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (key: FieldKey, end: Int)? {
+        guard start < bytes.count else { return nil }
+        switch bytes[start] {
+        case UInt8(ascii: "b"):
+            if let end = spelledEnd("begin", in: bytes, at: start) { return (.begin, end) }
+            if let end = spelledEnd("by", in: bytes, at: start) { return (.by, end) }
+            if let end = spelledEnd("bottomInset", in: bytes, at: start) { return (.bottomInset, end) }
+            if let end = spelledEnd("bottom", in: bytes, at: start) { return (.bottom, end) }
+            return nil
+        case UInt8(ascii: "c"):
+            if let end = spelledEnd("curve", in: bytes, at: start) { return (.curve, end) }
+            if let end = spelledEnd("children", in: bytes, at: start) { return (.children, end) }
+            if let end = spelledEnd("class", in: bytes, at: start) { return (.className, end) }
+            if let end = spelledEnd("contentOffsetY", in: bytes, at: start) { return (.contentOffsetY, end) }
+            if let end = spelledEnd("contentOffset", in: bytes, at: start) { return (.contentOffset, end) }
+            if let end = spelledEnd("contentSize", in: bytes, at: start) { return (.contentSize, end) }
+            return nil
+        case UInt8(ascii: "d"):
+            if let end = spelledEnd("duration", in: bytes, at: start) { return (.duration, end) }
+            if let end = spelledEnd("device", in: bytes, at: start) { return (.device, end) }
+            return nil
+        case UInt8(ascii: "e"):
+            if let end = spelledEnd("event", in: bytes, at: start) { return (.event, end) }
+            if let end = spelledEnd("end", in: bytes, at: start) { return (.end, end) }
+            if let end = spelledEnd("enabled", in: bytes, at: start) { return (.enabled, end) }
+            return nil
+        case UInt8(ascii: "f"):
+            if let end = spelledEnd("frame", in: bytes, at: start) { return (.frame, end) }
+            if let end = spelledEnd("from", in: bytes, at: start) { return (.from, end) }
+            if let end = spelledEnd("format", in: bytes, at: start) { return (.format, end) }
+            return nil
+        case UInt8(ascii: "h"):
+            if let end = spelledEnd("height", in: bytes, at: start) { return (.height, end) }
+            if let end = spelledEnd("hidden", in: bytes, at: start) { return (.hidden, end) }
+            return nil
+        case UInt8(ascii: "i"):
+            if let end = spelledEnd("isLocal", in: bytes, at: start) { return (.isLocal, end) }
+            if let end = spelledEnd("id", in: bytes, at: start) { return (.id, end) }
+            return nil
+        case UInt8(ascii: "k"):
+            if let end = spelledEnd("kind", in: bytes, at: start) { return (.kind, end) }
+            if let end = spelledEnd("keyboardDistance", in: bytes, at: start) { return (.keyboardDistance, end) }
+            return nil
+        case UInt8(ascii: "l"):
+            if let end = spelledEnd("lastFieldAction", in: bytes, at: start) { return (.lastFieldAction, end) }
+            if let end = spelledEnd("level", in: bytes, at: start) { return (.level, end) }
+            if let end = spelledEnd("left", in: bytes, at: start) { return (.left, end) }
+            return nil
+        case UInt8(ascii: "m"):
+            if let end = spelledEnd("message", in: bytes, at: start) { return (.message, end) }
+            return nil
+        case UInt8(ascii: "n"):
+            if let end = spelledEnd("name", in: bytes, at: start) { return (.name, end) }
+            return nil
+        case UInt8(ascii: "o"):
+            if let end = spelledEnd("origin", in: bytes, at: start) { return (.origin, end) }
+            if let end = spelledEnd("originY", in: bytes, at: start) { return (.originY, end) }
+            return nil
+        case UInt8(ascii: "r"):
+            if let end = spelledEnd("root", in: bytes, at: start) { return (.root, end) }
+            if let end = spelledEnd("right", in: bytes, at: start) { return (.right, end) }
+            return nil
+        case UInt8(ascii: "s"):
+            if let end = spelledEnd("safeArea", in: bytes, at: start) { return (.safeArea, end) }
+            if let end = spelledEnd("screen", in: bytes, at: start) { return (.screen, end) }
+            if let end = spelledEnd("screenSource", in: bytes, at: start) { return (.screenSource, end) }
+            return nil
+        case UInt8(ascii: "t"):
+            if let end = spelledEnd("t", in: bytes, at: start) { return (.t, end) }
+            if let end = spelledEnd("to", in: bytes, at: start) { return (.to, end) }
+            if let end = spelledEnd("tag", in: bytes, at: start) { return (.tag, end) }
+            if let end = spelledEnd("top", in: bytes, at: start) { return (.top, end) }
+            return nil
+        case UInt8(ascii: "v"):
+            if let end = spelledEnd("view", in: bytes, at: start) { return (.view, end) }
+            if let end = spelledEnd("version", in: bytes, at: start) { return (.version, end) }
+            return nil
+        case UInt8(ascii: "w"):
+            if let end = spelledEnd("width", in: bytes, at: start) { return (.width, end) }
+            return nil
+        case UInt8(ascii: "x"):
+            if let end = spelledEnd("x", in: bytes, at: start) { return (.x, end) }
+            return nil
+        case UInt8(ascii: "y"):
+            if let end = spelledEnd("y", in: bytes, at: start) { return (.y, end) }
+            return nil
+        default: return nil
+        }
+    }
+
+    /// Recognises a key that had escapes or bytes beyond ASCII, comparing Strings as the format
+    /// always has (Unicode canonical equivalence).
+    init(decoded key: String) {
+        self = Self.allCases.first { $0 != .unknown && $0.text == key } ?? .unknown
+    }
+}
+
+/// The events of the format, recognised from the bytes of an `event` value.

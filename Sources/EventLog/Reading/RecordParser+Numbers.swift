@@ -1,0 +1,291 @@
+import ResponderBus
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension RecordParser {
+    /// 10^exponent for 0...15: exact, as every power of ten up to 10^22 is a double, and so is each
+    /// step of the product. (A loop of a few multiplications rather than a table or a switch, which
+    /// would make the number readers too large to be inlined.)
+    @inline(__always)
+    private static func exactPowerOfTen(_ exponent: Int) -> Double {
+        var power = 1.0
+        var remaining = exponent
+        while remaining > 0 {
+            power *= 10
+            remaining &-= 1
+        }
+        return power
+    }
+
+    mutating func parseNumber() throws(LogReadError) -> Double {
+        skipWhitespace()
+        if let value = shortDecimal() { return value }
+        return try parseAnyNumber()
+    }
+
+    /// The common number, `-?digits(.digits)?` with at most 15 digits, no leading zero and no
+    /// exponent, read in one pass; `nil` (and nothing consumed) for anything else, which
+    /// ``parseAnyNumber()`` reads (or rejects) as it always has. Its value is the one
+    /// ``parseAnyNumber()`` gives: the same exact quotient.
+    @inline(__always)
+    private mutating func shortDecimal() -> Double? {
+        let count = bytes.count
+        var index = position
+        guard index < count else { return nil }
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index &+= 1 }
+        let integerStart = index
+        var mantissa: UInt64 = 0
+        while index < count {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            index &+= 1
+        }
+        let integerDigits = index &- integerStart
+        guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { return nil }
+        var fractionDigits = 0
+        if index < count, bytes[index] == UInt8(ascii: ".") {
+            index &+= 1
+            let fractionStart = index
+            while index < count {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                index &+= 1
+            }
+            fractionDigits = index &- fractionStart
+            guard fractionDigits > 0 else { return nil }
+        }
+        guard integerDigits &+ fractionDigits <= 15 else { return nil }
+        if index < count, bytes[index] | 0x20 == UInt8(ascii: "e") { return nil }
+        position = index
+        // Exact: both operands are exact doubles, so the quotient is correctly rounded.
+        let value = Double(mantissa) / Self.exactPowerOfTen(fractionDigits)
+        return negative ? -value : value
+    }
+
+    /// Any JSON number, with the reasons a number is rejected.
+    private mutating func parseAnyNumber() throws(LogReadError) -> Double {
+        guard let first = peek() else { throw unexpectedEnd("a number") }
+        let start = position
+        if first == UInt8(ascii: "N") || first == UInt8(ascii: "I")
+            || (first == UInt8(ascii: "-") && position + 1 < bytes.count && bytes[position + 1] == UInt8(ascii: "I"))
+        {
+            throw error(.invalidValue, "NaN and infinite numbers are not allowed in a log; write a finite number")
+        }
+        var negative = false
+        if first == UInt8(ascii: "-") {
+            negative = true
+            position += 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var integerDigits = 0
+        while position < bytes.count, bytes[position] &- UInt8(ascii: "0") < 10 {
+            if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(bytes[position] &- UInt8(ascii: "0")) }
+            digits += 1
+            integerDigits += 1
+            position += 1
+        }
+        guard integerDigits > 0 else {
+            position = start
+            throw unexpected("a number")
+        }
+        if integerDigits > 1 && bytes[start + (negative ? 1 : 0)] == UInt8(ascii: "0") {
+            throw error(.malformedJSON, at: start, "a number must not start with 0")
+        }
+        var fractionDigits = 0
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            while position < bytes.count, bytes[position] &- UInt8(ascii: "0") < 10 {
+                if digits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(bytes[position] &- UInt8(ascii: "0"))
+                    fractionDigits += 1
+                }
+                digits += 1
+                position += 1
+            }
+            guard fractionDigits > 0 || digits > integerDigits else { throw unexpected("a digit after the decimal point") }
+        }
+        var hasExponent = false
+        if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
+            hasExponent = true
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
+            var exponentDigits = 0
+            while position < bytes.count, bytes[position] &- UInt8(ascii: "0") < 10 {
+                exponentDigits += 1
+                position += 1
+            }
+            guard exponentDigits > 0 else { throw unexpected("the digits of an exponent") }
+        }
+        let value: Double
+        if !hasExponent && digits <= 15 {
+            // Exact: both operands are exact doubles, so the quotient is correctly rounded.
+            value = Double(mantissa) / Self.exactPowerOfTen(fractionDigits)
+        } else {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + (negative ? 1 : 0))..<position]), as: UTF8.self)
+            guard let parsed = Double(text) else { throw error(.malformedJSON, at: start, "'\(text)' is not a number") }
+            value = parsed
+        }
+        guard value.isFinite else {
+            throw error(.invalidValue, at: start, "this number is too large to be finite; write a finite number")
+        }
+        return negative ? -value : value
+    }
+
+    mutating func parseInt() throws(LogReadError) -> Int {
+        let start = position
+        skipWhitespace()
+        if let short = shortDecimal(), short == short.rounded() { return Int(short) }
+        position = start
+        let value = try parseNumber()
+        guard value == value.rounded(), abs(value) < 1e15 else {
+            throw error(.wrongType, at: start, "expected a whole number, found \(value)")
+        }
+        return Int(value)
+    }
+
+    mutating func parseBool() throws(LogReadError) -> Bool {
+        if matchLiteral("true") { return true }
+        if matchLiteral("false") { return false }
+        throw unexpected("true or false")
+    }
+
+    /// Consumes `null` when it is next.
+    @inline(__always)
+    mutating func parseNull() -> Bool { matchLiteral("null") }
+
+    @inline(__always)
+    private mutating func matchLiteral(_ literal: StaticString) -> Bool {
+        guard let first = peek(), first == literal.utf8Start.pointee else { return false }
+        let count = literal.utf8CodeUnitCount
+        guard position + count <= bytes.count, bytesEqual(bytes.baseAddress! + position, literal.utf8Start, count: count) else {
+            return false
+        }
+        position += count
+        return true
+    }
+
+    /// `[x, y, width, height]`, read into four numbers.
+    mutating func parseRect() throws(LogReadError) -> Rect {
+        let start = position
+        if let rect = shortRect() { return rect }
+        position = start
+        return try parseAnyRect()
+    }
+
+    /// The common rectangle, four numbers ``shortDecimal()`` reads, in one pass; `nil` (and nothing
+    /// consumed) for anything else, which ``parseAnyRect()`` reads (or rejects) as it always has.
+    @inline(__always)
+    private mutating func shortRect() -> Rect? {
+        let start = position
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "[") else {
+            position = start
+            return nil
+        }
+        position += 1
+        guard let x = shortElement(then: UInt8(ascii: ",")), let y = shortElement(then: UInt8(ascii: ",")),
+            let width = shortElement(then: UInt8(ascii: ",")), let height = shortElement(then: UInt8(ascii: "]"))
+        else {
+            position = start
+            return nil
+        }
+        return Rect(x: x, y: y, width: width, height: height)
+    }
+
+    /// A ``shortDecimal()`` and the `separator` after it (whitespace around both allowed).
+    @inline(__always)
+    private mutating func shortElement(then separator: UInt8) -> Double? {
+        skipWhitespace()
+        guard let value = shortDecimal() else { return nil }
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == separator else { return nil }
+        position += 1
+        return value
+    }
+
+    /// Any rectangle, with the reasons a rectangle is rejected.
+    private mutating func parseAnyRect() throws(LogReadError) -> Rect {
+        let start = position
+        guard peek() == UInt8(ascii: "[") else { throw error(.wrongType, "expected a rectangle [x, y, width, height]") }
+        position += 1
+        var x = 0.0
+        var y = 0.0
+        var width = 0.0
+        var height = 0.0
+        var count = 0
+        if peek() == UInt8(ascii: "]") {
+            position += 1
+        } else {
+            while true {
+                // parseNumber(), with its common case in line.
+                skipWhitespace()
+                let value: Double
+                if let short = shortDecimal() { value = short } else { value = try parseAnyNumber() }
+                switch count {
+                case 0: x = value
+                case 1: y = value
+                case 2: width = value
+                case 3: height = value
+                default: break
+                }
+                count += 1
+                guard let next = peek() else { throw unexpectedEnd("',' or ']'") }
+                position += 1
+                if next == UInt8(ascii: "]") { break }
+                guard next == UInt8(ascii: ",") else {
+                    position -= 1
+                    throw unexpected("',' or ']'")
+                }
+            }
+        }
+        guard count == 4 else {
+            throw error(.wrongType, at: start, "expected a rectangle [x, y, width, height], found \(count) numbers")
+        }
+        return Rect(x: x, y: y, width: width, height: height)
+    }
+
+    /// `[a, b]` or `{"x": a, "y": b}` / `{"width": a, "height": b}`.
+    mutating func parsePair(_ first: FieldKey, _ second: FieldKey) throws(LogReadError) -> (Double, Double) {
+        if peek() == UInt8(ascii: "[") {
+            let start = position
+            position += 1
+            let a = try parseNumber()
+            try expect(UInt8(ascii: ","), "','")
+            let b = try parseNumber()
+            guard peek() == UInt8(ascii: "]") else { throw error(.wrongType, at: start, "expected [\(first.text), \(second.text)]") }
+            position += 1
+            return (a, b)
+        }
+        var a = 0.0
+        var b = 0.0
+        try parseObject { (parser: inout RecordParser, key: FieldKey) throws(LogReadError) in
+            if key == first { a = try parser.parseNumber() } else if key == second { b = try parser.parseNumber() } else { try parser.skipValue() }
+        }
+        return (a, b)
+    }
+
+    mutating func parseInsets() throws(LogReadError) -> EdgeInsets {
+        var insets = EdgeInsets()
+        try parseObject { (parser: inout RecordParser, key: FieldKey) throws(LogReadError) in
+            switch key {
+            case .top: insets.top = try parser.parseNumber()
+            case .left: insets.left = try parser.parseNumber()
+            case .bottom: insets.bottom = try parser.parseNumber()
+            case .right: insets.right = try parser.parseNumber()
+            default: try parser.skipValue()
+            }
+        }
+        return insets
+    }
+
+}

@@ -1,0 +1,301 @@
+import ArgumentParser
+import Dispatch
+import EventLog
+import ResponderBus
+import ResponderBusUV
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One replay: the bus, its plugins, and what is printed.
+final class ReplaySession {
+    struct Outcome {
+        var stopped = false
+        var failedCheck = false
+        /// The first output that could not be written (standard output, `--record`, `--report`).
+        var outputError: OutputError?
+    }
+
+    let command: ReplayCommand
+    /// The header of the log being replayed; with `--follow`, of the current session's.
+    var header: LogHeader!
+    let output = Output()
+    /// How many sessions have started: `--follow` starts one more when the log is truncated or
+    /// replaced. The recording and the report hold the first.
+    private(set) var sessionsStarted = 0
+    /// In live modes (`--follow`, `--realtime`), what was written is flushed at the end of every
+    /// loop turn, on this loop; otherwise output is written in 64 KiB blocks.
+    private var liveLoop: (any BusLoop)?
+    private var flushScheduled = false
+    private var derivedCount = 0
+    private var violations: [CoverageViolation] = []
+    private var verifier: DerivedVerifier?
+    private var recordOutput: Output?
+    private var recordFile: OutputFile?
+    private var report: ReplayReport?
+
+    /// Plugins loaded from libraries, registered after the built-ins.
+    let loadedPlugins: [any ResponderPlugin]
+
+    init(command: ReplayCommand, header: LogHeader?, plugins: [any ResponderPlugin] = []) {
+        self.command = command
+        self.header = header
+        self.loadedPlugins = plugins
+        if command.verify { verifier = DerivedVerifier() }
+    }
+
+    // MARK: Set-up
+
+    /// Flushes standard output and the recording at the end of the current loop turn (once per
+    /// turn), in live modes. Loop-confined.
+    private func flushAtEndOfTurn() {
+        guard let liveLoop, !flushScheduled else { return }
+        flushScheduled = true
+        liveLoop.runAtEndOfTurn { [self] in
+            flushScheduled = false
+            output.flush()
+            recordOutput?.flush()
+        }
+    }
+
+    /// Ends the recording now (committed, at a record boundary): `--follow` records only its
+    /// first session, whose header the file has. Loop-confined.
+    func endRecording(because reason: String) -> OutputError? {
+        guard let recordOutput, let recordFile else { return nil }
+        self.recordOutput = nil
+        self.recordFile = nil
+        recordOutput.flush()
+        do throws(OutputError) {
+            if let error = recordOutput.error { throw error }
+            try recordFile.commit()
+            complain("\(command.record ?? ""): the recording ends here, with the first session (\(reason))")
+            return nil
+        } catch {
+            recordFile.abandon()
+            return error
+        }
+    }
+
+    /// Builds the bus, the plugins, the recorder and the check on `loop`. Loop-confined.
+    func makeReplayer(on loop: any BusLoop, progress: Progress) throws -> (Replayer, LogRecorder, CoverageCheck?) {
+        let firstSession = sessionsStarted == 0
+        sessionsStarted += 1
+        let bus = Bus(loop: loop, screen: Screen(size: header.screen, safeArea: header.safeArea ?? .zero))
+        do {
+            try BuiltinPlugins.register(on: bus, disabling: Set(command.disabled))
+        } catch {
+            complain("internal error: \(error)")
+            throw Exit.internalError
+        }
+        for plugin in loadedPlugins {
+            do {
+                try bus.register(plugin)
+            } catch {
+                complain("cannot use plugin '\(plugin.name)': \(error)")
+                throw Exit.pluginError
+            }
+        }
+        let replayer = Replayer(bus: bus)
+        replayer.apply(header)
+        let text = command.format == .text
+        do throws(OutputError) {
+            if firstSession, let path = command.record {
+                let file = try OutputFile(path: path)
+                let output = Output(file: file)
+                output.line(LogWriter.line(for: header))
+                recordFile = file
+                recordOutput = output
+            }
+            if firstSession, let path = command.report {
+                report = try ReplayReport(path: path, bus: bus, clock: { [unowned replayer] in replayer.logTime })
+            }
+        } catch {
+            throw error.reported()
+        }
+        // Called for every derived record: `self` is captured strongly, which costs nothing per
+        // call (an unowned reference is checked and counted at each use). No cycle: the session
+        // holds neither the recorder nor the replayer, which `runVirtual`/`runOnLibuv` stop.
+        let live = liveLoop != nil
+        let recorder = LogRecorder(bus: bus, selection: recordOutput == nil ? .derived : .all, clock: { [unowned replayer] in replayer.logTime }) {
+            [self] record in
+            recordOutput?.line(record)
+            if live { flushAtEndOfTurn() }
+            guard record.origin != .external else { return }
+            derivedCount += 1
+            verifier?.addProduced(record)
+            if text { output.line(Timeline.derived(record)) } else { output.line(record) }
+        }
+        if text {
+            recorder.onUnknown = { [unowned self] event, t in
+                // A plugin's own events: shown in the timeline, not part of the format's output.
+                guard !(event.name == EventName.turnSettled), let by = event.origin.derivingPlugin else { return }
+                output.line(TerminalText.escaped("\(Timeline.time(t))    → \(by): \(event.name.rawValue)"))
+            }
+        }
+        if text {
+            replayer.willPost = { [unowned self] record, _ in
+                output.line(Timeline.external(record))
+                if live { flushAtEndOfTurn() }
+            }
+        }
+        replayer.onProblem = { [unowned self] error in
+            progress.finish()
+            complain("\(command.log): \(error)")
+        }
+        if let verifier {
+            replayer.onRecordedDerived = { record, location in verifier.addRecorded(record, at: location) }
+        }
+        replayer.onProgress = { consumed, total in progress.update(consumed, total) }
+        var check: CoverageCheck?
+        if command.check || report != nil {
+            let coverage = CoverageCheck(bus: bus)
+            coverage.onViolation = { [unowned self] violation in
+                report?.note(violation)
+                guard command.check else { return }
+                violations.append(violation)
+                if text { output.line(TerminalText.escaped("\(Timeline.time(violation.t))  ⚠ covered: \(violation)")) }
+            }
+            check = coverage
+        }
+        return (replayer, recorder, check)
+    }
+
+    // MARK: Running
+
+    func runVirtual(_ reader: LogReader) throws -> Outcome {
+        let loop = VirtualTimeLoop()
+        let progress = Progress(totalBytes: reader.totalBytes)
+        let (replayer, recorder, check) = try makeReplayer(on: loop, progress: progress)
+        // As fast as possible: encoding and writing what is printed overlaps with the replay.
+        output.writeInBackground()
+        let summary = replayer.replay(reader, on: loop, strict: command.strict)
+        progress.finish()
+        recorder.stop()
+        check?.stop()
+        return finish(summary, bus: replayer.bus)
+    }
+
+    /// `--realtime`: paced on the libuv loop, output flushed at the end of every loop turn. Ctrl-C or
+    /// SIGTERM ends it as the log's end would: the summary, the checks, the recording complete.
+    func runOnLibuv(_ reader: LogReader) throws -> Outcome {
+        let loop = UVEventLoop()
+        let done = DispatchSemaphore(value: 0)
+        let result = UncheckedResult()
+        let unchecked = UncheckedSession(session: self, reader: reader)
+        liveLoop = loop
+        loop.execute {
+            let session = unchecked.session
+            let progress = Progress(totalBytes: nil)
+            do {
+                let (replayer, recorder, check) = try session.makeReplayer(on: loop, progress: progress)
+                var watches: [UVWatch] = []
+                var ended = false
+                let end: (Replayer.Summary) -> Void = { summary in
+                    guard !ended else { return }
+                    ended = true
+                    for watch in watches { watch.stop() }
+                    progress.finish()
+                    recorder.stop()
+                    check?.stop()
+                    result.outcome = session.finish(summary, bus: replayer.bus)
+                    done.signal()
+                }
+                watches.append(loop.watchSignals([SIGINT, SIGTERM]) { _ in end(replayer.currentSummary) })
+                replayer.replayInRealTime(
+                    unchecked.reader!, on: loop, speed: session.command.speed, strict: session.command.strict, completion: end)
+            } catch {
+                result.error = error
+                done.signal()
+            }
+        }
+        done.wait()
+        loop.shutdown()
+        if let error = result.error { throw error }
+        return result.outcome ?? Outcome()
+    }
+
+    /// Makes live output flush at the end of every turn of `loop`.
+    func flushEveryTurn(on loop: any BusLoop) {
+        liveLoop = loop
+    }
+
+    /// Prints the summary and what the checks found.
+    func finish(_ summary: Replayer.Summary, bus: Bus) -> Outcome {
+        var outcome = Outcome()
+        let firstResponder = bus.screen.firstResponder?.id.rawValue
+        let originY = bus.screen.rootOriginY
+        if command.format == .jsonl {
+            output.line(
+                "{\"derived\":\(derivedCount),\"event\":\"summary\",\"events\":\(summary.externalEvents),\"firstResponder\":\(firstResponder.map(JSONText.string) ?? "null"),\"originY\":\(JSONText.number(originY)),\"violations\":\(violations.count)}"
+            )
+        } else {
+            output.line(
+                TerminalText.escaped(
+                    "\(summary.externalEvents) events, \(derivedCount) derived; root at y \(JSONText.number(originY)); first responder \(firstResponder.map { "'\($0)'" } ?? "none")"
+                        + (command.check ? "; \(violations.count) covered-field violation\(violations.count == 1 ? "" : "s")" : "")))
+        }
+        output.flush()
+        outcome.outputError = output.error
+        // The recording is renamed into place only when all of it was written: after an interrupt
+        // too (it ends at a record boundary), but never after a failed write.
+        if let recordOutput, let recordFile {
+            recordOutput.flush()
+            do throws(OutputError) {
+                if let error = recordOutput.error { throw error }
+                try recordFile.commit()
+            } catch {
+                recordFile.abandon()
+                outcome.outputError = outcome.outputError ?? error
+            }
+        }
+        recordOutput = nil
+        recordFile = nil
+        if let report {
+            do {
+                try report.finish(log: command.log, header: header, summary: summary, plugins: bus.pluginNames, disabled: command.disabled)
+            } catch {
+                outcome.outputError = outcome.outputError ?? error
+            }
+        }
+        report = nil
+        if summary.rejectedLines > 0 {
+            complain("\(command.log): \(summary.rejectedLines) line\(summary.rejectedLines == 1 ? "" : "s") skipped")
+        }
+        if let stopped = summary.stoppedAt {
+            complain("stopped at line \(stopped.line) (--strict)")
+            outcome.stopped = true
+        }
+        if command.check, !violations.isEmpty {
+            if command.format == .jsonl {
+                for violation in violations { complain("check: \(violation)") }
+            }
+            complain("check: the focused field was left covered \(violations.count) time\(violations.count == 1 ? "" : "s")")
+            outcome.failedCheck = true
+        }
+        if let verifier {
+            if let difference = verifier.finish() {
+                complain("verify: \(difference)")
+                outcome.failedCheck = true
+            } else {
+                complain("verify: \(verifier.matched) derived events match the log")
+            }
+        }
+        return outcome
+    }
+}
+
+/// Hands the session to the loop thread, which alone uses it until the main thread reads the
+/// result after the semaphore.
+struct UncheckedSession: @unchecked Sendable {
+    let session: ReplaySession
+    let reader: LogReader?
+}
+
+/// The loop thread's result, read by the main thread after the semaphore.
+final class UncheckedResult: @unchecked Sendable {
+    var outcome: ReplaySession.Outcome?
+    var error: (any Error)?
+    /// `--follow`'s follower, kept alive until the loop is shut down.
+    var follower: LogFollower?
+}
