@@ -1,13 +1,5 @@
 import ResponderBus
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension RecordParser {
     /// 10^exponent for 0...15: exact, as every power of ten up to 10^22 is a double, and so is each
     /// step of the product. (A loop of a few multiplications rather than a table or a switch, which

@@ -1,13 +1,5 @@
 import ResponderBus
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension RecordParser {
     /// Calls `member` for each key of an object, with the parser on its value.
     @inline(__always)

@@ -1,13 +1,5 @@
 import ResponderBus
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 // A JSON decoder written for the log format, byte by byte.
 //
 // Why not Codable: `JSONDecoder` costs about 12 µs a line here (it builds a generic value tree and
