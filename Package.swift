@@ -49,6 +49,9 @@ let package = Package(
             dependencies: ["ResponderBus", .product(name: "DequeModule", package: "swift-collections")]
         ),
         .target(name: "ResponderBusTesting", dependencies: ["ResponderBus", "EventLog"]),
+        // The HTML report of a replay (`replay --report`, `render`): a library of the package, so that
+        // its tests run in the test process; the CLI only writes what it makes.
+        .target(name: "ResponderBusReport", dependencies: ["ResponderBus", "EventLog", "KeyboardAvoidance"]),
         // The built-in plugins: each depends only on the public API of ResponderBus.
         .target(name: "KeyboardAvoidance", dependencies: ["ResponderBus"], path: "Plugins/KeyboardAvoidance"),
         .target(name: "FieldAdvancing", dependencies: ["ResponderBus"], path: "Plugins/FieldAdvancing"),
@@ -58,7 +61,7 @@ let package = Package(
             name: "responder-bus",
             dependencies: [
                 "ResponderBus", "ResponderBusUV", "EventLog", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ResponderBusReport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["Examples"],
             // Plugins loaded with dlopen bind their ResponderBus symbols to the host's copy.
@@ -85,6 +88,7 @@ let package = Package(
             exclude: ["Golden"]
         ),
         .testTarget(name: "ResponderBusUVTests", dependencies: ["ResponderBus", "ResponderBusUV"]),
+        .testTarget(name: "ReportTests", dependencies: ["ResponderBusReport", "ResponderBus", "EventLog", "ResponderBusTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ResponderBusReport
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import EventLog
 import ResponderBus
+import ResponderBusReport
 import ResponderBusUV
 
 #if canImport(Glibc)

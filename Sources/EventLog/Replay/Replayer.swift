@@ -20,6 +20,9 @@ public final class Replayer {
         public var rejectedLines = 0
         /// The problem a strict replay stopped at.
         public var stoppedAt: LogReadError?
+
+        /// Nothing counted yet.
+        public init() {}
     }
 
     /// The bus events are posted on.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import ResponderBus
+import ResponderBusReport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import EventLog
 import ResponderBus
+import ResponderBusReport
 
 #if canImport(Glibc)
     import Glibc

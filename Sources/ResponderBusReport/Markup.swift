@@ -2,9 +2,9 @@ import EventLog
 import ResponderBus
 
 /// Text for HTML and SVG: escaping, and numbers as short as they can be.
-enum Markup {
+package enum Markup {
     /// Escapes text for an element's content or a quoted attribute value.
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         if !text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) {
             return text
         }
@@ -24,7 +24,7 @@ enum Markup {
     }
 
     /// A coordinate for SVG, rounded to a hundredth: `12`, `-3.5`, `0.25`.
-    static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
         let rounded = (value * 100).rounded() / 100
         if rounded == 0 { return "0" }
@@ -33,17 +33,17 @@ enum Markup {
     }
 
     /// Seconds with milliseconds, as the timeline prints them: `1.009`, `11.350`.
-    static func time(_ t: Double) -> String {
+    package static func time(_ t: Double) -> String {
         var text = Timeline.time(t)
         while text.hasPrefix(" ") { text.removeFirst() }
         return text
     }
 
     /// Points as the log writes them: `291`, `20.5`.
-    static func points(_ value: Double) -> String { JSONText.number(value) }
+    package static func points(_ value: Double) -> String { JSONText.number(value) }
 
     /// `1 violation`, `3 violations`.
-    static func count(_ n: Int, _ singular: String, _ plural: String? = nil) -> String {
+    package static func count(_ n: Int, _ singular: String, _ plural: String? = nil) -> String {
         "\(n) \(n == 1 ? singular : plural ?? singular + "s")"
     }
 }

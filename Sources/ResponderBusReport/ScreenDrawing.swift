@@ -8,14 +8,14 @@ import ResponderBus
 /// part that covers hatched; a covered field cross-hatched and labelled "COVERED"; content off the
 /// screen faded; and an arrow from the root's resting origin to its shifted one. Colour is never the
 /// only cue: every mark has a pattern, a line style or a label as well.
-struct ScreenDrawing {
-    let state: ScreenState
+package struct ScreenDrawing {
+    package let state: ScreenState
     /// The font size of labels, in points.
-    let fontSize: Double
+    package let fontSize: Double
     /// The area drawn, in screen coordinates.
-    let canvas: Rect
+    package let canvas: Rect
 
-    init(_ state: ScreenState, fontSize: Double) {
+    package init(_ state: ScreenState, fontSize: Double) {
         self.state = state
         self.fontSize = fontSize
         let screen = Rect(origin: .zero, size: state.size)
@@ -36,12 +36,12 @@ struct ScreenDrawing {
         canvas = Rect(x: minX - left, y: minY - top, width: maxX - minX + left + margin, height: maxY - minY + top + margin)
     }
 
-    static func isDrawable(_ rect: Rect) -> Bool {
+    package static func isDrawable(_ rect: Rect) -> Bool {
         !rect.isNull && rect.components.allSatisfy(\.isFinite)
     }
 
     /// The drawing's elements in one group, with `id` when given (for `<use>`).
-    func group(id: String?) -> String {
+    package func group(id: String?) -> String {
         var out = "<g class=\"rb-state\"\(id.map { " id=\"\($0)\"" } ?? "") font-size=\"\(Markup.number(fontSize))\">"
         out += rect(canvas, "rb-canvas")
         let screen = Rect(origin: .zero, size: state.size)
@@ -161,7 +161,7 @@ struct ScreenDrawing {
     // MARK: Shared pieces
 
     /// The patterns the drawings use, for a `<defs>`; sized for labels of `fontSize` points.
-    static func patterns(fontSize: Double) -> String {
+    package static func patterns(fontSize: Double) -> String {
         let step = Markup.number(fontSize * 0.55)
         let dot = Markup.number(fontSize * 0.08)
         return """
@@ -172,7 +172,7 @@ struct ScreenDrawing {
     }
 
     /// The style of the drawings (stroke widths in pixels, whatever the scale).
-    static let css = """
+    package static let css = """
         .rb-state *{vector-effect:non-scaling-stroke}
         .rb-state text{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}
         .rb-canvas{fill:#eceef2}
@@ -204,7 +204,7 @@ struct ScreenDrawing {
         """
 
     /// A whole SVG document: the drawing at `scale` pixels per point, with a title and a caption.
-    static func standalone(_ state: ScreenState, title: String, caption: [String]) -> String {
+    package static func standalone(_ state: ScreenState, title: String, caption: [String]) -> String {
         let scale = min(1, 700 / max(state.size.width, state.size.height, 1))
         let fontSize = 12 / scale
         let drawing = ScreenDrawing(state, fontSize: fontSize)

@@ -5,11 +5,11 @@
 /// can write the clipboard in some terminals). Every human-readable line the command prints —
 /// the timeline, the summary and every message on standard error — goes through ``escaped(_:)``.
 /// JSON output is not touched: it is JSON-escaped already.
-enum TerminalText {
+package enum TerminalText {
     /// `text` with every control character shown as a Swift escape (`\u{1B}`): C0 controls but
     /// the tab, DEL, C1 controls, the line and paragraph separators, and the bidirectional
     /// overrides and isolates (which can make text read differently from what it is).
-    static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 16)

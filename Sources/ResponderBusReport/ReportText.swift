@@ -2,9 +2,9 @@ import EventLog
 import ResponderBus
 
 /// The words the report uses for records.
-enum ReportText {
+package enum ReportText {
     /// What a record says, in full: every field but its time, name and origin.
-    static func describe(_ event: LogEvent) -> String {
+    package static func describe(_ event: LogEvent) -> String {
         guard case .keyboard(_, let info) = event else { return Timeline.describe(event) }
         var parts: [String] = []
         switch (info.begin, info.end) {
@@ -20,7 +20,7 @@ enum ReportText {
     }
 
     /// Who produced a record: `external`, or the deriving plugin's name.
-    static func origin(_ origin: EventOrigin) -> String {
+    package static func origin(_ origin: EventOrigin) -> String {
         origin.derivingPlugin ?? "external"
     }
 }

@@ -7,10 +7,10 @@ import ResponderBus
 ///
 /// Marks are links to their rows in the events table, in time order; each has a `<title>` (its
 /// tooltip and accessible name). The page's script adds arrow-key navigation and a details panel.
-struct TimelineChart {
-    let recorder: ReportRecorder
+package struct TimelineChart {
+    package let recorder: ReportRecorder
     /// The plugins with a lane of their own, in pipeline order.
-    let lanes: [String]
+    package let lanes: [String]
 
     private let plotLeft = 78.0
     private let plotTop = 40.0
@@ -22,7 +22,7 @@ struct TimelineChart {
     private let yMax: Double
 
     /// One value of each series after every record, and before the first.
-    struct Series {
+    package struct Series {
         var t: [Double] = []
         var root: [Double] = []
         var keyboardTop: [Double] = []
@@ -30,10 +30,10 @@ struct TimelineChart {
         var screenHeight: [Double] = []
     }
 
-    let series: Series
+    package let series: Series
     private let initial: ScreenState
 
-    init(recorder: ReportRecorder, plugins: [String]) {
+    package init(recorder: ReportRecorder, plugins: [String]) {
         self.recorder = recorder
         var lanes = plugins
         for item in recorder.items {
@@ -69,8 +69,8 @@ struct TimelineChart {
     private var plotRight: Double { plotLeft + plotWidth }
     private var plotBottom: Double { plotTop + plotHeight }
     private var lanesTop: Double { plotBottom + 30 }
-    var width: Double { plotRight + 170 }
-    var height: Double { lanesTop + Double(lanes.count + 2) * laneHeight + 8 }
+    package var width: Double { plotRight + 170 }
+    package var height: Double { lanesTop + Double(lanes.count + 2) * laneHeight + 8 }
 
     private func x(_ t: Double) -> Double { plotLeft + max(0, t) / duration * plotWidth }
     private func y(_ value: Double) -> Double {
@@ -80,7 +80,7 @@ struct TimelineChart {
 
     // MARK: The drawing
 
-    func svg() -> String {
+    package func svg() -> String {
         let n = Markup.number
         var out =
             "<svg id=\"timeline-chart\" class=\"timeline\" role=\"group\" aria-labelledby=\"tl-title\" aria-describedby=\"tl-desc\" viewBox=\"0 0 \(n(width)) \(n(height))\" width=\"\(n(width))\" height=\"\(n(height))\">"
@@ -108,7 +108,7 @@ struct TimelineChart {
     /// The data behind the series, for the page's script (the values it shows for a mark) and for
     /// tools: `t`, `root`, `keyboardTop`, `fieldBottom` (null with no focused field), one entry per
     /// record, and the values before the first record.
-    func seriesJSON() -> String {
+    package func seriesJSON() -> String {
         func list(_ values: [Double?]) -> String {
             "[" + values.map { $0.map(JSONText.number) ?? "null" }.joined(separator: ",") + "]"
         }
@@ -161,7 +161,7 @@ struct TimelineChart {
         return out + "</g>"
     }
 
-    static func niceStep(span: Double, count: Int, candidates: [Double]) -> Double {
+    package static func niceStep(span: Double, count: Int, candidates: [Double]) -> Double {
         let wanted = span / Double(max(count, 1))
         return candidates.first { $0 >= wanted } ?? max(wanted.rounded(.up), 1)
     }

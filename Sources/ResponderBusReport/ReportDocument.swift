@@ -8,15 +8,27 @@ import ResponderBus
 /// the page. Every state of the screen that is shown is drawn once (as a `<g>` in a hidden `<svg>`)
 /// and shown with `<use>`; a decision whose before and after screens were already shown links to the
 /// first one instead of repeating them.
-struct ReportDocument {
-    var logName: String
-    var header: LogHeader
-    var recorder: ReportRecorder
-    var summary: Replayer.Summary
+package struct ReportDocument {
+    package var logName: String
+    package var header: LogHeader
+    package var recorder: ReportRecorder
+    package var summary: Replayer.Summary
     /// The plugins that ran, in pipeline order.
-    var plugins: [String]
+    package var plugins: [String]
     /// The built-in plugins that were turned off.
-    var disabled: [String]
+    package var disabled: [String]
+
+    /// The report of a replay whose snapshots `recorder` took.
+    package init(
+        logName: String, header: LogHeader, recorder: ReportRecorder, summary: Replayer.Summary, plugins: [String], disabled: [String]
+    ) {
+        self.logName = logName
+        self.header = header
+        self.recorder = recorder
+        self.summary = summary
+        self.plugins = plugins
+        self.disabled = disabled
+    }
 
     /// A decision shown with its own pair of screens, or one that repeats an earlier pair.
     private struct Decision {
@@ -24,39 +36,64 @@ struct ReportDocument {
         var repeatOf: Int?
     }
 
-    func html() -> String {
-        let items = recorder.items
-        // Decisions, and which pairs of states they show.
+    /// The page: the head, then each section in order.
+    package func html() -> String {
+        let layout = Layout(recorder)
+        var out = head()
+        out += summary(layout)
+        out += timelineSection()
+        out += layout.definitions()
+        out += violationsSection(layout)
+        out += screensSection(layout)
+        out += eventsSection()
+        out += foot()
+        return out
+    }
+
+    /// What the page shows of the states: the decisions (each with its own pair of screens or
+    /// pointing at an earlier one), the states drawn (once each), and the scale they are drawn at.
+    private struct Layout {
+        let recorder: ReportRecorder
         var decisions: [Decision] = []
-        var firstWithPair: [Pair: Int] = [:]
         var drawn: [Int] = []
-        var isDrawn = Set<Int>()
-        func draw(_ state: Int) {
-            if isDrawn.insert(state).inserted { drawn.append(state) }
-        }
-        for (index, item) in items.enumerated() where item.record.origin != .external {
-            let pair = Pair(before: item.before, after: item.after)
-            if let first = firstWithPair[pair] {
-                decisions.append(Decision(item: index, repeatOf: first))
-            } else {
-                firstWithPair[pair] = index
-                decisions.append(Decision(item: index, repeatOf: nil))
-                draw(item.before)
-                draw(item.after)
-            }
-        }
-        for violation in recorder.violations { draw(violation.state) }
-        let finalState = items.last?.after ?? 0
-        draw(finalState)
-
-        let largest = drawn.map { max(recorder.states[$0].size.width, recorder.states[$0].size.height) }.max() ?? 812
-        let scale = min(0.65, 480 / max(largest, 1))
-        let fontSize = 10.5 / scale
+        var finalState = 0
+        var scale = 1.0
+        var fontSize = 10.5
         var drawings: [Int: ScreenDrawing] = [:]
-        for state in drawn { drawings[state] = ScreenDrawing(recorder.states[state], fontSize: fontSize) }
 
-        /// A drawn state, on `area` (its own canvas by default; a pair shares one, so that before and
-        /// after line up).
+        init(_ recorder: ReportRecorder) {
+            self.recorder = recorder
+            let items = recorder.items
+            var firstWithPair: [Pair: Int] = [:]
+            var isDrawn = Set<Int>()
+            var drawn: [Int] = []
+            func draw(_ state: Int) {
+                if isDrawn.insert(state).inserted { drawn.append(state) }
+            }
+            for (index, item) in items.enumerated() where item.record.origin != .external {
+                let pair = Pair(before: item.before, after: item.after)
+                if let first = firstWithPair[pair] {
+                    decisions.append(Decision(item: index, repeatOf: first))
+                } else {
+                    firstWithPair[pair] = index
+                    decisions.append(Decision(item: index, repeatOf: nil))
+                    draw(item.before)
+                    draw(item.after)
+                }
+            }
+            for violation in recorder.violations { draw(violation.state) }
+            finalState = items.last?.after ?? 0
+            draw(finalState)
+            self.drawn = drawn
+
+            let largest = drawn.map { max(recorder.states[$0].size.width, recorder.states[$0].size.height) }.max() ?? 812
+            scale = min(0.65, 480 / max(largest, 1))
+            fontSize = 10.5 / scale
+            for state in drawn { drawings[state] = ScreenDrawing(recorder.states[state], fontSize: fontSize) }
+        }
+
+        /// A drawn state, on `area` (its own canvas by default; a pair shares one, so that before
+        /// and after line up).
         func shot(_ state: Int, _ label: String, on area: Rect? = nil) -> String {
             let box = area ?? drawings[state]!.canvas
             let n = Markup.number
@@ -64,36 +101,54 @@ struct ReportDocument {
                 "<svg class=\"shot\" viewBox=\"\(n(box.minX)) \(n(box.minY)) \(n(box.width)) \(n(box.height))\" width=\"\(n(box.width * scale))\" height=\"\(n(box.height * scale))\" role=\"img\" aria-label=\"\(Markup.escape(label + ": " + recorder.states[state].summary))\"><use href=\"#s\(state)\"/></svg>"
         }
 
-        let timeline = TimelineChart(recorder: recorder, plugins: plugins)
-        let external = items.filter { $0.record.origin == .external }.count
+        /// The drawings, once each, in a hidden `<svg>` the shots `<use>`.
+        func definitions() -> String {
+            var out =
+                "<svg class=\"defs\" width=\"0\" height=\"0\" aria-hidden=\"true\" focusable=\"false\"><defs>\(ScreenDrawing.patterns(fontSize: fontSize))"
+            for state in drawn { out += drawings[state]!.group(id: "s\(state)") }
+            out += "</defs></svg>\n"
+            return out
+        }
+    }
+
+    private var externalCount: Int { recorder.items.filter { $0.record.origin == .external }.count }
+
+    /// From the doctype to the opening of the summary's facts.
+    private func head() -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en" data-report-script="not run">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="generator" content="responder-bus">
+        <title>Replay report: \(Markup.escape(logName))</title>
+        <style>
+        \(ReportAssets.css)
+        \(ScreenDrawing.css)
+        </style>
+        </head>
+        <body>
+        <a class="skip" href="#events">Skip to the events table</a>
+        <header id="summary">
+        <h1>Replay report: <code>\(Markup.escape(logName))</code></h1>
+        <dl class="facts">
+
+        """
+    }
+
+    /// The facts of the header (device, screen, counts, plugins, the end state) and the navigation.
+    private func summary(_ layout: Layout) -> String {
+        let items = recorder.items
+        let external = externalCount
         let derivedCount = items.count - external
         var byPlugin: [(String, Int)] = []
         for item in items {
             guard let by = item.record.origin.derivingPlugin else { continue }
             if let index = byPlugin.firstIndex(where: { $0.0 == by }) { byPlugin[index].1 += 1 } else { byPlugin.append((by, 1)) }
         }
-        let final = recorder.states[finalState]
-
-        var out = """
-            <!DOCTYPE html>
-            <html lang="en" data-report-script="not run">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="generator" content="responder-bus">
-            <title>Replay report: \(Markup.escape(logName))</title>
-            <style>
-            \(ReportAssets.css)
-            \(ScreenDrawing.css)
-            </style>
-            </head>
-            <body>
-            <a class="skip" href="#events">Skip to the events table</a>
-            <header id="summary">
-            <h1>Replay report: <code>\(Markup.escape(logName))</code></h1>
-            <dl class="facts">
-
-            """
+        let final = recorder.states[layout.finalState]
+        var out = ""
         func fact(_ name: String, _ value: String, count: (String, Int)? = nil) {
             let data = count.map { " data-count=\"\($0.0)\" data-value=\"\($0.1)\"" } ?? ""
             out += "<div><dt>\(name)</dt><dd\(data)>\(value)</dd></div>\n"
@@ -114,7 +169,9 @@ struct ReportDocument {
                 ? "0: the focused field was never left covered"
                 : "<strong class=\"bad\">⚠ \(violations): the focused field was left covered</strong> (<a href=\"#violations\">see them</a>)",
             count: ("violations", violations))
-        fact("Screens drawn", "\(drawn.count) distinct, for \(Markup.count(decisions.count, "decision"))", count: ("screens", drawn.count))
+        fact(
+            "Screens drawn", "\(layout.drawn.count) distinct, for \(Markup.count(layout.decisions.count, "decision"))",
+            count: ("screens", layout.drawn.count))
         fact(
             "Plugins that ran",
             plugins.isEmpty
@@ -134,6 +191,15 @@ struct ReportDocument {
             <nav aria-label="Sections"><a href="#timeline">Timeline</a> · <a href="#screens">Screens at each decision</a>\(violations > 0 ? " · <a href=\"#violations\">Violations</a>" : "") · <a href="#events">Events table</a></nav>
             </header>
             <main>
+
+            """
+        return out
+    }
+
+    /// The timeline chart, its details panel and its data.
+    private func timelineSection() -> String {
+        let timeline = TimelineChart(recorder: recorder, plugins: plugins)
+        return """
             <section id="timeline" aria-labelledby="timeline-h">
             <h2 id="timeline-h">Timeline</h2>
             <p class="hint">Lines, in screen points (down the chart is down the screen): the root view's origin, the keyboard's top edge (hatched below it: under the keyboard) and the focused field's bottom edge plus its gap. A field line inside the hatched area is a covered field. Marks: ● events, ◆ decisions (one lane per plugin), ▲ violations. <span class="js-only">Focus the chart's marks with Tab, move with ← →, Home and End; Enter goes to the record.</span> Hover or focus a mark to see its record.</p>
@@ -143,29 +209,30 @@ struct ReportDocument {
             </section>
 
             """
+    }
 
-        // The drawings, once each.
-        out +=
-            "<svg class=\"defs\" width=\"0\" height=\"0\" aria-hidden=\"true\" focusable=\"false\"><defs>\(ScreenDrawing.patterns(fontSize: fontSize))"
-        for state in drawn { out += drawings[state]!.group(id: "s\(state)") }
-        out += "</defs></svg>\n"
-
-        if !recorder.violations.isEmpty {
+    /// Each violation with the screen when the check found it; nothing when there is none.
+    private func violationsSection(_ layout: Layout) -> String {
+        guard !recorder.violations.isEmpty else { return "" }
+        var out =
+            "<section id=\"violations\" aria-labelledby=\"violations-h\"><h2 id=\"violations-h\">⚠ Violations: the focused field left covered</h2>\n"
+        for (index, violation) in recorder.violations.enumerated() {
             out +=
-                "<section id=\"violations\" aria-labelledby=\"violations-h\"><h2 id=\"violations-h\">⚠ Violations: the focused field left covered</h2>\n"
-            for (index, violation) in recorder.violations.enumerated() {
-                out +=
-                    "<article class=\"violation\" id=\"v\(index + 1)\"><h3>⚠ Violation \(index + 1): \(Markup.escape(violation.violation.description))</h3>"
-                out +=
-                    "<figure>\(shot(violation.state, "Screen at violation \(index + 1)"))<figcaption>The screen when the check found it (the keyboard had settled).</figcaption></figure></article>\n"
-            }
-            out += "</section>\n"
+                "<article class=\"violation\" id=\"v\(index + 1)\"><h3>⚠ Violation \(index + 1): \(Markup.escape(violation.violation.description))</h3>"
+            out +=
+                "<figure>\(layout.shot(violation.state, "Screen at violation \(index + 1)"))<figcaption>The screen when the check found it (the keyboard had settled).</figcaption></figure></article>\n"
         }
+        out += "</section>\n"
+        return out
+    }
 
-        out += "<section id=\"screens\" aria-labelledby=\"screens-h\"><h2 id=\"screens-h\">Screens at each decision</h2>\n"
+    /// Each decision with the screens before and after it, and the screen at the end.
+    private func screensSection(_ layout: Layout) -> String {
+        let items = recorder.items
+        var out = "<section id=\"screens\" aria-labelledby=\"screens-h\"><h2 id=\"screens-h\">Screens at each decision</h2>\n"
         out += "<p class=\"hint\">Drawn to scale from the model. \(ReportAssets.legend)</p>\n"
-        if decisions.isEmpty { out += "<p>No plugin decided anything in this session.</p>" }
-        for (number, decision) in decisions.enumerated() {
+        if layout.decisions.isEmpty { out += "<p>No plugin decided anything in this session.</p>" }
+        for (number, decision) in layout.decisions.enumerated() {
             let item = items[decision.item]
             let record = item.record
             let heading =
@@ -179,26 +246,33 @@ struct ReportDocument {
             }
             out += "<article class=\"decision\" id=\"\(id)\"><h3>\(number + 1). \(Markup.escape(heading))</h3><div class=\"pair\">"
             if item.before == item.after {
-                out += "<figure>\(shot(item.after, "Before and after"))<figcaption>Before and after: the screen did not change.</figcaption></figure>"
+                out +=
+                    "<figure>\(layout.shot(item.after, "Before and after"))<figcaption>Before and after: the screen did not change.</figcaption></figure>"
             } else {
-                let area = drawings[item.before]!.canvas.union(drawings[item.after]!.canvas)
+                let area = layout.drawings[item.before]!.canvas.union(layout.drawings[item.after]!.canvas)
                 out +=
-                    "<figure>\(shot(item.before, "Before", on: area))<figcaption>Before. \(Markup.escape(caption(recorder.states[item.before])))</figcaption></figure>"
+                    "<figure>\(layout.shot(item.before, "Before", on: area))<figcaption>Before. \(Markup.escape(caption(recorder.states[item.before])))</figcaption></figure>"
                 out +=
-                    "<figure>\(shot(item.after, "After", on: area))<figcaption>After. \(Markup.escape(caption(recorder.states[item.after])))</figcaption></figure>"
+                    "<figure>\(layout.shot(item.after, "After", on: area))<figcaption>After. \(Markup.escape(caption(recorder.states[item.after])))</figcaption></figure>"
             }
             out += "</div><p><a href=\"#r\(decision.item + 1)\">Record #\(decision.item + 1)</a></p></article>\n"
         }
         let end = items.isEmpty ? "before any record" : "after record #\(items.count) at \(Markup.time(items[items.count - 1].record.t)) s"
         out +=
-            "<article class=\"final\" id=\"end\"><h3>At the end, \(end)</h3><figure>\(shot(finalState, "At the end"))<figcaption>\(Markup.escape(caption(recorder.states[finalState])))</figcaption></figure></article>\n"
+            "<article class=\"final\" id=\"end\"><h3>At the end, \(end)</h3><figure>\(layout.shot(layout.finalState, "At the end"))<figcaption>\(Markup.escape(caption(recorder.states[layout.finalState])))</figcaption></figure></article>\n"
         out += "</section>\n"
+        return out
+    }
 
-        out += """
+    /// Every record in a table.
+    private func eventsSection() -> String {
+        let items = recorder.items
+        let external = externalCount
+        var out = """
             <section id="events" aria-labelledby="events-h">
             <h2 id="events-h">Events</h2>
             <table id="events-table">
-            <caption>Every record of the replay, in the order the bus carried them: \(Markup.count(external, "external event")) and \(Markup.count(derivedCount, "decision")) (→ and the plugin's name).</caption>
+            <caption>Every record of the replay, in the order the bus carried them: \(Markup.count(external, "external event")) and \(Markup.count(items.count - external, "decision")) (→ and the plugin's name).</caption>
             <thead><tr><th scope="col">#</th><th scope="col">t (s)</th><th scope="col">event</th><th scope="col">by</th><th scope="col">what</th><th scope="col">screens</th></tr></thead>
             <tbody>
 
@@ -216,15 +290,22 @@ struct ReportDocument {
             </table>
             </section>
             </main>
-            <footer><p>Made by <code>responder-bus replay --report</code>. The page needs no network; its script only adds the details panel and arrow-key navigation of the timeline.</p></footer>
-            <script>
-            \(ReportAssets.script)
-            </script>
-            </body>
-            </html>
 
             """
         return out
+    }
+
+    /// The footer, the script and the end of the page.
+    private func foot() -> String {
+        """
+        <footer><p>Made by <code>responder-bus replay --report</code>. The page needs no network; its script only adds the details panel and arrow-key navigation of the timeline.</p></footer>
+        <script>
+        \(ReportAssets.script)
+        </script>
+        </body>
+        </html>
+
+        """
     }
 
     private func caption(_ state: ScreenState) -> String {

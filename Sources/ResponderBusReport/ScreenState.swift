@@ -6,9 +6,9 @@ import ResponderBus
 ///
 /// A value, so that identical states (a long session goes through the same few again and again) are
 /// found with a dictionary and drawn once.
-struct ScreenState: Hashable {
+package struct ScreenState: Hashable {
     /// One view, with its frame on the screen (the root's shift and scroll offsets applied).
-    struct View: Hashable {
+    package struct View: Hashable {
         var id: String
         var kind: ViewKind
         /// The UIKit class, for a scene imported from a view-hierarchy dump.
@@ -25,22 +25,22 @@ struct ScreenState: Hashable {
         var depth: Int
     }
 
-    var size: Size
-    var safeArea: EdgeInsets
+    package var size: Size
+    package var safeArea: EdgeInsets
     /// Whether a scene is loaded.
-    var hasRoot: Bool
+    package var hasRoot: Bool
     /// The root's y origin now, and as the scene laid it out.
-    var rootOriginY: Double
-    var restingRootOriginY: Double
+    package var rootOriginY: Double
+    package var restingRootOriginY: Double
     /// The views in drawing order: a view before its subviews, subviews back to front.
-    var views: [View]
+    package var views: [View]
     /// The keyboard's end frame while it is shown (docked or not), in screen coordinates.
-    var keyboardFrame: Rect?
+    package var keyboardFrame: Rect?
     /// The part of the screen the keyboard covers (the rule avoidance and `--check` share).
-    var covering: Rect?
+    package var covering: Rect?
 
     /// The state of `screen` now, with the keyboard as `keyboard` tells it. Loop-confined.
-    init(screen: Screen, keyboard: KeyboardState, defaultGap: Double = AvoidanceRule.defaultGap) {
+    package init(screen: Screen, keyboard: KeyboardState, defaultGap: Double = AvoidanceRule.defaultGap) {
         size = screen.size
         safeArea = screen.safeArea
         hasRoot = screen.root != nil
@@ -72,21 +72,21 @@ struct ScreenState: Hashable {
     // MARK: What the report shows of it
 
     /// The first responder, if any.
-    var firstResponder: View? { views.first { $0.isFirstResponder } }
+    package var firstResponder: View? { views.first { $0.isFirstResponder } }
 
     /// The keyboard's top edge: the top of the part it covers, or the screen's bottom edge when it
     /// covers nothing.
-    var keyboardTop: Double { covering?.minY ?? size.height }
+    package var keyboardTop: Double { covering?.minY ?? size.height }
 
     /// The focused field's bottom edge plus its gap, when a visible field is focused.
-    var fieldBottomWithGap: Double? {
+    package var fieldBottomWithGap: Double? {
         guard let field = firstResponder, !field.isHidden else { return nil }
         return field.frame.maxY + field.gap
     }
 
     /// How many points of the focused field the keyboard covers, by `--check`'s rule (more than
     /// half a point, overlapping horizontally); `nil` when it is not covered.
-    var coveredHeight: Double? {
+    package var coveredHeight: Double? {
         guard let field = firstResponder, !field.isHidden, let covering else { return nil }
         let frame = field.frame
         guard frame.maxX > covering.minX, frame.minX < covering.maxX else { return nil }
@@ -95,14 +95,14 @@ struct ScreenState: Hashable {
     }
 
     /// The part of the focused field under the keyboard, when covered.
-    var coveredPart: Rect? {
+    package var coveredPart: Rect? {
         guard coveredHeight != nil, let field = firstResponder, let covering else { return nil }
         let part = field.frame.intersection(covering)
         return part.isNull ? nil : part
     }
 
     /// A sentence or two that says what the drawing shows, for its text alternative.
-    var summary: String {
+    package var summary: String {
         var parts: [String] = []
         var screen = "\(size) screen"
         if safeArea != .zero { screen += " (safe area \(Self.insets(safeArea)))" }
@@ -146,14 +146,14 @@ struct ScreenState: Hashable {
         return "keyboard \(frame), not docked: covers nothing"
     }
 
-    static func kindText(_ view: View) -> String {
+    package static func kindText(_ view: View) -> String {
         var text = view.kind.rawValue
         if let className = view.className { text += " \(className)" }
         if let tag = view.tag { text += ", tag \(tag)" }
         return text
     }
 
-    static func insets(_ insets: EdgeInsets) -> String {
+    package static func insets(_ insets: EdgeInsets) -> String {
         var parts: [String] = []
         if insets.top != 0 { parts.append("top \(Markup.points(insets.top))") }
         if insets.left != 0 { parts.append("left \(Markup.points(insets.left))") }

@@ -2,28 +2,28 @@ import EventLog
 import ResponderBus
 
 /// The readable timeline `replay` prints by default.
-enum Timeline {
-    static func time(_ t: Double) -> String {
+package enum Timeline {
+    package static func time(_ t: Double) -> String {
         let millis = Int((t * 1000).rounded())
         let text = "\(millis / 1000).\(String(repeating: "0", count: 3 - String(millis % 1000).count))\(millis % 1000)"
         return String(repeating: " ", count: max(0, 9 - text.count)) + text
     }
 
-    static func point(_ value: Double) -> String { JSONText.number(value) }
+    package static func point(_ value: Double) -> String { JSONText.number(value) }
 
     /// One external event; control characters from the log are shown escaped.
-    static func external(_ record: LogRecord) -> String {
+    package static func external(_ record: LogRecord) -> String {
         let name = record.event.name.padding(to: 24)
         return TerminalText.escaped("\(time(record.t))  \(name)\(describe(record.event))")
     }
 
     /// One decision; control characters from the log are shown escaped.
-    static func derived(_ record: LogRecord) -> String {
+    package static func derived(_ record: LogRecord) -> String {
         let by = record.origin.derivingPlugin ?? "?"
         return TerminalText.escaped("\(time(record.t))    → \(by): \(record.event.name) \(describe(record.event))")
     }
 
-    static func describe(_ event: LogEvent) -> String {
+    package static func describe(_ event: LogEvent) -> String {
         switch event {
         case .keyboard(_, let info):
             var parts: [String] = []
@@ -55,7 +55,7 @@ enum Timeline {
 }
 
 extension String {
-    func padding(to width: Int) -> String {
+    package func padding(to width: Int) -> String {
         count >= width ? self + " " : self + String(repeating: " ", count: width - count)
     }
 }

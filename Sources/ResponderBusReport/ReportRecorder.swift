@@ -8,17 +8,17 @@ import ResponderBus
 /// `--record` writes), after the screen model and the plugins have handled it. Identical states are
 /// stored once: items refer to them by index, so a long session that goes through the same few
 /// states stays small.
-final class ReportRecorder {
+package final class ReportRecorder {
     /// One record of the replay and the state of the screen before and after it.
-    struct Item {
-        var record: LogRecord
+    package struct Item {
+        package var record: LogRecord
         /// Indexes into ``ReportRecorder/states``.
-        var before: Int
-        var after: Int
+        package var before: Int
+        package var after: Int
     }
 
     /// A `--check` violation and the state when it was found.
-    struct Violation {
+    package struct Violation {
         var violation: CoverageViolation
         /// The time in the log's clock.
         var t: Double
@@ -27,12 +27,12 @@ final class ReportRecorder {
 
     /// The distinct states, in the order they first appeared; the first is the state before any
     /// record.
-    private(set) var states: [ScreenState] = []
+    package private(set) var states: [ScreenState] = []
     /// Every record, in the order the bus carried them.
-    private(set) var items: [Item] = []
-    private(set) var violations: [Violation] = []
+    package private(set) var items: [Item] = []
+    package private(set) var violations: [Violation] = []
     /// The state now.
-    private(set) var current = 0
+    package private(set) var current = 0
 
     private let bus: Bus
     private let clock: () -> Double
@@ -41,7 +41,7 @@ final class ReportRecorder {
     private var recorder: LogRecorder?
 
     /// Starts taking snapshots of `bus`; `clock` gives the log's time. Loop-confined.
-    init(bus: Bus, clock: @escaping () -> Double) {
+    package init(bus: Bus, clock: @escaping () -> Double) {
         self.bus = bus
         self.clock = clock
         current = intern(ScreenState(screen: bus.screen, keyboard: keyboard))
@@ -51,20 +51,20 @@ final class ReportRecorder {
     }
 
     /// Notes a violation `CoverageCheck` found, with the state at that moment. Loop-confined.
-    func note(_ violation: CoverageViolation) {
+    package func note(_ violation: CoverageViolation) {
         current = intern(ScreenState(screen: bus.screen, keyboard: keyboard))
         violations.append(Violation(violation: violation, t: clock(), state: current))
     }
 
     /// Stops taking snapshots.
-    func stop() {
+    package func stop() {
         recorder?.stop()
         recorder = nil
     }
 
     /// The index of the state after the last record at or before `t`, or of the state before any
     /// record.
-    func state(at t: Double) -> (state: Int, item: Int?) {
+    package func state(at t: Double) -> (state: Int, item: Int?) {
         // Items are in time order: the last one at or before t.
         var low = 0
         var high = items.count

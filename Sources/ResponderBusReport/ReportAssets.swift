@@ -1,7 +1,7 @@
 /// The report page's style, legend and script.
-enum ReportAssets {
+package enum ReportAssets {
     /// What the drawings' line styles and patterns mean.
-    static let legend = """
+    package static let legend = """
         Outlines: dashed, a plain view; solid, a text field; double, a text view; dash-dot, a scroll view. \
         The first responder has a thick ring and a bold label after “▶”. The keyboard is grey, the part of the screen it \
         covers hatched with diagonal lines. A covered field is cross-hatched, outlined with dashes and labelled \
@@ -9,7 +9,7 @@ enum ReportAssets {
         shows the root's shift.
         """
 
-    static let css = """
+    package static let css = """
         :root{color-scheme:light;--ink:#1d1d24;--muted:#55586a;--line:#d5d7de;--bad:#a01208;--accent:#0b3bbf}
         *{box-sizing:border-box}
         body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:var(--ink);background:#fafafb}
@@ -69,7 +69,7 @@ enum ReportAssets {
         @media print{.chart-scroll{overflow:visible}}
         """
 
-    static let script = """
+    package static let script = """
         (function () {
           "use strict";
           var root = document.documentElement;

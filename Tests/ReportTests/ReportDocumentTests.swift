@@ -1,0 +1,84 @@
+import EventLog
+import FieldAdvancing
+import Foundation
+import KeyboardAvoidance
+import ResponderBus
+import ResponderBusReport
+import ResponderBusTesting
+import Testing
+
+/// A session on the testing kit's bench with the report's recorder watching, and its page.
+private func report(
+    on device: CannedScreens.Device, plugins: [any ResponderPlugin], _ session: (PluginBench) -> Void
+) throws -> (html: String, recorder: ReportRecorder) {
+    let bench = try PluginBench(device: device, plugins: plugins)
+    let recorder = ReportRecorder(bus: bench.bus) { bench.loop.now.seconds }
+    session(bench)
+    let document = ReportDocument(
+        logName: "session.jsonl", header: device.header, recorder: recorder, summary: Replayer.Summary(),
+        plugins: plugins.map(\.name), disabled: [])
+    return (document.html(), recorder)
+}
+
+private func count(_ needle: String, in text: String) -> Int {
+    text.components(separatedBy: needle).count - 1
+}
+
+@Suite("The HTML report, built in the test process")
+struct ReportDocumentTests {
+    let device = CannedScreens.Device.iPhoneX
+
+    @Test("a session the avoidance decides on: the facts, one article per decision, every state drawn once, no violation")
+    func decidedSession() throws {
+        let (html, recorder) = try report(on: device, plugins: [FieldAdvancing(), KeyboardAvoidance()]) { bench in
+            bench.turn(at: 0) { $0.post(.scene, CannedScreens.login(on: device)) }
+            bench.turn(at: 1) { bus in
+                bus.post(.didBeginEditing, EditingInfo(view: "password"))
+                bus.post(.keyboardWillShow, device.keyboardShow)
+            }
+            bench.turn(at: 2) { $0.post(.keyboardWillHide, device.keyboardHide) }
+        }
+        #expect(html.hasPrefix("<!DOCTYPE html>"))
+        #expect(html.hasSuffix("</html>\n"))
+        #expect(html.contains(#"data-count="violations" data-value="0""#))
+        #expect(html.contains("Plugins that ran</dt><dd>FieldAdvancing → KeyboardAvoidance</dd>"))
+        let decisions = recorder.items.filter { $0.record.origin != .external }.count
+        #expect(decisions >= 2)  // the shift up and back
+        #expect(count(#"<article class="decision"#, in: html) == decisions)
+        // Each state shown is defined once and used by reference.
+        let defined = count(#"<g class="rb-state" id="s"#, in: html)
+        #expect(defined >= 2)
+        #expect(count(##"<use href="#s"##, in: html) >= defined)
+        #expect(!html.contains(#"id="violations""#))
+        #expect(count(#"<tr id="r"#, in: html) == recorder.items.count)
+    }
+
+    @Test("a session without decisions says so and still draws the end")
+    func quietSession() throws {
+        let (html, _) = try report(on: device, plugins: [KeyboardAvoidance()]) { bench in
+            bench.turn(at: 0) { $0.post(.scene, CannedScreens.login(on: device)) }
+        }
+        #expect(html.contains("No plugin decided anything in this session."))
+        #expect(html.contains(#"<article class="final" id="end">"#))
+        #expect(html.contains(#"data-count="derived" data-value="0""#))
+    }
+
+    @Test("text from a log reaches the page escaped, and the terminal escaped its own way")
+    func escaping() throws {
+        let (html, _) = try report(on: device, plugins: [KeyboardAvoidance()]) { bench in
+            bench.turn(at: 0) { bus in
+                bus.post(
+                    .scene,
+                    SceneInfo(
+                        root: ViewSpec(
+                            id: "root", frame: Rect(x: 0, y: 0, width: 375, height: 812),
+                            children: [
+                                ViewSpec(id: "<script>alert(1)</script>", kind: .textField, frame: Rect(x: 20, y: 700, width: 335, height: 44))
+                            ])))
+            }
+        }
+        #expect(!html.contains("<script>alert(1)</script>"))
+        #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(TerminalText.escaped("a\u{1B}]0;PWNED\u{07}b\tc é") == #"a\u{1B}]0;PWNED\u{7}b"# + "\tc é")
+    }
+}
