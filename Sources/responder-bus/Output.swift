@@ -27,9 +27,9 @@ final class Output {
         didSet { backgroundRef = background.map(Unmanaged.passUnretained) }
     }
     /// `background`, for the per-line path: without the atomic retain and release of the writer
-    /// that reading the optional costs (its cache line is shared with the writer thread, which made
-    /// that pair the most expensive instructions of a replay's loop thread). `background` keeps it
-    /// alive.
+    /// that reading the optional costs (its cache line is shared with the writer thread; `perf record`
+    /// on the benchmark case "replay 1000000 events, 3 plugins → /dev/null" shows the pair). `background`
+    /// keeps it alive.
     @exclusivity(unchecked) private var backgroundRef: Unmanaged<BackgroundWriter>?
 
     /// Writes to `descriptor` (standard output by default), named `name` in messages. Standard

@@ -50,10 +50,10 @@ import Synchronization
 /// may be moved bitwise.
 ///
 /// `realloc` matters for bursts: a large buffer is grown by the kernel remapping its pages, so the
-/// events already queued are neither copied nor faulted in again. Growing by allocate-and-move made
-/// a producer filling a 2-million-event backlog about 2.5× slower per post (page faults and copies),
-/// and the benchmark's burst about 2× slower end to end. Asking for transparent huge pages
-/// (`MADV_HUGEPAGE`) made it slower still: faults then compact memory.
+/// events already queued are neither copied nor faulted in again. Growing by allocate-and-move
+/// (page faults and copies on every growth) and asking for transparent huge pages (`MADV_HUGEPAGE`:
+/// faults then compact memory) were both measurably slower: see the benchmark cases
+/// "postFromAnyThread, 1 producer" and "postFromAnyThread, 4 producers" (group 2) before changing it.
 enum CrossThreadMemory {
     /// Whether ``CrossThreadHeader``s may be moved bitwise.
     static let headersAreBitwiseMovable = _isBitwiseTakable(CrossThreadHeader.self)

@@ -86,7 +86,8 @@ final class TokenBox: Sendable {
 ///
 /// A `weak` reference would do the same, but it gives the bus a side table, and every retain and
 /// release of a bus then takes the runtime's slow path: the loop retains its bus for each turn's
-/// end-of-turn drain, and that cost 5% of a replay. Instead, the bus marks its anchor dead first
+/// end-of-turn drain, which the benchmark case "replay 1000000 events, 3 plugins → /dev/null"
+/// (group 3) shows. Instead, the bus marks its anchor dead first
 /// thing in `deinit`, under the anchor's lock, and a token uses the bus only under that lock and
 /// without retaining it: either the bus has not started going (its `deinit` waits for the lock
 /// meanwhile, so its memory stays valid) or the token sees it dead and leaves it alone.
