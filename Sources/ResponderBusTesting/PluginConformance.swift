@@ -186,7 +186,7 @@ public struct PluginConformance {
             try bus.register(makePlugin())
             let session = CannedScreens.session(on: device, scene: CannedScreens.signUp(on: device), focusing: "password")
             for (index, record) in session.enumerated() {
-                loop.advance(to: .seconds(record.t))
+                loop.advance(to: .saturating(seconds: record.t))
                 record.event.post(on: bus)
                 loop.run()
                 if index == session.count / 2 {

@@ -57,12 +57,12 @@ struct ReplayLimitsTests {
         run.loop.runUntilQuiet()
     }
 
-    @Test("Duration.seconds saturates instead of trapping")
+    @Test("Duration.saturating(seconds:) saturates instead of trapping")
     func saturatingSeconds() {
-        #expect(Duration.seconds(1e300) == .nanoseconds(Int64.max))
-        #expect(Duration.seconds(-1e300) == .nanoseconds(Int64.min))
-        #expect(Duration.seconds(.nan) == .zero)
-        #expect(Duration.seconds(1.5) == .milliseconds(1500))
+        #expect(Duration.saturating(seconds: 1e300) == .nanoseconds(Int64.max))
+        #expect(Duration.saturating(seconds: -1e300) == .nanoseconds(Int64.min))
+        #expect(Duration.saturating(seconds: .nan) == .zero)
+        #expect(Duration.saturating(seconds: 1.5) == .milliseconds(1500))
     }
 }
 

@@ -72,7 +72,7 @@ public final class CoverageCheck {
 
     private func scheduleCheck() {
         pending?.cancel()
-        let delay = Duration.seconds(keyboard.latest?.effectiveDuration ?? 0.25)
+        let delay = Duration.saturating(seconds: keyboard.latest?.effectiveDuration ?? 0.25)
         pending = bus.loop.schedule(after: delay) { [weak self] in self?.check() }
     }
 

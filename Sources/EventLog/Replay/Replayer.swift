@@ -94,7 +94,7 @@ public final class Replayer {
             batch = nil
         }
         while let t = nextExternalTime() {
-            loop.advance(to: .seconds(t))
+            loop.advance(to: .saturating(seconds: t))
             logTimeAnchor = nil
             // The turn's events are posted from one callback, as a timer due now would be; nothing
             // else is due after advance(to:), so running the callback here is the same thing. The
@@ -188,14 +188,14 @@ public final class Replayer {
             var items: [TurnItem] = []
             switch turns.next(self, into: &items) {
             case .end:
-                loop.schedule(after: .seconds(1 / speed)) { [self] in completion(summary) }
+                loop.schedule(after: .saturating(seconds: 1 / speed)) { [self] in completion(summary) }
             case .waiting:
                 waitForMore?(step)
             case .turn(let t):
                 // Following a live file, events are posted as they arrive; otherwise at their time.
                 // Capped, so that a slow speed cannot push a time past the loop's clock (a log's
                 // times are at most `LogLimits.maximumSeconds`; so is the wait here).
-                let due = following ? loop.now : start + .seconds(min(t / speed, LogLimits.maximumSeconds))
+                let due = following ? loop.now : start + .saturating(seconds: min(t / speed, LogLimits.maximumSeconds))
                 loop.schedule(after: due - loop.now) { [self] in
                     logTimeAnchor = (t, loop.now, speed)
                     postingTurn = true

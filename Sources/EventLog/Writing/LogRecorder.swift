@@ -106,7 +106,9 @@ extension Duration {
     /// A duration from seconds, rounded to the nanosecond; never traps: a value beyond what a
     /// `Duration` holds (about ±292 years) gives the nearest one it does, and NaN gives zero. Logs
     /// never hold such values (``LogLimits/maximumSeconds``); this guards what is computed from them.
-    public static func seconds(_ value: Double) -> Duration {
+    /// (Named apart from the standard library's `Duration.seconds(_:)`, which traps, so that importing
+    /// this module changes no call of it.)
+    public static func saturating(seconds value: Double) -> Duration {
         let nanoseconds = (value * 1e9).rounded()
         if nanoseconds.isNaN { return .zero }
         // Double(Int64.max) rounds up past Int64.max: compare with a bound just below it.
