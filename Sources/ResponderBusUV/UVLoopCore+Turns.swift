@@ -1,0 +1,70 @@
+import CLibUV
+import DequeModule
+import ResponderBus
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+extension UVLoopCore {
+    // MARK: End of turn and idle
+
+    func runAtEndOfTurn(_ work: @escaping () -> Void) {
+        requireInLoop("runAtEndOfTurn(_:)")
+        endOfTurnWork.append(QueuedWork(work))
+        if !checkActive {
+            checkActive = true
+            uv_check_start(checkHandle, UVCallbacks.check)
+        }
+        if phase == .beforePoll {
+            // The check phase follows this iteration's poll, which would block until some other
+            // event arrives; an active idle handle makes it return at once. (A timer that fired is
+            // being closed, which already keeps the poll from blocking, and the idle callback keeps
+            // its handle active while end-of-turn work is pending; this does not rely on either.)
+            startIdle()
+        }
+    }
+
+    func runWhenIdle(_ work: @escaping () -> Void) {
+        requireInLoop("runWhenIdle(_:)")
+        idleWork.append(QueuedWork(work))
+        startIdle()
+    }
+
+    func startIdle() {
+        guard !idleActive else { return }
+        idleActive = true
+        uv_idle_start(idleHandle, UVCallbacks.idle)
+    }
+
+    /// Check callback: drains the end-of-turn queue, including work added while draining.
+    func runEndOfTurnWork() {
+        phase = .pollOrLater
+        while let work = endOfTurnWork.popFirst() { work.run() }
+        checkActive = false
+        uv_check_stop(checkHandle)
+        finishIfDrained()
+    }
+
+    /// Idle callback: runs the idle work queued so far, unless end-of-turn work is still pending
+    /// (it runs first, in this iteration's check phase; the idle work waits for the next one).
+    func runIdleWork() {
+        phase = .beforePoll
+        if endOfTurnWork.isEmpty {
+            var batch = Deque<QueuedWork>()
+            swap(&batch, &idleWork)
+            while let work = batch.popFirst() { work.run() }
+        }
+        // Stay active while anything is pending, so that the poll does not block before the
+        // check phase or the next idle phase.
+        if idleWork.isEmpty, endOfTurnWork.isEmpty {
+            idleActive = false
+            uv_idle_stop(idleHandle)
+        }
+        phase = .pollOrLater
+        finishIfDrained()
+    }
+}

@@ -1,0 +1,138 @@
+import CLibUV
+import DequeModule
+import ResponderBus
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+extension UVLoopCore {
+    // MARK: Wake-ups
+
+    /// Registers `target`: a `uv_async_t` of its own, whose callback drains like the loop's.
+    /// Loop-confined. `nil` once the stop request was seen.
+    func makeWakeUp(for target: any BusLoopWakeUpTarget) -> (any BusLoopWakeUp)? {
+        requireInLoop("makeWakeUp(for:)")
+        guard !wakeUpsEnded else { return nil }
+        let handle = UnsafeMutablePointer<uv_async_t>.allocate(capacity: 1)
+        handle.initialize(to: uv_async_t())
+        Self.check(uv_async_init(loop, handle, UVCallbacks.wakeUpSignalled), "uv_async_init")
+        handle.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        let wakeUp = UVWakeUp(core: self, handle: handle, target: target)
+        wakeUps.append(wakeUp)
+        return wakeUp
+    }
+
+    /// The stop request was seen: handles a signal that arrived since the drain looked, then tells
+    /// every target that no signal is taken any more.
+    func endWakeUps() {
+        wakeUpsEnded = true
+        for wakeUp in wakeUps {
+            guard let target = wakeUp.target else { continue }
+            if target.pendingWakeUpTicket != 0 { target.loopDidWake() }
+            target.loopEndedWakeUps()
+        }
+    }
+
+    /// Unregisters a cancelled wake-up and closes its handle. Loop-confined.
+    func remove(_ wakeUp: UVWakeUp) {
+        guard let index = wakeUps.firstIndex(where: { $0 === wakeUp }) else { return }
+        wakeUps.remove(at: index)
+        wakeUp.close()
+    }
+
+    /// Cancels every pending timer, stops every watcher, and refuses new ones.
+    func beginStop() {
+        guard !stopping else { return }
+        stopping = true
+        for timer in Array(timers.values) {
+            timer.scheduled?.cancel()
+            cancel(timer)  // already done through the handle's onCancel; a no-op then
+        }
+        // Closes their handles; `uv_run` does not return before the close callbacks have run.
+        for watcher in Array(watchers.values) {
+            watcher.stop()
+        }
+    }
+
+    /// Closes the loop's handles once the stop request was drained and no hook work is left;
+    /// `uv_run` then returns as soon as the close callbacks have run.
+    func finishIfDrained() {
+        guard inboxClosed, !handlesClosed, endOfTurnWork.isEmpty, idleWork.isEmpty else { return }
+        handlesClosed = true
+        checkActive = false
+        idleActive = false
+        wakeupHandle.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_close($0, nil) }
+        checkHandle.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_close($0, nil) }
+        idleHandle.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_close($0, nil) }
+        // Their targets were told at the stop request (or are gone): nothing signals them now.
+        for wakeUp in wakeUps { wakeUp.close() }
+        wakeUps.removeAll()
+    }
+
+}
+
+/// A wake-up of ``UVLoopCore``: a `uv_async_t` of its own, whose callback drains the loop's inbox
+/// and the signalled targets in ticket order (``UVLoopCore/drainInbox()``).
+///
+/// The handle is closed on the loop, when the loop shuts down or after ``cancel()``; its target
+/// guarantees that ``signal()`` is never called after either (see ``BusLoopWakeUp``).
+final class UVWakeUp: BusLoopWakeUp, @unchecked Sendable {
+    /// Strong: the core keeps its libuv loop until every wake-up is closed; the core drops its
+    /// reference to the wake-up then, which ends the cycle.
+    let core: UVLoopCore
+    /// The core's ticket counter, kept here so that signalling touches nothing of the core.
+    private let tickets: UVPaddedAtomic<UInt64>
+    private let handle: UnsafeMutablePointer<uv_async_t>
+    /// Weak: a target going away cancels its wake-up, but the loop may look first.
+    weak var target: (any BusLoopWakeUpTarget)?
+    /// Loop-confined.
+    private var closed = false
+
+    init(core: UVLoopCore, handle: UnsafeMutablePointer<uv_async_t>, target: any BusLoopWakeUpTarget) {
+        self.core = core
+        self.tickets = core.lastTicket
+        self.handle = handle
+        self.target = target
+    }
+
+    func takeTicket() -> UInt64 {
+        UVLoopCore.takeTicket(from: tickets)
+    }
+
+    func signal() {
+        uv_async_send(handle)
+    }
+
+    func cancel() {
+        if core.inLoop {
+            core.remove(self)
+        } else {
+            // If refused, the loop is stopping and closes every registered handle itself.
+            _ = core.submit(countingRefusal: false) { [core, self] in core.remove(self) }
+        }
+    }
+
+    /// Closes the handle; its memory is freed by the close callback. Loop-confined; idempotent.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        handle.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_close($0, UVCallbacks.wakeUpClosed) }
+    }
+}
+
+/// An atomic value alone on its cache line: one that producers write and the loop reads (or the
+/// reverse) must not share a line with state the other side keeps writing.
+final class UVPaddedAtomic<Value: AtomicRepresentable & Sendable>: Sendable {
+    // 56 bytes on each side: whatever 64-byte line holds `value`, nothing else lives on it.
+    private let before: (Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0)
+    let value: Atomic<Value>
+    private let after: (Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0)
+
+    init(_ value: Value) {
+        self.value = Atomic(value)
+    }
+}
