@@ -98,19 +98,14 @@ public enum LogEvent: Hashable, Sendable {
         }
     }
 
+    /// The vocabulary's entry for this event (`EventKind`'s raw values are the event ids).
+    var builtin: BuiltinEvent { BuiltinEvent(rawValue: Int(kind.rawValue))! }
+
     /// Whether this is one of the events plugins derive.
-    public var isDerivedKind: Bool {
-        switch self {
-        case .viewShift, .scroll, .focusChange, .action, .resign, .diagnostic: true
-        default: false
-        }
-    }
+    public var isDerivedKind: Bool { builtin.source == .decision }
 
     /// Every raw name the format knows.
-    public static let knownNames: Set<String> = Set(KeyboardEvent.allCases.map(\.rawValue)).union([
-        "didBeginEditing", "didEndEditing", "returnKey", "scene", "setFrame", "screen",
-        "viewShift", "scroll", "focusChange", "action", "resign", "diagnostic",
-    ])
+    public static let knownNames: Set<String> = Set(BuiltinEvent.allCases.filter(\.isInLog).map(\.name))
 
     /// Posts the event on a bus, with the given origin. Loop-confined.
     public func post(on bus: Bus, origin: EventOrigin = .external) {

@@ -390,6 +390,6 @@ extension Bus {
     // The ids the screen-model stage may apply: `[firstModelEvent, modelEventLimit)`. Literals, so
     // that a post compares with constants rather than calling a global's accessor; a test checks
     // them against `BuiltinEvent` (see `init`).
-    @inlinable static var firstModelEvent: Int { 6 }
-    @inlinable static var modelEventLimit: Int { 17 }
+    @inlinable package static var firstModelEvent: Int { 6 }
+    @inlinable package static var modelEventLimit: Int { 17 }
 }

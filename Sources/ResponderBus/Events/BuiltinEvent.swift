@@ -1,5 +1,11 @@
-/// The events of the log format, with fixed interned ids.
-enum BuiltinEvent: Int, CaseIterable {
+/// The event vocabulary: every built-in event once, with what each part of the package needs to
+/// know of it. Its raw value is the event's interned id (``EventName/id``).
+///
+/// What restates the vocabulary derives from this table or is checked against it by the
+/// `EventVocabularyTests`: the public ``EventName`` statics below, the log format's `LogEvent` and
+/// its parser's `EventKind` (byte-matched spellings, kept as literals for speed), the writer, the
+/// importer's UIKit names, the screen model's id range (``Bus``), and the report's descriptions.
+package enum BuiltinEvent: Int, CaseIterable, Sendable {
     case keyboardWillShow, keyboardDidShow, keyboardWillHide, keyboardDidHide
     case keyboardWillChangeFrame, keyboardDidChangeFrame
     case didBeginEditing, didEndEditing, returnKey
@@ -7,7 +13,46 @@ enum BuiltinEvent: Int, CaseIterable {
     case viewShift, scroll, focusChange, action, resign, diagnostic
     case turnSettled
 
-    var name: String { String(describing: self) }
+    /// The raw name, as the log format and ``EventName/rawValue`` spell it.
+    package var name: String { String(describing: self) }
+
+    /// Who posts it.
+    package enum Source: Sendable {
+        /// iOS: the keyboard notifications, editing, Return (and `scene`, `setFrame`, `screen`, which
+        /// a recording or an importer writes for the app).
+        case external
+        /// A plugin's decision, derived under its name.
+        case decision
+        /// The bus's own bookkeeping, never in a log (`turnSettled`).
+        case bookkeeping
+    }
+
+    /// Who posts it.
+    package var source: Source {
+        switch self {
+        case .viewShift, .scroll, .focusChange, .action, .resign, .diagnostic: .decision
+        case .turnSettled: .bookkeeping
+        default: .external
+        }
+    }
+
+    /// Whether a log may hold it.
+    package var isInLog: Bool { source != .bookkeeping }
+
+    /// Whether the screen model applies it before anyone sees it (see ``Bus``'s screen-model stage).
+    package var changesModel: Bool {
+        switch self {
+        case .didBeginEditing, .didEndEditing, .scene, .setFrame, .screen, .viewShift, .scroll, .focusChange, .resign: true
+        default: false
+        }
+    }
+
+    /// For the six keyboard events, the name UIKit posts (`UIKeyboardWillShowNotification`).
+    package var uikitNotificationName: String? {
+        guard rawValue <= BuiltinEvent.keyboardDidChangeFrame.rawValue else { return nil }
+        let name = self.name
+        return "UIKeyboard" + name.dropFirst("keyboard".count) + "Notification"
+    }
 
     var payloadKind: any PayloadKind {
         switch self {
