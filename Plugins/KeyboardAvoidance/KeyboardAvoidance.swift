@@ -37,23 +37,21 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
     /// The plugin's name: `"KeyboardAvoidance"`.
     public let name: String
     /// When the rule is applied.
-    // Settings read on every event, set on the loop like the rest: no run-time exclusivity checks.
-    @exclusivity(unchecked) public var timing: Timing
+    public var timing: Timing
     /// Whether another app's keyboard (`isLocal: false`) is avoided too. Default `false`.
     public var honorsOtherAppsKeyboards: Bool {
         get { keyboard.followsOtherApps }
         set { keyboard.followsOtherApps = newValue }
     }
     /// The gap kept above the keyboard for fields that set no `keyboardDistance`.
-    @exclusivity(unchecked) public var defaultGap: Double
+    public var defaultGap: Double
 
-    // Loop-confined state read on every event and never accessed overlappingly: no run-time
-    // exclusivity checks.
-    @exclusivity(unchecked) private var keyboard = KeyboardState()
+    // Loop-confined state, read on every event (plain Swift: a plugin uses no unsafe opt-outs).
+    private var keyboard = KeyboardState()
     /// Set from a `screen` event to the end of its loop turn: a rotation is decided once.
-    @exclusivity(unchecked) private var screenChangingThisTurn = false
+    private var screenChangingThisTurn = false
     /// The offset and inset each scroll view had before avoidance changed it.
-    @exclusivity(unchecked) private var restingScroll: [ViewID: (offsetY: Double, bottomInset: Double)] = [:]
+    private var restingScroll: [ViewID: (offsetY: Double, bottomInset: Double)] = [:]
 
     /// Creates the plugin.
     public init(

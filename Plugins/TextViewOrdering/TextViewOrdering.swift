@@ -32,16 +32,15 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
     /// How long a held keyboard frame waits for its field before a diagnostic says so.
     public var heldFrameTimeout: Duration
 
-    // Loop-confined state touched on every event and never accessed overlappingly: no run-time
-    // exclusivity checks.
-    @exclusivity(unchecked) private var settler: TurnSettler
-    @exclusivity(unchecked) private var window: ScheduledWork?
-    @exclusivity(unchecked) private var heldTimeout: ScheduledWork?
-    @exclusivity(unchecked) private var keyboard = KeyboardState()
-    @exclusivity(unchecked) private var reportedHold: Duration?
+    // Loop-confined state, touched on every event (plain Swift: a plugin uses no unsafe opt-outs).
+    private var settler: TurnSettler
+    private var window: ScheduledWork?
+    private var heldTimeout: ScheduledWork?
+    private var keyboard = KeyboardState()
+    private var reportedHold: Duration?
     /// The end-of-turn `turnSettled`, re-posted (coalesced) after every event of a turn: made once,
     /// so that re-posting it allocates nothing.
-    @exclusivity(unchecked) private var settledPost: RepeatedPost<TurnSettled>?
+    private var settledPost: RepeatedPost<TurnSettled>?
 
     /// Creates the plugin.
     ///
