@@ -48,14 +48,12 @@ public struct FieldNavigator: Sendable {
     /// The candidates (visible, enabled text fields and text views) in tree order.
     private static func candidates(on screen: Screen) -> [ViewNode] {
         var found: [ViewNode] = []
-        guard let root = screen.root else { return found }
-        // Depth first in tree order, with the public API a third-party plugin has.
-        var stack: [ViewNode] = [root]
-        while let node = stack.popLast() {
+        found.reserveCapacity(16)
+        screen.root?.visitSubtree { node in
             // A hidden view hides its whole subtree.
-            guard !node.isHidden else { continue }
+            guard !node.isHidden else { return .skipChildren }
             if node.kind.isTextInput && node.isEnabled { found.append(node) }
-            stack.append(contentsOf: node.children.reversed())
+            return .descend
         }
         return found
     }

@@ -37,21 +37,46 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
     /// The plugin's name: `"KeyboardAvoidance"`.
     public let name: String
     /// When the rule is applied.
-    public var timing: Timing
+    public var timing: Timing {
+        get { state.value.timing }
+        set { state.value.timing = newValue }
+    }
     /// Whether another app's keyboard (`isLocal: false`) is avoided too. Default `false`.
     public var honorsOtherAppsKeyboards: Bool {
         get { keyboard.followsOtherApps }
         set { keyboard.followsOtherApps = newValue }
     }
     /// The gap kept above the keyboard for fields that set no `keyboardDistance`.
-    public var defaultGap: Double
+    public var defaultGap: Double {
+        get { state.value.defaultGap }
+        set { state.value.defaultGap = newValue }
+    }
 
-    // Loop-confined state, read on every event (plain Swift: a plugin uses no unsafe opt-outs).
-    private var keyboard = KeyboardState()
-    /// Set from a `screen` event to the end of its loop turn: a rotation is decided once.
-    private var screenChangingThisTurn = false
-    /// The offset and inset each scroll view had before avoidance changed it.
-    private var restingScroll: [ViewID: (offsetY: Double, bottomInset: Double)] = [:]
+    /// What the plugin reads on every event, in the core's loop-confined box (no run-time
+    /// exclusivity checks, no unsafe code here).
+    private struct State {
+        var timing: Timing
+        var defaultGap: Double
+        var keyboard = KeyboardState()
+        /// Set from a `screen` event to the end of its loop turn: a rotation is decided once.
+        var screenChangingThisTurn = false
+        /// The offset and inset each scroll view had before avoidance changed it.
+        var restingScroll: [ViewID: (offsetY: Double, bottomInset: Double)] = [:]
+    }
+    private let state: LoopConfined<State>
+
+    private var keyboard: KeyboardState {
+        get { state.value.keyboard }
+        _modify { yield &state.value.keyboard }
+    }
+    private var screenChangingThisTurn: Bool {
+        get { state.value.screenChangingThisTurn }
+        set { state.value.screenChangingThisTurn = newValue }
+    }
+    private var restingScroll: [ViewID: (offsetY: Double, bottomInset: Double)] {
+        get { state.value.restingScroll }
+        _modify { yield &state.value.restingScroll }
+    }
 
     /// Creates the plugin.
     public init(
@@ -59,9 +84,8 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
         defaultGap: Double = AvoidanceRule.defaultGap, name: String = "KeyboardAvoidance"
     ) {
         self.name = name
-        self.timing = timing
+        state = LoopConfined(State(timing: timing, defaultGap: defaultGap))
         keyboard.followsOtherApps = honorsOtherAppsKeyboards
-        self.defaultGap = defaultGap
     }
 
     /// The events other than keyboard events that avoidance depends on.

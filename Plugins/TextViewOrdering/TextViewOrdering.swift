@@ -30,17 +30,50 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
     /// The plugin's name: `"TextViewOrdering"`.
     public let name: String
     /// How long a held keyboard frame waits for its field before a diagnostic says so.
-    public var heldFrameTimeout: Duration
+    public var heldFrameTimeout: Duration {
+        get { state.value.heldFrameTimeout }
+        set { state.value.heldFrameTimeout = newValue }
+    }
 
-    // Loop-confined state, touched on every event (plain Swift: a plugin uses no unsafe opt-outs).
-    private var settler: TurnSettler
-    private var window: ScheduledWork?
-    private var heldTimeout: ScheduledWork?
-    private var keyboard = KeyboardState()
-    private var reportedHold: Duration?
-    /// The end-of-turn `turnSettled`, re-posted (coalesced) after every event of a turn: made once,
-    /// so that re-posting it allocates nothing.
-    private var settledPost: RepeatedPost<TurnSettled>?
+    /// What the plugin touches on every event, in the core's loop-confined box (no run-time
+    /// exclusivity checks, no unsafe code here).
+    private struct State {
+        var heldFrameTimeout: Duration
+        var settler: TurnSettler
+        var window: ScheduledWork?
+        var heldTimeout: ScheduledWork?
+        var keyboard = KeyboardState()
+        var reportedHold: Duration?
+        /// The end-of-turn `turnSettled`, re-posted (coalesced) after every event of a turn: made
+        /// once, so that re-posting it allocates nothing.
+        var settledPost: RepeatedPost<TurnSettled>?
+    }
+    private let state: LoopConfined<State>
+
+    private var settler: TurnSettler {
+        get { state.value.settler }
+        _modify { yield &state.value.settler }
+    }
+    private var window: ScheduledWork? {
+        get { state.value.window }
+        set { state.value.window = newValue }
+    }
+    private var heldTimeout: ScheduledWork? {
+        get { state.value.heldTimeout }
+        set { state.value.heldTimeout = newValue }
+    }
+    private var keyboard: KeyboardState {
+        get { state.value.keyboard }
+        _modify { yield &state.value.keyboard }
+    }
+    private var reportedHold: Duration? {
+        get { state.value.reportedHold }
+        set { state.value.reportedHold = newValue }
+    }
+    private var settledPost: RepeatedPost<TurnSettled>? {
+        get { state.value.settledPost }
+        set { state.value.settledPost = newValue }
+    }
 
     /// Creates the plugin.
     ///
@@ -51,8 +84,7 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
     ///   - name: the plugin's name, `"TextViewOrdering"` unless you run two.
     public init(settleWindow: Duration? = nil, heldFrameTimeout: Duration = .seconds(1), name: String = "TextViewOrdering") {
         self.name = name
-        self.heldFrameTimeout = heldFrameTimeout
-        settler = TurnSettler(settleWindow: settleWindow)
+        state = LoopConfined(State(heldFrameTimeout: heldFrameTimeout, settler: TurnSettler(settleWindow: settleWindow)))
     }
 
     /// The settle window for keyboard bursts, `nil` when off.

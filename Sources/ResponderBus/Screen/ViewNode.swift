@@ -128,6 +128,35 @@ public final class ViewNode {
         }
     }
 
+    /// What ``visitSubtree(_:)`` does after visiting a view.
+    public enum SubtreeVisit: Sendable {
+        /// Visit the view's children next.
+        case descend
+        /// Leave the view's children out (a hidden view hides them all, say).
+        case skipChildren
+    }
+
+    /// Visits this view and its descendants in tree order (a view, then its subviews back to front,
+    /// each with its own subtree), calling `visit` with each; `visit` says whether to go into the
+    /// children of the view it was given. `visit` must not change the tree.
+    ///
+    /// For plugins that look at every view on every event: the walk counts no references (the tree
+    /// keeps every view alive meanwhile), which a walk over ``children`` cannot avoid. The benchmark
+    /// case "replay 1000000 events, 3 plugins → /dev/null" (FieldAdvancing walks the fields on every
+    /// Return) says what it saves.
+    public func visitSubtree(_ visit: (ViewNode) -> SubtreeVisit) {
+        Self.visit(Unmanaged.passUnretained(self), visit)
+    }
+
+    private static func visit(_ node: Unmanaged<ViewNode>, _ visit: (ViewNode) -> SubtreeVisit) {
+        node._withUnsafeGuaranteedRef { view in
+            guard visit(view) == .descend else { return }
+            view._children.withUnsafeBufferPointer { children in
+                for index in children.indices { Self.visit(Unmanaged.passUnretained(children[index]), visit) }
+            }
+        }
+    }
+
     /// Whether the view can be seen: neither it nor any ancestor is hidden.
     public var isVisible: Bool {
         // Walked without counting references (a retain and a release per level otherwise): the
