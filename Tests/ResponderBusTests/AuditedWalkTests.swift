@@ -6,13 +6,18 @@ struct AuditedWalkTests {
     @Test("visitSubtree visits in tree order and leaves out what a visit skips")
     func treeOrder() {
         let root = ViewNode(
-            spec: ViewSpec(id: "root", frame: Rect(x: 0, y: 0, width: 10, height: 10), children: [
-                ViewSpec(id: "a", frame: .zero, children: [ViewSpec(id: "a1", frame: .zero), ViewSpec(id: "a2", frame: .zero)]),
-                ViewSpec(id: "hidden", frame: .zero, isHidden: true, children: [ViewSpec(id: "h1", frame: .zero)]),
-                ViewSpec(id: "b", frame: .zero),
-            ]))
+            spec: ViewSpec(
+                id: "root", frame: Rect(x: 0, y: 0, width: 10, height: 10),
+                children: [
+                    ViewSpec(id: "a", frame: .zero, children: [ViewSpec(id: "a1", frame: .zero), ViewSpec(id: "a2", frame: .zero)]),
+                    ViewSpec(id: "hidden", frame: .zero, isHidden: true, children: [ViewSpec(id: "h1", frame: .zero)]),
+                    ViewSpec(id: "b", frame: .zero),
+                ]))
         var all: [String] = []
-        root.visitSubtree { all.append($0.id.rawValue); return .descend }
+        root.visitSubtree {
+            all.append($0.id.rawValue)
+            return .descend
+        }
         #expect(all == ["root", "a", "a1", "a2", "hidden", "h1", "b"])
         var shown: [String] = []
         root.visitSubtree { view in
