@@ -16,7 +16,7 @@ extension UVLoopCore {
     /// Loop-confined. `nil` once the stop request was seen.
     func makeWakeUp(for target: any BusLoopWakeUpTarget) -> (any BusLoopWakeUp)? {
         requireInLoop("makeWakeUp(for:)")
-        guard !wakeUpsEnded else { return nil }
+        guard lifecycle.acceptsWakeUps else { return nil }
         let handle = UnsafeMutablePointer<uv_async_t>.allocate(capacity: 1)
         handle.initialize(to: uv_async_t())
         Self.check(uv_async_init(loop, handle, UVCallbacks.wakeUpSignalled), "uv_async_init")
@@ -29,7 +29,6 @@ extension UVLoopCore {
     /// The stop request was seen: handles a signal that arrived since the drain looked, then tells
     /// every target that no signal is taken any more.
     func endWakeUps() {
-        wakeUpsEnded = true
         for wakeUp in wakeUps {
             guard let target = wakeUp.target else { continue }
             if target.pendingWakeUpTicket != 0 { target.loopDidWake() }
@@ -46,8 +45,7 @@ extension UVLoopCore {
 
     /// Cancels every pending timer, stops every watcher, and refuses new ones.
     func beginStop() {
-        guard !stopping else { return }
-        stopping = true
+        guard lifecycle.beginStop() else { return }
         for timer in Array(timers.values) {
             timer.scheduled?.cancel()
             cancel(timer)  // already done through the handle's onCancel; a no-op then
@@ -61,8 +59,7 @@ extension UVLoopCore {
     /// Closes the loop's handles once the stop request was drained and no hook work is left;
     /// `uv_run` then returns as soon as the close callbacks have run.
     func finishIfDrained() {
-        guard inboxClosed, !handlesClosed, endOfTurnWork.isEmpty, idleWork.isEmpty else { return }
-        handlesClosed = true
+        guard lifecycle.stage == .inboxClosed, endOfTurnWork.isEmpty, idleWork.isEmpty, lifecycle.closeHandles() else { return }
         checkActive = false
         idleActive = false
         wakeupHandle.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_close($0, nil) }

@@ -103,13 +103,13 @@ final class UVLoopCore: @unchecked Sendable {
     // Loop-confined state. The state a drain touches is never accessed overlappingly (no inout
     // access spans a callback), so its run-time exclusivity checks are turned off.
     @exclusivity(unchecked) var phase = Phase.pollOrLater
+    /// Where the loop is on the way out (see ``UVLoopLifecycle``).
+    @exclusivity(unchecked) var lifecycle = UVLoopLifecycle()
     /// The empty work queue swapped with the inbox's at each drain, so that both keep their
     /// capacity and posting does not allocate once they are big enough.
     @exclusivity(unchecked) var spareWork = Deque<Work>()
     /// The registered wake-ups (see ``makeWakeUp(for:)``).
     @exclusivity(unchecked) var wakeUps: [UVWakeUp] = []
-    /// Set once the stop request was seen: no wake-up is made or signalled any more.
-    @exclusivity(unchecked) var wakeUpsEnded = false
     /// Scratch list of the signals a drain found, kept for its capacity.
     @exclusivity(unchecked) var signals: [Signal] = []
     @exclusivity(unchecked) var endOfTurnWork = Deque<QueuedWork>()
@@ -119,12 +119,6 @@ final class UVLoopCore: @unchecked Sendable {
     var timers: [ObjectIdentifier: UVTimer] = [:]
     /// File and signal watchers that are running; shutdown stops them all.
     var watchers: [ObjectIdentifier: UVWatcher] = [:]
-    /// Set once the stop request is seen: pending timers are cancelled and running watchers
-    /// stopped; new ones are refused.
-    var stopping = false
-    /// Set by the drain that saw the stop request: nothing more can arrive through the inbox.
-    @exclusivity(unchecked) var inboxClosed = false
-    @exclusivity(unchecked) var handlesClosed = false
 
     /// Creates the loop and its handles. Call ``start()`` next.
     init(onThreadExit: (@Sendable () -> Void)?) {
@@ -337,9 +331,8 @@ final class UVLoopCore: @unchecked Sendable {
         if stop {
             // The stop request and everything posted before it were taken under one lock, and
             // nothing is accepted after it: the inbox is closed for good.
-            inboxClosed = true
-            endWakeUps()
             beginStop()
+            if lifecycle.closeInbox() { endWakeUps() }
         }
         finishIfDrained()
     }
