@@ -15,7 +15,7 @@ extension Bus {
     public func observe<Payload>(
         _ name: EventName<Payload>, sender: AnyObject? = nil, _ body: @escaping (Event<Payload>) -> Void
     ) -> ObservationToken {
-        loop.assertInLoop()
+        loop.preconditionInLoop()
         let record = TypedRecord(
             nameID: name.id, sender: sender, sortKey: makeSequence(), inPipeline: false, pluginName: nil, body: body)
         attach(record)
@@ -27,7 +27,7 @@ extension Bus {
     /// Delivery to an all-names observer boxes the payload into an ``AnyEvent`` (one allocation per
     /// post for payloads larger than three words); name-filtered observers pay nothing for it.
     public func observeAll(sender: AnyObject? = nil, _ body: @escaping (AnyEvent) -> Void) -> ObservationToken {
-        loop.assertInLoop()
+        loop.preconditionInLoop()
         let record = ErasedRecord(
             nameID: nil, sender: sender, sortKey: makeSequence(), inPipeline: false, pluginName: nil, body: body)
         attach(record)

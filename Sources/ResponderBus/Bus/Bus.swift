@@ -51,7 +51,13 @@ import DequeModule
 ///
 /// The bus, its ``screen`` and its plugins are confined to the ``loop``: call everything on the
 /// loop, except ``postFromAnyThread(_:_:sender:origin:)``, which is thread-safe, and
-/// ``ObservationToken/cancel()``.
+/// ``ObservationToken/cancel()``. Set-up calls (`observe`, `register`, `unregister`) check it in
+/// every build (``BusLoop/preconditionInLoop(file:line:)``), `post` in debug builds.
+///
+/// The bus opts out of the compiler's `Sendable` checking for those two thread-safe entries only:
+/// other threads must be able to hold it to post from anywhere and to cancel a token, and both go
+/// through a lock (the cross-thread inbox's, a token's anchor) before anything of the bus is
+/// touched; everything else is loop-confined, as said above.
 public final class Bus: @unchecked Sendable {
     /// The loop the bus delivers on.
     public let loop: any BusLoop

@@ -24,7 +24,7 @@ extension Bus {
     /// - Throws: ``PluginRegistrationError`` when the name is taken, the anchor of `.before`/`.after`
     ///   is not registered, or the plugin conforms to no capability protocol.
     public func register(_ plugin: any ResponderPlugin, at position: PluginPosition = .last) throws(PluginRegistrationError) {
-        loop.assertInLoop()
+        loop.preconditionInLoop()
         let name = plugin.name
         if plugins.contains(where: { $0.name == name }) {
             throw PluginRegistrationError(
@@ -70,7 +70,7 @@ extension Bus {
     /// - Returns: whether such a plugin was registered.
     @discardableResult
     public func unregister(named name: String) -> Bool {
-        loop.assertInLoop()
+        loop.preconditionInLoop()
         guard let found = plugins.first(where: { $0.name == name }) else { return false }
         found.plugin.willUnregister(context: found.context)
         // The hook may have unregistered it (or others) itself.

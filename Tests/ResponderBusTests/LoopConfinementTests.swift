@@ -1,0 +1,67 @@
+import ResponderBus
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs `body` on a new thread and waits for it.
+private func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
+    final class Box: @unchecked Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+    var thread = pthread_t()
+    let context = Unmanaged.passRetained(Box(body)).toOpaque()
+    pthread_create(
+        &thread, nil,
+        { raw in
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            box.body()
+            return nil
+        }, context)
+    pthread_join(thread, nil)
+}
+
+@Suite("Loop confinement is checked where the bus is set up, in every build")
+struct LoopConfinementTests {
+    @Test("observing from another thread than the loop's stops the process with a message")
+    func observeOffTheLoop() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let loop = VirtualTimeLoop()
+            let bus = UncheckedBus(Bus(loop: loop))
+            onAnotherThread {
+                _ = bus.bus.observe(.keyboardWillShow) { _ in }
+            }
+        }
+        #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("called off its event loop"))
+    }
+
+    @Test("registering a plugin from another thread than the loop's stops the process")
+    func registerOffTheLoop() async {
+        await #expect(processExitsWith: .failure) {
+            final class Quiet: KeyboardObserving {}
+            let loop = VirtualTimeLoop()
+            let bus = UncheckedBus(Bus(loop: loop))
+            onAnotherThread {
+                try? bus.bus.register(Quiet())
+            }
+        }
+    }
+
+    @Test("on the loop's own thread the same calls work")
+    func onTheLoop() throws {
+        final class Quiet: KeyboardObserving {}
+        let bus = Bus(loop: VirtualTimeLoop())
+        let token = bus.observe(.keyboardWillShow) { _ in }
+        try bus.register(Quiet())
+        #expect(bus.unregister(named: "Quiet"))
+        token.cancel()
+    }
+}
+
+/// Hands a bus to another thread on purpose (the tests check that using it there is refused).
+private struct UncheckedBus: @unchecked Sendable {
+    let bus: Bus
+    init(_ bus: Bus) { self.bus = bus }
+}
