@@ -5,7 +5,7 @@
 /// that reads its state on every event of a long replay can keep it in one of these instead
 /// (`private let state = LoopConfined(State())`, then `state.value.keyboard`): the box is a `let`,
 /// so reaching it is not checked, and the value inside is not checked either. This is one of the
-/// core's audited escape hatches (see `.ci/unsafe-allowlist.tsv`), so that plugins need none of
+/// core's audited escape hatches (see `.ci/unsafe-allowlist`), so that plugins need none of
 /// their own; the benchmark case "replay 1000000 events, 3 plugins → /dev/null" says what it saves.
 ///
 /// ## Invariant
