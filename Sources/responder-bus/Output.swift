@@ -1,4 +1,5 @@
 import EventLog
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -14,7 +15,6 @@ import EventLog
 /// (With SIGPIPE's default disposition, a reader that goes away ends the process quietly, as it
 /// does `cat`; where SIGPIPE is ignored, the write fails with EPIPE and is reported like any other.)
 final class Output {
-    @exclusivity(unchecked) private var buffer: [UInt8] = []
     private let descriptor: Int32
     private let closes: Bool
     /// How the output is named in messages: `standard output` or the file's path in quotes.
@@ -23,14 +23,30 @@ final class Output {
     private(set) var failure: Int32?
     /// Whether a write failed.
     var failed: Bool { failure != nil }
-    @exclusivity(unchecked) private var background: BackgroundWriter? {
-        didSet { backgroundRef = background.map(Unmanaged.passUnretained) }
+    /// What each line changes, as one value: a line is one access to it, checked once for
+    /// exclusivity, and touches neither the writer thread's object nor its reference count (the
+    /// lines for the thread gather here and are handed over 256 at a time).
+    private var lines = Lines()
+
+    private struct Lines {
+        /// Encoded lines not yet written (when writing on the caller's thread).
+        var buffer: [UInt8] = []
+        /// The thread writing, after ``Output/writeInBackground()``.
+        var background: BackgroundWriter?
+        /// Lines for the thread, handed over when there are ``BackgroundWriter/batchSize``.
+        var pending: [BackgroundWriter.Item] = []
+
+        /// Adds a line for the thread, if there is one; `false` when writing on the caller's thread.
+        mutating func handOver(_ item: @autoclosure () -> BackgroundWriter.Item) -> Bool {
+            guard let background else { return false }
+            pending.append(item())
+            if pending.count >= BackgroundWriter.batchSize {
+                background.put(pending)
+                pending.removeAll(keepingCapacity: true)
+            }
+            return true
+        }
     }
-    /// `background`, for the per-line path: without the atomic retain and release of the writer
-    /// that reading the optional costs (its cache line is shared with the writer thread; `perf record`
-    /// on the benchmark case "replay 1000000 events, 3 plugins → /dev/null" shows the pair). `background`
-    /// keeps it alive.
-    @exclusivity(unchecked) private var backgroundRef: Unmanaged<BackgroundWriter>?
 
     /// Writes to `descriptor` (standard output by default), named `name` in messages. Standard
     /// output closed at start-up fails at the first write, with EBADF.
@@ -39,7 +55,7 @@ final class Output {
         self.closes = closes
         self.name = name
         if descriptor == 1 && StandardOutput.wasClosed { failure = EBADF }
-        buffer.reserveCapacity(1 << 16)
+        lines.buffer.reserveCapacity(1 << 16)
     }
 
     /// Writes to an ``OutputFile``; the file is committed by its owner.
@@ -53,39 +69,43 @@ final class Output {
     /// From now until ``flush()``, encodes and writes lines on a thread of its own (when one can be
     /// had). What was written before goes out first.
     func writeInBackground() {
-        guard background == nil else { return }
+        guard lines.background == nil else { return }
         flush()
-        background = BackgroundWriter(descriptor: descriptor)
+        lines.background = BackgroundWriter(descriptor: descriptor)
+        lines.pending.reserveCapacity(BackgroundWriter.batchSize)
     }
 
+    /// Writes a line of text.
     func line(_ text: String) {
-        if let backgroundRef { return backgroundRef._withUnsafeGuaranteedRef { $0.add(.text(text)) } }
-        buffer.append(contentsOf: text.utf8)
-        buffer.append(0x0A)
-        if buffer.count >= 1 << 16 { flush() }
+        if lines.handOver(.text(text)) { return }
+        lines.buffer.append(contentsOf: text.utf8)
+        lines.buffer.append(0x0A)
+        if lines.buffer.count >= 1 << 16 { flush() }
     }
 
     /// Writes a record as a log line, encoded straight into the buffer.
     func line(_ record: LogRecord) {
-        if let backgroundRef { return backgroundRef._withUnsafeGuaranteedRef { $0.add(.record(record)) } }
-        Self.append(record, to: &buffer)
-        if buffer.count >= 1 << 16 { flush() }
+        if lines.handOver(.record(record)) { return }
+        Self.append(record, to: &lines.buffer)
+        if lines.buffer.count >= 1 << 16 { flush() }
     }
 
     /// Writes out what is buffered; after ``writeInBackground()``, waits for the thread to write
     /// everything and goes back to writing on the caller's thread.
     func flush() {
-        if let background {
-            self.background = nil
-            if let code = background.finish(), failure == nil { failure = code }
+        if let background = lines.background {
+            let rest = lines.pending
+            lines.background = nil
+            lines.pending = []
+            if let code = background.finish(handingOver: rest), failure == nil { failure = code }
             return
         }
-        guard !buffer.isEmpty, failure == nil else {
-            buffer.removeAll(keepingCapacity: true)
+        guard !lines.buffer.isEmpty, failure == nil else {
+            lines.buffer.removeAll(keepingCapacity: true)
             return
         }
-        failure = Self.write(buffer, to: descriptor)
-        buffer.removeAll(keepingCapacity: true)
+        failure = Self.write(lines.buffer, to: descriptor)
+        lines.buffer.removeAll(keepingCapacity: true)
     }
 
     deinit {
@@ -118,28 +138,26 @@ final class Output {
     }
 }
 
-/// ``Output``'s thread: the caller collects lines in batches of 256 and hands them over; the thread
-/// encodes them and writes 64 KiB at a time.
-private final class BackgroundWriter: @unchecked Sendable {
+/// ``Output``'s thread: the caller collects lines in batches of ``batchSize`` and hands them over;
+/// the thread encodes them and writes 64 KiB at a time.
+private final class BackgroundWriter: Sendable {
     enum Item: Sendable {
         case record(LogRecord)
         case text(String)
     }
 
-    private static let batchSize = 256
+    static let batchSize = 256
     // The writer only has to keep up: it is woken when half the batches wait, not for each one.
     private let channel = BatchChannel<[Item]>(capacity: 8, wakesConsumerAt: 4)
-    // The caller's thread only.
-    @exclusivity(unchecked) private var pending: [Item] = []
-    // The writer thread's until `finish()` has joined it: the errno of the first failed write.
-    private var failure: Int32?
+    /// The errno of the first failed write, set by the thread.
+    private let failure = Mutex<Int32?>(nil)
 
     /// Starts the thread; `nil` when none can be had.
     init?(descriptor: Int32) {
-        pending.reserveCapacity(Self.batchSize)
         let started = channel.spawn { [self] in
             var buffer: [UInt8] = []
             buffer.reserveCapacity((1 << 16) + 4096)
+            var failed: Int32?
             while let batch = channel.take() {
                 for item in batch {
                     switch item {
@@ -148,31 +166,28 @@ private final class BackgroundWriter: @unchecked Sendable {
                     }
                 }
                 if buffer.count >= 1 << 16 {
-                    if failure == nil { failure = Output.write(buffer, to: descriptor) }
+                    if failed == nil { failed = Output.write(buffer, to: descriptor) }
                     buffer.removeAll(keepingCapacity: true)
                 }
             }
-            if failure == nil && !buffer.isEmpty { failure = Output.write(buffer, to: descriptor) }
+            if failed == nil && !buffer.isEmpty { failed = Output.write(buffer, to: descriptor) }
+            failure.withLock { $0 = failed }
         }
         guard started else { return nil }
     }
 
-    func add(_ item: Item) {
-        pending.append(item)
-        if pending.count >= Self.batchSize {
-            channel.put(pending)
-            pending.removeAll(keepingCapacity: true)
-        }
+    /// Hands a batch of lines to the thread (waiting while it is eight batches behind).
+    func put(_ batch: [Item]) {
+        channel.put(batch)
     }
 
     /// Hands over the rest, waits until all is written, and returns the errno of the write that
     /// failed, if one did.
-    func finish() -> Int32? {
-        if !pending.isEmpty { channel.put(pending) }
-        pending = []
+    func finish(handingOver rest: [Item]) -> Int32? {
+        if !rest.isEmpty { channel.put(rest) }
         channel.close()
         channel.join()
-        return failure
+        return failure.withLock { $0 }
     }
 }
 

@@ -207,6 +207,23 @@ struct ReplayerReadAheadTests {
         }
     }
 
+    @Test("a real-time replay groups turns as the fast one does: same posts, problems, recorded records and summary", arguments: [false, true])
+    func realTimeMatchesFast(strict: Bool) throws {
+        let log = Self.longLog(turns: 300)
+        let fast = ReplayRun()
+        let fastOutcome = Outcome(fast, try fast.run(log, strict: strict))
+        // The real-time replay, paced by timers on the virtual-time loop instead of the wall clock.
+        let paced = ReplayRun()
+        let reader = LogReader(bytes: Array(log.utf8))
+        paced.replayer.apply(try reader.readHeader())
+        var finished: Replayer.Summary?
+        paced.replayer.replayInRealTime(reader, on: paced.loop, strict: strict) { finished = $0 }
+        paced.loop.runUntilQuiet(limit: 1_000_000)
+        let summary = try #require(finished)
+        #expect(Outcome(paced, summary) == fastOutcome)
+        #expect(paced.replayer.currentSummary.externalEvents == summary.externalEvents)
+    }
+
     @Test("after a strict stop the reader can be read on: the read-ahead thread has been stopped and joined")
     func readerIsFreeAfterStrictStop() throws {
         let log = Self.longLog(turns: 1_500)

@@ -39,34 +39,21 @@ public final class LogReader {
     /// The input's size in bytes when known (a regular file), for progress.
     public let totalBytes: Int?
 
-    // The reader's state is read and written several times for every line. A reader is used from
-    // one thread at a time (it is not Sendable), and no two accesses to one of these properties
-    // overlap: the only accesses that span a call are the reads of `chunk` or `pending` around the
-    // parse of a line (`withUnsafeBufferPointer`; the parse touches neither, only `lineNumber` and
-    // `lastT`), the write of `lastT` through the parse (`inout`), and the write of `chunk` around
-    // `read(2)`; none of them calls code outside this file. So the run-time exclusivity checks (a
-    // `swift_beginAccess` call per access) are turned off for them.
-
     /// How many bytes have been consumed so far.
-    @exclusivity(unchecked) public private(set) var bytesConsumed = 0
+    public var bytesConsumed: Int { state.lines.bytesConsumed }
     /// The number of the last line read.
-    @exclusivity(unchecked) public private(set) var lineNumber = 0
+    public var lineNumber: Int { state.lines.lineNumber }
     /// Whether the input may still grow (`tail -f`): at its current end, ``next()`` returns `nil`
     /// without treating an unfinished last line as cut off, and a later ``next()`` reads what was
     /// appended since.
-    @exclusivity(unchecked) public var follows = false
+    public var follows: Bool {
+        get { state.lines.follows }
+        set { state.lines.follows = newValue }
+    }
 
-    private var source: ByteSource
-    @exclusivity(unchecked) private var chunk: [UInt8]
-    @exclusivity(unchecked) private var chunkStart = 0
-    @exclusivity(unchecked) private var chunkEnd = 0
-    @exclusivity(unchecked) private var pending: [UInt8] = []
-    @exclusivity(unchecked) private var pendingTooLong = false
-    @exclusivity(unchecked) private var reachedEnd = false
-    @exclusivity(unchecked) private var headerDone = false
-    @exclusivity(unchecked) private var lastT = 0.0
-
-    private static let chunkSize = 1 << 16
+    /// Everything reading changes, as one value: each call below is one access to it, checked once
+    /// for exclusivity, however many of its fields the line touches.
+    private var state: State
 
     /// Opens a log file (`-` for standard input).
     ///
@@ -88,20 +75,13 @@ public final class LogReader {
     }
 
     private init(source: ByteSource, size: Int?, maxLineLength: Int) {
-        self.source = source
         self.totalBytes = size
         self.maxLineLength = maxLineLength
-        if case .memory(let bytes) = source {
-            chunk = bytes
-            chunkEnd = bytes.count
-            reachedEnd = true
-        } else {
-            chunk = [UInt8](repeating: 0, count: Self.chunkSize)
-        }
+        state = State(lines: LineSplitter(source: source, maxLineLength: maxLineLength))
     }
 
     deinit {
-        if case .file(let descriptor, true) = source { close(descriptor) }
+        if case .file(let descriptor, true) = state.lines.source { close(descriptor) }
     }
 
     // MARK: Header
@@ -112,32 +92,7 @@ public final class LogReader {
     ///   `responder-bus-log` header), ``LogReadError/Code/unsupportedVersion`` (a newer version), or
     ///   the problem with the line.
     public func readHeader() throws(LogReadError) -> LogHeader {
-        precondition(!headerDone, "readHeader() called twice")
-        headerDone = true
-        guard let line = nextLine() else {
-            throw LogReadError(
-                .emptyFile, line: 0, column: 0,
-                "the log is empty; a v1 log starts with a header line such as {\"format\":\"responder-bus-log\",\"version\":1,\"screen\":{\"width\":375,\"height\":812}}"
-            )
-        }
-        if case .tooLong = line { throw tooLong() }
-        let number = lineNumber
-        let result = withBytes(of: line) { (bytes, endsFile) -> Result<LogHeader, LogReadError> in
-            var parser = RecordParser(bytes, line: number, endsFile: endsFile)
-            do throws(LogReadError) {
-                return .success(try Self.header(from: &parser))
-            } catch {
-                return .failure(error)
-            }
-        }
-        switch result {
-        case .success(let header): return header
-        case .failure(let error):
-            if error.code == .malformedJSON || error.code == .truncatedLine || error.code == .invalidUTF8 {
-                throw LogReadError(.missingHeader, line: error.line, column: error.column, "line 1 is not a header: \(error.message)")
-            }
-            throw error
-        }
+        try state.readHeader()
     }
 
     private static func header(from parser: inout RecordParser) throws(LogReadError) -> LogHeader {
@@ -178,26 +133,63 @@ public final class LogReader {
     /// The next record or rejected line, or `nil` at the end of the input. Reads the header first if
     /// ``readHeader()`` was not called (a bad header is then the first problem).
     public func next() -> Item? {
-        if !headerDone {
-            do {
-                _ = try readHeader()
-            } catch {
-                return .problem(error)
-            }
-        }
-        guard let line = nextLine() else { return nil }
-        if case .tooLong = line { return .problem(tooLong()) }
-        return withBytes(of: line) { (bytes, endsFile) in parseRecord(bytes, endsFile: endsFile) }
+        state.next()
     }
 
-    /// Parses the record on the current line.
-    @inline(__always)
-    private func parseRecord(_ bytes: UnsafeBufferPointer<UInt8>, endsFile: Bool) -> Item? {
-        var parser = RecordParser(bytes, line: lineNumber, endsFile: endsFile)
-        do throws(LogReadError) {
-            return try Self.record(from: &parser, after: &lastT)
-        } catch {
-            return .problem(error)
+    /// What reading changes: the lines, whether the header was read, and the last record's time.
+    private struct State {
+        var lines: LineSplitter
+        var headerDone = false
+        var lastT = 0.0
+
+        mutating func readHeader() throws(LogReadError) -> LogHeader {
+            precondition(!headerDone, "readHeader() called twice")
+            headerDone = true
+            guard let line = lines.nextLine() else {
+                throw LogReadError(
+                    .emptyFile, line: 0, column: 0,
+                    "the log is empty; a v1 log starts with a header line such as {\"format\":\"responder-bus-log\",\"version\":1,\"screen\":{\"width\":375,\"height\":812}}"
+                )
+            }
+            if case .tooLong = line { throw lines.tooLongError() }
+            let number = lines.lineNumber
+            let result = lines.withBytes(of: line) { (bytes, endsFile) -> Result<LogHeader, LogReadError> in
+                var parser = RecordParser(bytes, line: number, endsFile: endsFile)
+                do throws(LogReadError) {
+                    return .success(try LogReader.header(from: &parser))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch result {
+            case .success(let header): return header
+            case .failure(let error):
+                if error.code == .malformedJSON || error.code == .truncatedLine || error.code == .invalidUTF8 {
+                    throw LogReadError(.missingHeader, line: error.line, column: error.column, "line 1 is not a header: \(error.message)")
+                }
+                throw error
+            }
+        }
+
+        mutating func next() -> Item? {
+            if !headerDone {
+                do {
+                    _ = try readHeader()
+                } catch {
+                    return .problem(error)
+                }
+            }
+            guard let line = lines.nextLine() else { return nil }
+            if case .tooLong = line { return .problem(lines.tooLongError()) }
+            let number = lines.lineNumber
+            return lines.withBytes(of: line) { (bytes, endsFile) in
+                var parser = RecordParser(bytes, line: number, endsFile: endsFile)
+                do throws(LogReadError) {
+                    return try LogReader.record(from: &parser, after: &lastT)
+                } catch {
+                    return .problem(error)
+                }
+            }
         }
     }
 
@@ -317,137 +309,6 @@ public final class LogReader {
             return .diagnostic(Diagnostic(level: level, message: f.message.map { parser.string($0) } ?? ""))
         case .keyboardWillShow, .keyboardDidShow, .keyboardWillHide, .keyboardDidHide, .keyboardWillChangeFrame, .keyboardDidChangeFrame:
             preconditionFailure("keyboard events are handled above")
-        }
-    }
-
-    // MARK: Lines
-
-    /// Where the next line is: in the current chunk, or gathered in `pending` (a line that spans
-    /// chunks, or the file's last line without a newline).
-    private enum Line {
-        /// `chunk[start..<end]`.
-        case chunk(start: Int, end: Int)
-        /// `pending`; `endsFile` when it is the file's last line and had no newline.
-        case pending(endsFile: Bool)
-        /// A line longer than ``maxLineLength``, skipped.
-        case tooLong
-    }
-
-    /// Finds the next non-blank line; `nil` at the end of the input.
-    private func nextLine() -> Line? {
-        while true {
-            // Look for a newline in the current chunk.
-            if let newline = newlineInChunk() {
-                let lineStart = chunkStart
-                chunkStart = newline + 1
-                bytesConsumed += newline + 1 - lineStart
-                lineNumber += 1
-                if pendingTooLong {
-                    pendingTooLong = false
-                    pending.removeAll(keepingCapacity: false)
-                    return .tooLong
-                }
-                if !pending.isEmpty {
-                    guard pending.count + (newline - lineStart) <= maxLineLength else {
-                        pending.removeAll(keepingCapacity: false)
-                        return .tooLong
-                    }
-                    pending.append(contentsOf: chunk[lineStart..<newline])
-                    if pending.withUnsafeBufferPointer(Self.isBlank) {
-                        pending.removeAll(keepingCapacity: true)
-                        continue
-                    }
-                    return .pending(endsFile: false)
-                }
-                guard newline - lineStart <= maxLineLength else { return .tooLong }
-                if chunk.withUnsafeBufferPointer({ Self.isBlank(UnsafeBufferPointer(rebasing: $0[lineStart..<newline])) }) { continue }
-                return .chunk(start: lineStart, end: newline)
-            }
-            // No newline: keep the rest and read more.
-            let rest = chunkEnd - chunkStart
-            if rest > 0 {
-                bytesConsumed += rest
-                if pendingTooLong || pending.count + rest > maxLineLength {
-                    pendingTooLong = true
-                    pending.removeAll(keepingCapacity: false)
-                } else {
-                    pending.append(contentsOf: chunk[chunkStart..<chunkEnd])
-                }
-                chunkStart = chunkEnd
-            }
-            if !fill() {
-                if follows { return nil }
-                // The end: a last line without a newline.
-                if pendingTooLong {
-                    pendingTooLong = false
-                    lineNumber += 1
-                    return .tooLong
-                }
-                guard !pending.isEmpty else { return nil }
-                lineNumber += 1
-                if pending.withUnsafeBufferPointer(Self.isBlank) {
-                    pending.removeAll()
-                    return nil
-                }
-                return .pending(endsFile: true)
-            }
-        }
-    }
-
-    /// The offset of the next newline in the current chunk (`memchr`).
-    @inline(__always)
-    private func newlineInChunk() -> Int? {
-        let start = chunkStart
-        let count = chunkEnd - start
-        guard count > 0 else { return nil }
-        return chunk.withUnsafeBufferPointer { buffer -> Int? in
-            guard let base = buffer.baseAddress, let found = memchr(base + start, 0x0A, count) else { return nil }
-            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
-        }
-    }
-
-    /// Whether a line holds only spaces, tabs and carriage returns.
-    private static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in line where byte != 0x20 && byte != 0x09 && byte != 0x0D { return false }
-        return true
-    }
-
-    /// Calls `body` with the bytes of `line` (the whole line, without its newline) and whether it
-    /// ends the file. A line gathered in `pending` is dropped afterwards.
-    @inline(__always)
-    private func withBytes<T>(of line: Line, _ body: (UnsafeBufferPointer<UInt8>, Bool) -> T) -> T {
-        switch line {
-        case .chunk(let start, let end):
-            return chunk.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end]), false) }
-        case .pending(let endsFile):
-            let result = pending.withUnsafeBufferPointer { body($0, endsFile) }
-            pending.removeAll(keepingCapacity: !endsFile)
-            return result
-        case .tooLong:
-            preconditionFailure("a line too long has no bytes; the callers report it")
-        }
-    }
-
-    private func tooLong() -> LogReadError {
-        LogReadError(
-            .lineTooLong, line: lineNumber, column: maxLineLength + 1,
-            "the line is longer than \(maxLineLength) bytes; skipped without reading it into memory")
-    }
-
-    /// Reads the next chunk; `false` at the end of the input.
-    private func fill() -> Bool {
-        guard !reachedEnd, case .file(let descriptor, _) = source else { return false }
-        chunkStart = 0
-        chunkEnd = 0
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, Self.chunkSize) }
-            if count > 0 {
-                chunkEnd = count
-                return true
-            }
-            if count < 0 && errno == EINTR { continue }
-            if !follows { reachedEnd = true }
-            return false
         }
     }
 }
