@@ -6,9 +6,10 @@ import ResponderBus
 /// Decides the root view's origin (`viewShift.originY`: the absolute y origin, the resting origin
 /// when unmoved, lower values moved up) and, for a field inside a scroll view, that scroll view's
 /// offset and bottom inset (`scroll`). The geometry is ``AvoidanceRule``; this class is the thin
-/// adapter that keeps the keyboard's state and decides when to apply the rule:
+/// adapter that decides when to apply the rule, reading the keyboard from the bus's model
+/// (`PluginContext.keyboard`):
 ///
-/// - **Which keyboard covers**: see `KeyboardInfo.coveredPart(ofScreen:isHide:)`.
+/// - **Which keyboard covers**: `KeyboardModel.coveredPart` (see `KeyboardInfo.coveredPart(ofScreen:isHide:)`).
 ///   Another app's keyboard (`isLocal: false`) is ignored unless ``honorsOtherAppsKeyboards``. A
 ///   keyboard event with no end frame (old iPads' `Did` events) leaves the keyboard as it was.
 /// - **When**: on every keyboard event, first-responder change (`didBeginEditing`,
@@ -43,8 +44,8 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
     }
     /// Whether another app's keyboard (`isLocal: false`) is avoided too. Default `false`.
     public var honorsOtherAppsKeyboards: Bool {
-        get { keyboard.followsOtherApps }
-        set { keyboard.followsOtherApps = newValue }
+        get { state.value.honorsOtherAppsKeyboards }
+        set { state.value.honorsOtherAppsKeyboards = newValue }
     }
     /// The gap kept above the keyboard for fields that set no `keyboardDistance`.
     public var defaultGap: Double {
@@ -57,7 +58,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
     private struct State {
         var timing: Timing
         var defaultGap: Double
-        var keyboard = KeyboardState()
+        var honorsOtherAppsKeyboards = false
         /// Set from a `screen` event to the end of its loop turn: a rotation is decided once.
         var screenChangingThisTurn = false
         /// The offset and inset each scroll view had before avoidance changed it.
@@ -65,10 +66,6 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
     }
     private let state: LoopConfined<State>
 
-    private var keyboard: KeyboardState {
-        get { state.value.keyboard }
-        _modify { yield &state.value.keyboard }
-    }
     private var screenChangingThisTurn: Bool {
         get { state.value.screenChangingThisTurn }
         set { state.value.screenChangingThisTurn = newValue }
@@ -85,7 +82,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
     ) {
         self.name = name
         state = LoopConfined(State(timing: timing, defaultGap: defaultGap))
-        keyboard.followsOtherApps = honorsOtherAppsKeyboards
+        self.honorsOtherAppsKeyboards = honorsOtherAppsKeyboards
     }
 
     /// The events other than keyboard events that avoidance depends on.
@@ -97,16 +94,18 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
         ]
     }
 
-    /// The part of the screen the keyboard covers now, as avoidance sees it.
+    /// The part of the screen the keyboard covers now, as avoidance sees it (another app's keyboard
+    /// counted only when ``honorsOtherAppsKeyboards``).
     public func coveredPart(on screen: Screen) -> Rect? {
-        keyboard.coveredPart(ofScreen: screen.size)
+        screen.keyboard.coveredPart(includingOtherApps: honorsOtherAppsKeyboards)
     }
 
     // MARK: Keyboard events
 
-    /// Notes the keyboard (any of the six events) and decides.
+    /// Decides on a keyboard event (any of the six) that tells where the keyboard is; the bus has
+    /// already noted it in the model.
     public func keyboardEvent(_ event: Event<KeyboardInfo>, context: PluginContext) {
-        if keyboard.note(event) { decideUnlessDeferred(context) }
+        if KeyboardState(followsOtherApps: honorsOtherAppsKeyboards).wouldCount(event) { decideUnlessDeferred(context) }
     }
 
     // MARK: Other events
@@ -203,7 +202,8 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
 
         let target = screen.restingRootOriginY + decision.rootOffsetY
         if let root = screen.root, target != root.frame.origin.y {
-            let animation = keyboard.latest ?? KeyboardInfo()
+            let model = screen.keyboard
+            let animation = (honorsOtherAppsKeyboards ? model.anyApp.latest : model.ownApp.latest) ?? KeyboardInfo()
             context.post(.viewShift, ViewShift(originY: target, duration: animation.effectiveDuration, curve: animation.effectiveCurve))
         }
     }

@@ -42,7 +42,6 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
         var settler: TurnSettler
         var window: ScheduledWork?
         var heldTimeout: ScheduledWork?
-        var keyboard = KeyboardState()
         var reportedHold: Duration?
         /// The end-of-turn `turnSettled`, re-posted (coalesced) after every event of a turn: made
         /// once, so that re-posting it allocates nothing.
@@ -61,10 +60,6 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
     private var heldTimeout: ScheduledWork? {
         get { state.value.heldTimeout }
         set { state.value.heldTimeout = newValue }
-    }
-    private var keyboard: KeyboardState {
-        get { state.value.keyboard }
-        _modify { yield &state.value.keyboard }
     }
     private var reportedHold: Duration? {
         get { state.value.reportedHold }
@@ -104,8 +99,8 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
 
     /// Notes the keyboard (any of the six events).
     public func keyboardEvent(_ event: Event<KeyboardInfo>, context: PluginContext) {
-        // Another app's keyboard ends a turn like any event but is never "held" for a field of ours.
-        keyboard.note(event)
+        // Another app's keyboard ends a turn like any event but is never "held" for a field of ours
+        // (the model's `ownApp` reading, which the bus has already updated, ignores it).
         schedule(settler.note(isKeyboard: true), context)
     }
 
@@ -113,7 +108,7 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
     public func observe(_ event: AnyEvent, context: PluginContext) {
         if event.name == EventName.turnSettled {
             // Only our own settles; another settler's are its business.
-            if event.origin.derivingPlugin == name { turnDidSettle(context) }
+            if event.origin.derivingPlugin == name { settled(context) }
             return
         }
         schedule(settler.note(isKeyboard: false), context)
@@ -142,9 +137,9 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
         context.post(payload, through: settledPost!, style: style, coalescing: .onName)
     }
 
-    private func turnDidSettle(_ context: PluginContext) {
+    private func settled(_ context: PluginContext) {
         _ = settler.settle()
-        let covers = keyboard.coveredPart(ofScreen: context.screen.size) != nil
+        let covers = context.keyboard.coveredPart != nil
         let hold = settler.settled(keyboardCovers: covers, hasField: context.firstResponder != nil, now: context.now)
         switch hold {
         case .started:
@@ -155,7 +150,7 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
                 self.reportedHold = since
                 context.diagnose(
                     .warning,
-                    "a keyboard frame \(self.keyboard.latest?.end?.description ?? "?") has been held since \(Self.seconds(since)) for a field that has not begun editing; nothing moved"
+                    "a keyboard frame \(context.keyboard.latest?.end?.description ?? "?") has been held since \(Self.seconds(since)) for a field that has not begun editing; nothing moved"
                 )
             }
         case .used:

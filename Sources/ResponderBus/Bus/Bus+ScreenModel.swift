@@ -1,5 +1,6 @@
 extension Bus {
-    /// The built-in first stage: applies the events that change the screen model.
+    /// The built-in first stage: applies the events that change the screen model (the keyboard's
+    /// events included, to ``Screen/keyboard``).
     ///
     /// Input that does not fit the model (an unknown view id, a duplicate id in a scene) changes
     /// nothing and is reported as a warning ``EventName/diagnostic`` derived by `"screen"`; the event
@@ -11,9 +12,14 @@ extension Bus {
     @usableFromInline
     func applyToScreen(nameID: Int, payload: UnsafeRawPointer) {
         guard let builtin = BuiltinEvent(rawValue: nameID) else { return }
+        if turnWatch.hasObservers && builtin != .diagnostic { noteTurnActivity() }
         func read<Value>(_: Value.Type) -> Value { payload.assumingMemoryBound(to: Value.self).pointee }
         do {
             switch builtin {
+            case .keyboardWillShow, .keyboardDidShow, .keyboardWillChangeFrame, .keyboardDidChangeFrame:
+                screen.noteKeyboard(read(KeyboardInfo.self), isHide: false)
+            case .keyboardWillHide, .keyboardDidHide:
+                screen.noteKeyboard(read(KeyboardInfo.self), isHide: true)
             case .scene:
                 try screen.load(read(SceneInfo.self))
             case .setFrame:

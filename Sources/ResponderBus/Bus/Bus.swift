@@ -85,6 +85,8 @@ public final class Bus: @unchecked Sendable {
 
     @exclusivity(unchecked) @usableFromInline var asapQueue = Deque<QueuedPost>()
     @exclusivity(unchecked) @usableFromInline var idleQueue = Deque<QueuedPost>()
+    /// Turn activity for ``TurnObserving`` plugins (read for every event when there are any).
+    @exclusivity(unchecked) @usableFromInline var turnWatch = TurnWatch()
     var asapDrainScheduled = false
     var idleDrainScheduled = false
 
@@ -103,7 +105,7 @@ public final class Bus: @unchecked Sendable {
     /// Creates a bus on `loop` with a screen model (by default an empty 375×812 screen).
     public init(loop: any BusLoop, screen: Screen = Screen()) {
         assert(
-            Bus.firstModelEvent == BuiltinEvent.didBeginEditing.rawValue && Bus.modelEventLimit == BuiltinEvent.modelEventLimit,
+            Bus.firstModelEvent == BuiltinEvent.keyboardWillShow.rawValue && Bus.modelEventLimit == BuiltinEvent.modelEventLimit,
             "the screen-model id range is out of date")
         self.loop = loop
         self.screen = screen
@@ -223,7 +225,8 @@ public final class Bus: @unchecked Sendable {
     @inlinable
     func dispatch<Payload>(_ name: EventName<Payload>, _ payload: Payload, sender: AnyObject?, origin: EventOrigin) {
         let event = Event(name, payload, sender: sender, origin: origin)
-        // Only these ids change the model (keyboard events and returnKey do not): skip the call.
+        // Only these ids change the model (the keyboard's and the screen's; returnKey and action do
+        // not, but sit in the range): skip the call for the others.
         if name.id >= Bus.firstModelEvent && name.id < Bus.modelEventLimit {
             withUnsafePointer(to: payload) { applyToScreen(nameID: name.id, payload: UnsafeRawPointer($0)) }
         }
@@ -388,14 +391,15 @@ extension EventName {
 }
 
 extension BuiltinEvent {
-    /// Ids below this are the ones the screen-model stage may apply.
-    static let modelEventLimit = BuiltinEvent.resign.rawValue + 1
+    /// Ids below this are the ones the screen-model stage looks at (it applies those that change the
+    /// model, and notes turn activity for ``TurnObserving`` plugins).
+    static let modelEventLimit = BuiltinEvent.turnSettled.rawValue + 1
 }
 
 extension Bus {
     // The ids the screen-model stage may apply: `[firstModelEvent, modelEventLimit)`. Literals, so
     // that a post compares with constants rather than calling a global's accessor; a test checks
     // them against `BuiltinEvent` (see `init`).
-    @inlinable package static var firstModelEvent: Int { 6 }
-    @inlinable package static var modelEventLimit: Int { 17 }
+    @inlinable package static var firstModelEvent: Int { 0 }
+    @inlinable package static var modelEventLimit: Int { 19 }
 }

@@ -42,7 +42,9 @@ package enum BuiltinEvent: Int, CaseIterable, Sendable {
     /// Whether the screen model applies it before anyone sees it (see ``Bus``'s screen-model stage).
     package var changesModel: Bool {
         switch self {
-        case .didBeginEditing, .didEndEditing, .scene, .setFrame, .screen, .viewShift, .scroll, .focusChange, .resign: true
+        case .keyboardWillShow, .keyboardDidShow, .keyboardWillHide, .keyboardDidHide, .keyboardWillChangeFrame, .keyboardDidChangeFrame,
+            .didBeginEditing, .didEndEditing, .scene, .setFrame, .screen, .viewShift, .scroll, .focusChange, .resign:
+            true
         default: false
         }
     }

@@ -25,9 +25,16 @@ public struct KeyboardState: Hashable, Sendable {
     /// - Returns: whether the event counted (changed or confirmed the state).
     @discardableResult
     public mutating func note(_ event: Event<KeyboardInfo>) -> Bool {
-        let info = event.payload
+        note(event.payload, isHide: event.name.isHide)
+    }
+
+    /// Notes a keyboard event's payload; `isHide` for `keyboardWillHide` and `keyboardDidHide`.
+    ///
+    /// - Returns: whether the event counted (changed or confirmed the state).
+    @discardableResult
+    public mutating func note(_ info: KeyboardInfo, isHide: Bool) -> Bool {
         if info.isLocal == false && !followsOtherApps { return false }
-        if event.name.isHide {
+        if isHide {
             latest = info
             isHidden = true
         } else if info.end != nil {
@@ -37,6 +44,12 @@ public struct KeyboardState: Hashable, Sendable {
             return false
         }
         return true
+    }
+
+    /// Whether an event would count (see ``note(_:)``), without noting it.
+    public func wouldCount(_ event: Event<KeyboardInfo>) -> Bool {
+        if event.payload.isLocal == false && !followsOtherApps { return false }
+        return event.name.isHide || event.payload.end != nil
     }
 
     /// The part of a screen of `size` the keyboard covers now, or `nil`

@@ -21,11 +21,16 @@ extension Bus {
     /// ``unregister(named:)``. Once it is in the pipeline, its
     /// ``ResponderPlugin/didRegister(context:)`` is called.
     ///
+    /// Without `position`, the plugin goes where its ``ResponderPlugin/preferredPosition`` says, or
+    /// last.
+    ///
     /// - Throws: ``PluginRegistrationError`` when the name is taken, the anchor of `.before`/`.after`
-    ///   is not registered, or the plugin conforms to no capability protocol.
-    public func register(_ plugin: any ResponderPlugin, at position: PluginPosition = .last) throws(PluginRegistrationError) {
+    ///   is not registered (the message suggests the nearest registered name), or the plugin
+    ///   conforms to no capability protocol.
+    public func register(_ plugin: any ResponderPlugin, at position: PluginPosition? = nil) throws(PluginRegistrationError) {
         loop.preconditionInLoop()
         let name = plugin.name
+        let position = position ?? plugin.preferredPosition ?? .last
         if plugins.contains(where: { $0.name == name }) {
             throw PluginRegistrationError(
                 code: .duplicateName,
@@ -40,7 +45,7 @@ extension Bus {
                 throw PluginRegistrationError(
                     code: .unknownAnchor,
                     message:
-                        "cannot place '\(name)' \(position): no plugin named '\(anchor)' is registered (registered: \(pluginNames.joined(separator: ", ")))"
+                        "cannot place '\(name)' \(position): no plugin named '\(anchor)' is registered\(PluginNames.suggestion(for: anchor, among: pluginNames)) (registered: \(pluginNames.isEmpty ? "none" : pluginNames.joined(separator: ", ")))"
                 )
             }
             if case .before = position { index = at } else { index = at + 1 }
@@ -48,11 +53,11 @@ extension Bus {
         let registration = PluginRegistration()
         let context = PluginContext(pluginName: name, bus: self, registration: registration)
         let records = makeRecords(for: plugin, name: name, registration: registration, context: context)
-        guard !records.isEmpty else {
+        guard !records.isEmpty || plugin is any TurnObserving else {
             throw PluginRegistrationError(
                 code: .noCapability,
                 message:
-                    "'\(name)' conforms to none of KeyboardObserving, EditingObserving, ReturnKeyObserving or EventObserving, so it would never be called"
+                    "'\(name)' conforms to none of KeyboardObserving, EditingObserving, ReturnKeyObserving, EventObserving or TurnObserving, so it would never be called"
             )
         }
         plugins.insert(
@@ -105,6 +110,7 @@ extension Bus {
 
     /// Gives each plugin's records sort keys in pipeline order and re-sorts the pipeline lists.
     private func renumberPipeline() {
+        updateTurnObservers()
         var settlerSeen = false
         for entry in plugins {
             entry.registration.turnsAreSettled = settlerSeen

@@ -35,6 +35,10 @@ public struct PluginContext {
     /// The current first responder, if any (O(1)).
     @inlinable public var firstResponder: ViewNode? { withBus { $0.screen.firstResponder } }
 
+    /// The keyboard, as the bus's model has it after the event being delivered: the same for every
+    /// plugin (see ``KeyboardModel``). Keep no copy of your own.
+    @inlinable public var keyboard: KeyboardModel { withBus { $0.screen.keyboard } }
+
     /// The loop's clock.
     public var now: Duration { withBus { $0.loop.now } }
 

@@ -24,6 +24,12 @@ public protocol ResponderPlugin: AnyObject {
     /// The plugin's stable, unique name, such as `"KeyboardAvoidance"`.
     var name: String { get }
 
+    /// Where the plugin wants to sit in the pipeline, when whoever registers it gives no position:
+    /// ``Bus/register(_:at:)`` without one, the CLI's `--plugin` without `@POSITION`. A plugin that
+    /// checks another's decisions says `.after("KeyboardAvoidance")`. `nil` (the default) means
+    /// `.last`.
+    var preferredPosition: PluginPosition? { get }
+
     /// Called once, on the bus's loop, when the plugin has joined the pipeline: the context is the
     /// one its callbacks will get (the screen as it is now, the clock, posting under its name).
     /// Events it posts from here are delivered like any derived event.
@@ -38,6 +44,9 @@ public protocol ResponderPlugin: AnyObject {
 extension ResponderPlugin {
     /// By default, the name of the conforming type.
     public var name: String { String(describing: type(of: self)) }
+
+    /// `nil`: the end of the pipeline, unless the caller says otherwise.
+    public var preferredPosition: PluginPosition? { nil }
 
     /// Does nothing.
     public func didRegister(context: PluginContext) {}

@@ -34,9 +34,16 @@ public final class Screen {
     /// The screen's size in points, such as 375×812 for an iPhone X in portrait.
     public package(set) var size: Size {
         @inlinable get { _size }
-        set { _size = newValue }
+        set {
+            _size = newValue
+            _keyboard.screenChanged(to: newValue)
+        }
     }
     @usableFromInline @exclusivity(unchecked) var _size: Size
+    /// The keyboard, as the keyboard events tell it: the bus notes each of the six before any plugin
+    /// sees it, so every plugin reads the same keyboard (see ``KeyboardModel``).
+    public var keyboard: KeyboardModel { @inlinable get { _keyboard } }
+    @usableFromInline @exclusivity(unchecked) var _keyboard: KeyboardModel
     /// The screen's safe area insets (the notch, the home indicator).
     public package(set) var safeArea: EdgeInsets {
         @inlinable get { _safeArea }
@@ -91,6 +98,7 @@ public final class Screen {
     /// The default size is an iPhone X-class phone in portrait (375×812 points).
     public init(size: Size = Size(width: 375, height: 812), safeArea: EdgeInsets = .zero) {
         _size = size
+        _keyboard = KeyboardModel(screenSize: size)
         _safeArea = safeArea
         _root = nil
         _lastFieldAction = nil
@@ -206,6 +214,11 @@ public final class Screen {
     /// The resting origin is kept: shifting back to ``restingRootOriginY`` puts the content back.
     package func shiftRoot(toOriginY originY: Double) {
         root?.frame.origin.y = originY
+    }
+
+    /// Notes a keyboard event in ``keyboard``.
+    package func noteKeyboard(_ info: KeyboardInfo, isHide: Bool) {
+        _keyboard.note(info, isHide: isHide)
     }
 
     /// Applies a `screen` record: the new size, and the new safe area when it gives one.
