@@ -71,8 +71,9 @@ public enum CannedScreens {
     }
 
     /// A sign-up form in the lower part of the screen, where the keyboard covers it: `name` (tag 1),
-    /// `email` (2), `password` (3) text fields and a `bio` text view (4); Return on the last text
-    /// field performs `signUp`.
+    /// `email` (2), `password` (3) text fields, a `bio` text view (4) and, below them, the
+    /// `signUpButton` button (which a docked keyboard covers); Return on the last text field performs
+    /// `signUp`.
     public static func signUp(on device: Device) -> SceneInfo {
         let width = device.screen.width - 40
         let base = device.screen.height - 330
@@ -84,6 +85,7 @@ public enum CannedScreens {
                     ViewSpec(id: "email", kind: .textField, frame: Rect(x: 20, y: base + 60, width: width, height: 44), tag: 2),
                     ViewSpec(id: "password", kind: .textField, frame: Rect(x: 20, y: base + 120, width: width, height: 44), tag: 3),
                     ViewSpec(id: "bio", kind: .textView, frame: Rect(x: 20, y: base + 180, width: width, height: 100), tag: 4),
+                    ViewSpec(id: "signUpButton", kind: .button, frame: Rect(x: 20, y: base + 290, width: width, height: 36)),
                 ]), lastFieldAction: "signUp")
     }
 

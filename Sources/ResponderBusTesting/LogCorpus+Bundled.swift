@@ -11,7 +11,7 @@ extension LogCorpus {
             "sign-up-session",
             #"""
             {"device":"iPhone X, example sign-up session","format":"responder-bus-log","safeArea":{"bottom":34,"left":0,"right":0,"top":44},"screen":{"height":812,"width":375},"version":1}
-            {"event":"scene","lastFieldAction":"signUp","root":{"children":[{"frame":[20,100,335,60],"id":"title","kind":"view"},{"frame":[20,180,335,50],"id":"signUpButton","kind":"view"},{"frame":[20,480,335,44],"id":"name","kind":"textField","tag":1},{"frame":[20,540,335,90],"id":"bio","kind":"textView","tag":2},{"frame":[20,640,335,44],"id":"email","kind":"textField","tag":3},{"frame":[20,700,335,44],"id":"password","kind":"textField","tag":4}],"frame":[0,0,375,812],"id":"root","kind":"view"},"t":0}
+            {"event":"scene","lastFieldAction":"signUp","root":{"children":[{"frame":[20,100,335,60],"id":"title","kind":"label"},{"frame":[20,180,335,50],"id":"signUpButton","kind":"button"},{"frame":[20,480,335,44],"id":"name","kind":"textField","tag":1},{"frame":[20,540,335,90],"id":"bio","kind":"textView","tag":2},{"frame":[20,640,335,44],"id":"email","kind":"textField","tag":3},{"frame":[20,700,335,44],"id":"password","kind":"textField","tag":4},{"frame":[20,756,335,44],"id":"createAccountButton","kind":"button"}],"frame":[0,0,375,812],"id":"root","kind":"view"},"t":0}
             {"event":"didBeginEditing","t":1,"view":"name"}
             {"begin":[0,812,375,0],"curve":7,"duration":0,"end":[0,812,375,0],"event":"keyboardWillChangeFrame","isLocal":true,"t":1}
             {"begin":[0,812,375,0],"curve":7,"duration":0,"end":[0,812,375,0],"event":"keyboardWillShow","isLocal":true,"t":1}

@@ -59,7 +59,7 @@ struct ImportCommand: ParsableCommand {
     @Option(
         name: .customLong("kind"),
         help: ArgumentHelp(
-            "The kind of an app's view class, over what its name suggests: view, textField, textView or scrollView (repeatable).",
+            "The kind of an app's view class, over what its name suggests: view, textField, textView, scrollView, button or label (repeatable).",
             valueName: "CLASS=KIND"))
     var kinds: [String] = []
 

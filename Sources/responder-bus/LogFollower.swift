@@ -209,6 +209,7 @@ final class LogFollower {
         total.externalEvents += summary.externalEvents
         total.recordedDerived += summary.recordedDerived
         total.rejectedLines += summary.rejectedLines
+        total.warnings += summary.warnings
         total.stoppedAt = total.stoppedAt ?? summary.stoppedAt
         return total
     }

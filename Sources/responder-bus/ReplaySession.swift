@@ -142,7 +142,7 @@ final class ReplaySession {
         }
         replayer.onProblem = { [unowned self] error in
             progress.finish()
-            complain("\(command.log): \(error)")
+            complain("\(command.log): \(error.isWarning ? "warning: " : "")\(error)")
         }
         if let verifier {
             replayer.onRecordedDerived = { record, location in verifier.addRecorded(record, at: location) }

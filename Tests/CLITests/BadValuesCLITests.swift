@@ -38,6 +38,26 @@ struct BadValuesCLITests {
         #expect(lenient.stderr.contains("line 5, column 68: a duration of"))
     }
 
+    @Test("a view kind the reader does not know: the scene keeps its views, one warning names line and column; --strict exits 65")
+    func unknownViewKind() throws {
+        let scene =
+            #"{"t":0,"event":"scene","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[{"id":"email","kind":"textField","frame":[20,560,335,44]},{"id":"go","kind":"stepper","frame":[20,700,335,44]}]}}"#
+        let log = try CLI.temporaryFile(
+            [
+                Self.header, scene, #"{"t":1,"event":"didBeginEditing","view":"email"}"#,
+                #"{"t":1.01,"event":"keyboardWillShow","end":[0,500,375,312]}"#,
+            ]
+            .joined(separator: "\n") + "\n")
+        let lenient = try CLI.run(["replay", log, "--format", "jsonl"])
+        #expect(lenient.status == 0, "\(lenient.stderr)")
+        #expect(lenient.stderr.contains("warning: line 2, column 168: unknown view kind 'stepper'"), "\(lenient.stderr)")
+        #expect(!lenient.stderr.contains("skipped"), "nothing after the scene is skipped: \(lenient.stderr)")
+        #expect(lenient.stdout.contains(#""event":"viewShift""#), "the scene's fields are there to avoid: \(lenient.stdout)")
+        let strict = try CLI.run(["replay", log, "--strict"])
+        #expect(strict.status == 65)
+        #expect(strict.stderr.contains("line 2, column 168"))
+    }
+
     @Test("--speed that would push times past the clock is refused with 64; a slow but sane one is accepted")
     func speed() throws {
         let log = try Self.log(#"{"t":0.01,"event":"keyboardDidHide"}"#)

@@ -84,7 +84,7 @@ struct ImportHierarchyCLITests {
                 "line 5: this begin-editing notification names <UITextField: 0x9999>, which the view-hierarchy dump in force does not show; skipped"))
         #expect(run.stderr.contains("1 linked and 1 unlinked address"))
 
-        let bad = try CLI.run(["import", file, "--kind", "MyApp.NoteBox=button"])
+        let bad = try CLI.run(["import", file, "--kind", "MyApp.NoteBox=slider"])
         #expect(bad.status == 64)
     }
 }

@@ -229,12 +229,12 @@ struct ReportRenderCLITests {
         #expect(!svg.contains("class=\"rb-covered-part\""))
         // Every view of the scene, with its id, kind and tag.
         for label in [
-            "title · view", "signUpButton · view", "▶ name · textField · tag 1", "bio · textView · tag 2", "email · textField · tag 3",
-            "password · textField · tag 4",
+            "title · label", "signUpButton · button", "▶ name · textField · tag 1", "bio · textView · tag 2", "email · textField · tag 3",
+            "password · textField · tag 4", "createAccountButton · button",
         ] {
             #expect(svg.contains(label), "\(label)")
         }
-        #expect(svg.components(separatedBy: "<g class=\"rb-view").count - 1 == 7)
+        #expect(svg.components(separatedBy: "<g class=\"rb-view").count - 1 == 8)
     }
 
     @Test(

@@ -31,6 +31,25 @@ func preorder(_ root: ViewSpec) -> [ViewSpec] {
 
 @Suite("View-hierarchy dumps: shapes, kinds, ids and bounds")
 struct HierarchyReaderTests {
+    @Test("buttons and labels: UIButton, its subclasses and the tapped controls are buttons; UILabel and its subclasses labels")
+    func controls() {
+        let text = """
+            <UIView: 0x1; frame = (0 0; 10 10); layer = <CALayer: 0x9>>
+               | <KEPActionButton: 0x2; baseClass = UIButton; frame = (0 0; 1 1); layer = <CALayer: 0x8>>
+               | <UIButton: 0x3; frame = (0 0; 1 1); layer = <CALayer: 0x7>>
+               |    | <UIButtonLabel: 0x4; frame = (0 0; 1 1); layer = <_UILabelLayer: 0x6>>
+               | <UISwitch: 0x5; frame = (0 0; 1 1); layer = <CALayer: 0x5>>
+               | <UILabel: 0x6; frame = (0 0; 1 1); layer = <_UILabelLayer: 0x4>>
+               | <MyApp.SubmitButton: 0x7; frame = (0 0; 1 1); layer = <CALayer: 0x3>>
+            """
+        var reader = HierarchyReader(bytes: Array(text.utf8))
+        reader.run()
+        var builder = SceneBuilder(kinds: [:])
+        let scene = builder.scene(of: reader.dumps[0])
+        let kinds = scene.map { preorder($0.root).map(\.kind) } ?? []
+        #expect(kinds == [.view, .button, .button, .label, .button, .label, .button])
+    }
+
     @Test("entries nest by their | markers, collapsed or spread, and several may share a line")
     func pipes() {
         let text = """
@@ -108,7 +127,7 @@ struct HierarchyReaderTests {
         var builder = SceneBuilder(kinds: ["MyApp.NoteBox": .textView])
         let scene = builder.scene(of: reader.dumps[0])
         let kinds = scene.map { preorder($0.root).map(\.kind) } ?? []
-        #expect(kinds == [.view, .view, .textField, .textField, .textView, .scrollView, .scrollView, .textView, .textField, .textView])
+        #expect(kinds == [.view, .label, .textField, .textField, .textView, .scrollView, .scrollView, .textView, .textField, .textView])
         // An app's name ending in TextView is a guess (React Native's RCTTextView is a label), said once;
         // UIKit's own subclass names are known.
         #expect(builder.guessed.map(\.className) == ["MyApp.PaddedField", "RCTTextView"])

@@ -200,9 +200,6 @@ struct LogReaderBadInputTests {
             name: "unknown origin", line: #"{"t":0,"event":"resign","view":"a","origin":"alien"}"#, code: .invalidValue, column: 45, mentions: "alien"
         ),
         Case(
-            name: "unknown view kind", line: #"{"t":0,"event":"scene","root":{"id":"r","kind":"button","frame":[0,0,1,1]}}"#, code: .invalidValue,
-            column: 48, mentions: "button"),
-        Case(
             name: "a second header", line: #"{"format":"responder-bus-log","version":1,"screen":{"width":1,"height":1}}"#, code: .invalidValue,
             column: 1, mentions: "second header"),
         Case(
@@ -225,6 +222,28 @@ struct LogReaderBadInputTests {
         if let column = bad.column { #expect(problem.column == column) }
         #expect(problem.message.contains(bad.mentions), "\(problem.message)")
         #expect(problem.description.hasPrefix("line 3"))
+    }
+
+    @Test("a view kind the reader does not know keeps the scene: a warning with line and column, then the record, the kind kept")
+    func unknownViewKind() throws {
+        let scene =
+            #"{"t":0,"event":"scene","root":{"id":"r","kind":"view","frame":[0,0,10,10],"children":[{"id":"go","kind":"stepper","frame":[0,0,1,1]},{"id":"ok","kind":"button","frame":[0,2,1,1]},{"id":"x","kind":"slider","frame":[0,4,1,1]}]}}"#
+        let log = header + "\n" + scene + "\n" + #"{"t":1,"event":"returnKey","view":"go"}"# + "\n"
+        let (_, records, problems) = readAll(log)
+        #expect(problems.map(\.code) == [.unknownViewKind, .unknownViewKind])
+        #expect(problems.filter { !$0.isWarning }.isEmpty)
+        #expect(problems.map(\.line) == [2, 2])
+        #expect(problems.first?.column == 105)
+        #expect(problems.first?.message.contains("'stepper'") == true)
+        #expect(records.count == 2, "the scene and the line after it are read")
+        guard case .scene(let info) = records.first?.event else {
+            Issue.record("the scene was not read")
+            return
+        }
+        #expect(info.root.children.map(\.kind) == [.view, .button, .view])
+        #expect(info.root.children.map(\.unrecognizedKind) == ["stepper", nil, "slider"])
+        // Written back as it was read.
+        #expect(LogWriter.line(for: try #require(records.first)).contains(#""kind":"stepper""#))
     }
 
     @Test("time going backwards is rejected; the next good line still reads")

@@ -27,6 +27,9 @@ public struct LogReadError: Error, Hashable, Sendable, CustomStringConvertible {
         /// A record names a view the model cannot use that way: editing begun on a view that is not
         /// a text field or text view.
         public static let notATextInput = Code(name: "notATextInput")
+        /// A view's `kind` is not one this reader knows. A warning: the view is kept, as a plain
+        /// view that remembers the kind (``ViewSpec/unrecognizedKind``), and the record is read.
+        public static let unknownViewKind = Code(name: "unknownViewKind")
         /// The `event` is not one the format knows.
         public static let unknownEvent = Code(name: "unknownEvent")
         /// A string is not valid UTF-8.
@@ -58,6 +61,10 @@ public struct LogReadError: Error, Hashable, Sendable, CustomStringConvertible {
         self.column = column
         self.message = message
     }
+
+    /// Whether this is a warning about a line that was read all the same (``Code/unknownViewKind``):
+    /// a lenient replay reports it and goes on with the record; a strict one stops.
+    public var isWarning: Bool { code == .unknownViewKind }
 
     /// `line L, column C: message`.
     public var description: String {

@@ -141,6 +141,8 @@ public final class LogReader {
         var lines: LineSplitter
         var headerDone = false
         var lastT = 0.0
+        /// Items of the last line still to hand out: its record, after the warnings about it.
+        var queued: [Item] = []
 
         mutating func readHeader() throws(LogReadError) -> LogHeader {
             precondition(!headerDone, "readHeader() called twice")
@@ -172,6 +174,7 @@ public final class LogReader {
         }
 
         mutating func next() -> Item? {
+            if !queued.isEmpty { return queued.removeFirst() }
             if !headerDone {
                 do {
                     _ = try readHeader()
@@ -185,7 +188,13 @@ public final class LogReader {
             return lines.withBytes(of: line) { (bytes, endsFile) in
                 var parser = RecordParser(bytes, line: number, endsFile: endsFile)
                 do throws(LogReadError) {
-                    return try LogReader.record(from: &parser, after: &lastT)
+                    let item = try LogReader.record(from: &parser, after: &lastT)
+                    guard parser.warnings.isEmpty else {
+                        // The warnings first, in column order, then the record they are about.
+                        queued = parser.warnings.dropFirst().map { .problem($0) } + [item].compactMap { $0 }
+                        return .problem(parser.warnings[0])
+                    }
+                    return item
                 } catch {
                     return .problem(error)
                 }

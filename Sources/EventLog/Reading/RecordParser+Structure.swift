@@ -82,6 +82,7 @@ extension RecordParser {
         let start = position
         var id: String?
         var kind = ViewKind.view
+        var unrecognizedKind: String?
         var frame: Rect?
         var tag: Int?
         var hidden = false
@@ -103,10 +104,17 @@ extension RecordParser {
             case .kind:
                 let at = parser.position
                 let text = try parser.parseString()
-                guard let parsed = ViewKind(rawValue: text) else {
-                    throw parser.error(.invalidValue, at: at, "unknown view kind '\(text)'; expected view, textField, textView or scrollView")
+                if let parsed = ViewKind(rawValue: text) {
+                    kind = parsed
+                } else {
+                    // A newer writer's kind: the view is kept, as a plain view that remembers it.
+                    kind = .view
+                    unrecognizedKind = text
+                    parser.warnings.append(
+                        parser.error(
+                            .unknownViewKind, at: at,
+                            "unknown view kind '\(text)'; the view is kept as a plain view (this reader knows \(ViewKind.spelledOut))"))
                 }
-                kind = parsed
             case .frame: frame = try parser.parseRect()
             case .tag: tag = parser.parseNull() ? nil : try parser.parseInt()
             case .hidden: hidden = try parser.parseBool()
@@ -143,7 +151,7 @@ extension RecordParser {
         guard let frame else { throw error(.missingField, at: start, "view '\(id)' needs a \"frame\" [x, y, width, height]") }
         return ViewSpec(
             id: ViewID(id), kind: kind, frame: frame, tag: tag, isHidden: hidden, isEnabled: enabled, keyboardDistance: distance,
-            contentOffset: offset, contentSize: size, className: className, children: children)
+            contentOffset: offset, contentSize: size, className: className, unrecognizedKind: unrecognizedKind, children: children)
     }
 
     // MARK: Lines

@@ -36,6 +36,9 @@ struct RecordParser {
     var root: ParsedView?
     /// The view ids of the scene being read, to reject one that repeats.
     var sceneViewIDs: Set<String> = []
+    /// What the line has that the reader accepted with a warning (a view kind it does not know): the
+    /// record is read all the same, and the reader reports these before it.
+    var warnings: [LogReadError] = []
 
     /// How deeply a scene's views may nest: scenes imported from real app windows can nest deeper
     /// than the 64 levels this once was. The bound keeps a hostile line from exhausting the

@@ -136,9 +136,10 @@ struct ReplayRun {
         record.event.post(on: bus, origin: record.origin)
     }
 
-    /// Counts a rejected line, reports it, and stops a strict run.
+    /// Counts a rejected line, reports it, and stops a strict run. A warning (the line was read all
+    /// the same) is counted as such, and stops a strict run too.
     private mutating func reject(_ error: LogReadError) {
-        summary.rejectedLines += 1
+        if error.isWarning { summary.warnings += 1 } else { summary.rejectedLines += 1 }
         onProblem(error)
         if strict {
             summary.stoppedAt = error

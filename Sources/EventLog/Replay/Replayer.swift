@@ -17,6 +17,9 @@ public final class Replayer {
         public var recordedDerived = 0
         /// Lines rejected (unreadable, or naming unknown views).
         public var rejectedLines = 0
+        /// Lines read with a warning (a view kind this reader does not know: the view was kept as a
+        /// plain view).
+        public var warnings = 0
         /// The problem a strict replay stopped at.
         public var stoppedAt: LogReadError?
 

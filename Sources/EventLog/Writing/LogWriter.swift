@@ -196,7 +196,7 @@ public enum LogWriter {
         if spec.isHidden { object.bool("hidden", true) }
         object.string("id", spec.id.rawValue)
         if let distance = spec.keyboardDistance { object.number("keyboardDistance", distance) }
-        object.string("kind", spec.kind.rawValue)
+        object.string("kind", spec.unrecognizedKind ?? spec.kind.rawValue)
         if let tag = spec.tag { object.integer("tag", tag) }
     }
 }

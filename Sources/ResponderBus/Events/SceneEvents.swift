@@ -10,9 +10,20 @@ public enum ViewKind: String, Hashable, Sendable, CaseIterable {
     case textView
     /// A scroll view, with a content offset and size.
     case scrollView
+    /// A button or another control that acts when tapped (`UIButton`, `UIControl`): never first
+    /// responder, but what a user must reach — a plugin may warn when the keyboard covers one.
+    case button
+    /// A label (`UILabel`): static text, drawn by the report so that a screen reads as it looked.
+    case label
 
     /// Whether a view of this kind can become first responder and show the keyboard.
     public var isTextInput: Bool { self == .textField || self == .textView }
+
+    /// Whether a view of this kind is a control a user taps (a ``button``).
+    public var isControl: Bool { self == .button }
+
+    /// The kinds, as a log spells them, for messages: `view, textField, textView, scrollView, button, label`.
+    public static var spelledOut: String { allCases.map(\.rawValue).joined(separator: ", ") }
 }
 
 /// A value description of a view and its subtree: what a `scene` record carries.
@@ -40,6 +51,9 @@ public struct ViewSpec: Hashable, Sendable {
     /// The UIKit class the view was (`UIButton`, `MyApp.PaddedField`), when it came from a
     /// view-hierarchy dump; `nil` otherwise.
     public var className: String?
+    /// The kind a log gave that its reader did not know (a newer writer's), when ``kind`` is
+    /// `.view` for that reason; written back out as it was.
+    public var unrecognizedKind: String?
     /// The subviews, back to front.
     public var children: [ViewSpec]
 
@@ -47,8 +61,9 @@ public struct ViewSpec: Hashable, Sendable {
     public init(
         id: ViewID, kind: ViewKind = .view, frame: Rect, tag: Int? = nil, isHidden: Bool = false,
         isEnabled: Bool = true, keyboardDistance: Double? = nil, contentOffset: Point? = nil,
-        contentSize: Size? = nil, className: String? = nil, children: [ViewSpec] = []
+        contentSize: Size? = nil, className: String? = nil, unrecognizedKind: String? = nil, children: [ViewSpec] = []
     ) {
+        self.unrecognizedKind = unrecognizedKind
         self.id = id
         self.kind = kind
         self.frame = frame

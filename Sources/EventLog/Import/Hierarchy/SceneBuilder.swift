@@ -5,7 +5,9 @@ import ResponderBus
 ///
 /// - Kinds: `UITextField` and its subclasses → `textField`; `UITextView` and its subclasses →
 ///   `textView`; `UIScrollView`, `UITableView`, `UICollectionView`, their subclasses and any view
-///   that prints a `contentOffset` → `scrollView`; the rest → `view`. An app's class is known by
+///   that prints a `contentOffset` → `scrollView`; `UIButton` and its subclasses (and the other
+///   `UIControl`s a user taps: `UISegmentedControl`, `UISwitch`, `UIStepper`) → `button`;
+///   `UILabel` and its subclasses → `label`; the rest → `view`. An app's class is known by
 ///   the `baseClass = …` UIKit prints for it (its nearest UIKit class, which decides alone); a
 ///   UIKit subclass by its name (`UISearchBarTextField`); a class with neither is guessed from the
 ///   end of its name (`MyApp.PaddedField` → `textField`), which is reported once per class.
@@ -198,16 +200,23 @@ struct SceneBuilder {
         if name == "UITextField" || (isUIKit && name.hasSuffix("TextField")) { return .textField }
         if name == "UITextView" || (isUIKit && name.hasSuffix("TextView")) { return .textView }
         if scrollClasses.contains(name) { return .scrollView }
+        if name == "UIButton" || (isUIKit && name.hasSuffix("Button")) || controlClasses.contains(name) { return .button }
+        if name == "UILabel" || (isUIKit && name.hasSuffix("Label")) { return .label }
         return nil
     }
 
+    private static let controlClasses: Set<String> = ["UISegmentedControl", "UISwitch", "UIStepper"]
+
     /// A guess from the end of an app's class name: `…Field` → text field, `…TextView`/`…TextArea`/
-    /// `…Editor` → text view, `…ScrollView`/`…TableView`/`…CollectionView` → scroll view.
+    /// `…Editor` → text view, `…ScrollView`/`…TableView`/`…CollectionView` → scroll view, `…Button`
+    /// → button, `…Label` → label.
     static func guess(_ name: String) -> ViewKind? {
         let last = name.split(separator: ".").last.map(String.init) ?? name
         if last.hasSuffix("Field") { return .textField }
         if last.hasSuffix("TextView") || last.hasSuffix("TextArea") || last.hasSuffix("Editor") { return .textView }
         if last.hasSuffix("ScrollView") || last.hasSuffix("TableView") || last.hasSuffix("CollectionView") { return .scrollView }
+        if last.hasSuffix("Button") { return .button }
+        if last.hasSuffix("Label") { return .label }
         return nil
     }
 }
