@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "FieldAdvancing", targets: ["FieldAdvancing"]),
         .library(name: "TextViewOrdering", targets: ["TextViewOrdering"]),
         .library(name: "KeyboardNoise", targets: ["KeyboardNoise"]),
+        .library(name: "CoveredControlWarner", targets: ["CoveredControlWarner"]),
         .executable(name: "responder-bus", targets: ["responder-bus"]),
         .executable(name: "responder-bus-example", targets: ["responder-bus-example"]),
     ],
@@ -57,6 +58,8 @@ let package = Package(
         .target(name: "FieldAdvancing", dependencies: ["ResponderBus"], path: "Plugins/FieldAdvancing"),
         .target(name: "TextViewOrdering", dependencies: ["ResponderBus"], path: "Plugins/TextViewOrdering"),
         .target(name: "KeyboardNoise", dependencies: ["ResponderBus"], path: "Plugins/KeyboardNoise"),
+        // The plugin guide's second worked example: it checks KeyboardAvoidance's decisions.
+        .target(name: "CoveredControlWarner", dependencies: ["ResponderBus"], path: "Plugins/CoveredControlWarner"),
         .executableTarget(
             name: "responder-bus",
             dependencies: [
@@ -75,7 +78,8 @@ let package = Package(
         .testTarget(
             name: "PluginTests",
             dependencies: [
-                "ResponderBus", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering", "KeyboardNoise", "ResponderBusTesting",
+                "ResponderBus", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering", "KeyboardNoise", "CoveredControlWarner",
+                "ResponderBusTesting",
             ]
         ),
         .testTarget(

@@ -37,14 +37,13 @@ package final class ReportRecorder {
     private let bus: Bus
     private let clock: () -> Double
     private var indexes: [ScreenState: Int] = [:]
-    private var keyboard = KeyboardState()
     private var recorder: LogRecorder?
 
     /// Starts taking snapshots of `bus`; `clock` gives the log's time. Loop-confined.
     package init(bus: Bus, clock: @escaping () -> Double) {
         self.bus = bus
         self.clock = clock
-        current = intern(ScreenState(screen: bus.screen, keyboard: keyboard))
+        current = intern(ScreenState(screen: bus.screen, keyboard: bus.screen.keyboard.ownApp))
         recorder = LogRecorder(bus: bus, selection: .all, clock: clock) { [unowned self] record in
             take(record)
         }
@@ -52,7 +51,7 @@ package final class ReportRecorder {
 
     /// Notes a violation `CoverageCheck` found, with the state at that moment. Loop-confined.
     package func note(_ violation: CoverageViolation) {
-        current = intern(ScreenState(screen: bus.screen, keyboard: keyboard))
+        current = intern(ScreenState(screen: bus.screen, keyboard: bus.screen.keyboard.ownApp))
         violations.append(Violation(violation: violation, t: clock(), state: current))
     }
 
@@ -77,11 +76,11 @@ package final class ReportRecorder {
     }
 
     private func take(_ record: LogRecord) {
-        if case .keyboard(let kind, let info) = record.event {
-            keyboard.note(Event(kind.eventName, info, origin: record.origin))
-        }
         let before = current
-        current = intern(ScreenState(screen: bus.screen, keyboard: keyboard))
+        // The keyboard as the bus's model has it (noted before anyone saw the event).
+        var state = ScreenState(screen: bus.screen, keyboard: bus.screen.keyboard.ownApp)
+        if case .diagnostic(let diagnostic) = record.event { state.named = diagnostic.views.map(\.rawValue) }
+        current = intern(state)
         items.append(Item(record: record, before: before, after: current))
     }
 

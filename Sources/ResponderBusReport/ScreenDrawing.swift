@@ -76,6 +76,13 @@ package struct ScreenDrawing {
             out += "</g>"
         }
         if let focused { out += "<g class=\"rb-focused\">" + label(focused) + "</g>" }
+        // The views a diagnostic names, outlined over everything (a covered button, say).
+        for id in state.named {
+            guard let view = state.views.first(where: { $0.id == id }), Self.isDrawable(view.frame) else { continue }
+            let frame = clamped(view.frame)
+            out += "<g class=\"rb-named\">" + rect(frame, "rb-named-ring")
+            out += text("⚑ \(id)", x: frame.minX + fontSize * 0.35, y: frame.maxY - fontSize * 0.35, "rb-named-label") + "</g>"
+        }
         // Content outside the screen is faded; the screen's edge on top.
         out += "<path class=\"rb-offscreen\" fill-rule=\"evenodd\" d=\"\(path(canvas))\(path(screen))\"/>"
         out += rect(screen, "rb-screen-edge")
@@ -90,7 +97,8 @@ package struct ScreenDrawing {
 
     private func draw(_ view: ScreenState.View) -> String {
         guard Self.isDrawable(view.frame) else { return "" }
-        var classes = "rb-view rb-\(view.kind.rawValue)"
+        // `rb-label` is the class of the labels' text: a label view is `rb-text-label`.
+        var classes = "rb-view rb-\(view.kind == .label ? "text-label" : view.kind.rawValue)"
         if view.isHidden { classes += " rb-hidden" }
         if view.isFirstResponder { classes += " rb-focused" }
         let frame = clamped(view.frame)
@@ -186,6 +194,10 @@ package struct ScreenDrawing {
         .rb-textView>rect{fill:#f7fbf4;stroke:#2c6b1f;stroke-width:1.5px;stroke-dasharray:none}
         .rb-textView>rect.rb-inner{fill:none;stroke-width:1px}
         .rb-scrollView>rect{stroke:#7a4a00;stroke-dasharray:8 3 2 3}
+        .rb-button>rect{fill:#fff6ea;stroke:#8a4b00;stroke-width:1.5px;stroke-dasharray:none}
+        .rb-text-label>rect{stroke-opacity:.5;stroke-dasharray:1 2}
+        .rb-named-ring{fill:none;stroke:#d35400;stroke-width:3px;stroke-dasharray:3 2}
+        .rb-named-label{fill:#a04000;font-weight:700}
         .rb-hidden>rect{stroke-opacity:.45;stroke-dasharray:1 3}
         .rb-hidden text{fill-opacity:.55}
         .rb-label{fill:#1d1d24}

@@ -38,6 +38,8 @@ package struct ScreenState: Hashable {
     package var keyboardFrame: Rect?
     /// The part of the screen the keyboard covers (the rule avoidance and `--check` share).
     package var covering: Rect?
+    /// The views a diagnostic taken at this moment names (``Diagnostic/views``): outlined.
+    package var named: [String] = []
 
     /// The state of `screen` now, with the keyboard as `keyboard` tells it. Loop-confined.
     package init(screen: Screen, keyboard: KeyboardState, defaultGap: Double = AvoidanceRule.defaultGap) {
@@ -88,10 +90,7 @@ package struct ScreenState: Hashable {
     /// half a point, overlapping horizontally); `nil` when it is not covered.
     package var coveredHeight: Double? {
         guard let field = firstResponder, !field.isHidden, let covering else { return nil }
-        let frame = field.frame
-        guard frame.maxX > covering.minX, frame.minX < covering.maxX else { return nil }
-        let covered = min(frame.maxY, covering.maxY) - max(frame.minY, covering.minY)
-        return covered > 0.5 ? covered : nil
+        return field.frame.coveredHeight(by: covering)
     }
 
     /// The part of the focused field under the keyboard, when covered.

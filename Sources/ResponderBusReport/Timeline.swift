@@ -49,7 +49,13 @@ package enum Timeline {
         case .focusChange(let change): return "'\(change.from?.rawValue ?? "none")' → '\(change.to?.rawValue ?? "none")'"
         case .action(let action): return "'\(action.name)'"
         case .resign(let resign): return "'\(resign.view)'"
-        case .diagnostic(let diagnostic): return "\(diagnostic.level.rawValue): \(diagnostic.message)"
+        case .diagnostic(let diagnostic):
+            var text = "\(diagnostic.level.rawValue): \(diagnostic.message)"
+            if !diagnostic.views.isEmpty { text += " [views: " + diagnostic.views.map { "'\($0)'" }.joined(separator: ", ") + "]" }
+            if !diagnostic.metadata.isEmpty {
+                text += " {" + diagnostic.metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "}"
+            }
+            return text
         }
     }
 }

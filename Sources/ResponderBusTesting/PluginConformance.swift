@@ -45,11 +45,21 @@ public struct PluginConformance {
     /// The logs replayed; the whole ``LogCorpus`` by default.
     public var corpus: [LogCorpus.Entry]
 
+    /// Makes the plugins the one under test runs with (fresh ones for every replay): registered
+    /// first, before it (see ``PluginHarness/replay(_:through:companions:)``).
+    public var companions: () -> [any ResponderPlugin]
+
     /// Creates the suite for plugins made by `makePlugin` (called once per replay: it must return a
-    /// fresh instance each time).
-    public init(corpus: [LogCorpus.Entry] = LogCorpus.all, _ makePlugin: @escaping () -> any ResponderPlugin) {
+    /// fresh instance each time), run in the pipeline `companions` makes (none by default; the
+    /// built-in plugins for one placed `.after("KeyboardAvoidance")`). Only what the plugin under
+    /// test derives is checked.
+    public init(
+        corpus: [LogCorpus.Entry] = LogCorpus.all, companions: @escaping () -> [any ResponderPlugin] = { [] },
+        _ makePlugin: @escaping () -> any ResponderPlugin
+    ) {
         self.makePlugin = makePlugin
         self.corpus = corpus
+        self.companions = companions
     }
 
     /// Runs every check and throws ``Failures`` listing what failed.
@@ -80,7 +90,9 @@ public struct PluginConformance {
         var expectedExternal = 0
         var token: ObservationToken?
         do {
-            let outcome = try PluginHarness.replay(LogReader(bytes: Array(entry.text.utf8)).withHeader(), through: [makePlugin()]) { bus, replayer in
+            let outcome = try PluginHarness.replay(
+                LogReader(bytes: Array(entry.text.utf8)).withHeader(), through: [makePlugin()], companions: companions()
+            ) { bus, replayer in
                 replayer.willPost = { _, _ in expectedExternal += 1 }
                 token = bus.observeAll { event in
                     switch event.origin {
@@ -118,7 +130,7 @@ public struct PluginConformance {
 
     private func determinism(_ entry: LogCorpus.Entry, name: String) -> [Failure] {
         func run() -> [String]? {
-            guard let outcome = try? PluginHarness.replay(entry.text, through: [makePlugin()]) else { return nil }
+            guard let outcome = try? PluginHarness.replay(entry.text, through: [makePlugin()], companions: companions()) else { return nil }
             return outcome.derived(by: name).map { "\($0.t) \($0.event.name) \($0.event.payload)" }
         }
         guard let first = run(), let second = run() else { return [] }
@@ -142,6 +154,8 @@ public struct PluginConformance {
         if plugin is any KeyboardObserving { covered.formUnion(EventName<KeyboardInfo>.allKeyboardEvents.map(\.id)) }
         if plugin is any EditingObserving { covered.formUnion([EventName.didBeginEditing.id, EventName.didEndEditing.id]) }
         if plugin is any ReturnKeyObserving { covered.insert(EventName.returnKey.id) }
+        // A turn observer is called after every turn with activity: no event is outside it.
+        if plugin is any TurnObserving { return [] }
         if let generic = plugin as? any EventObserving {
             guard let names = generic.observedEvents else { return [] }  // it observes everything
             covered.formUnion(names.map(\.id))
@@ -160,7 +174,7 @@ public struct PluginConformance {
             return record.t == 0 || !covered.contains(id)
         }
         do {
-            let outcome = try PluginHarness.replay(uncovered, header: device.header, through: [plugin])
+            let outcome = try PluginHarness.replay(uncovered, header: device.header, through: [plugin], companions: companions())
             let said = outcome.derived(by: name).filter { $0.t > 0 }
             if !said.isEmpty {
                 return [
@@ -183,6 +197,7 @@ public struct PluginConformance {
         let recorder = RecordingObserver(bus: bus)
         var failures: [Failure] = []
         do {
+            for companion in companions() { try bus.register(companion, at: .last) }
             try bus.register(makePlugin())
             let session = CannedScreens.session(on: device, scene: CannedScreens.signUp(on: device), focusing: "password")
             for (index, record) in session.enumerated() {
@@ -239,8 +254,9 @@ extension LogReader {
 
 extension PluginHarness {
     fileprivate static func replay(
-        _ input: (LogReader, LogHeader), through plugins: [any ResponderPlugin], configure: @escaping (Bus, Replayer) -> Void
+        _ input: (LogReader, LogHeader), through plugins: [any ResponderPlugin], companions: [any ResponderPlugin],
+        configure: @escaping (Bus, Replayer) -> Void
     ) throws -> ReplayOutcome {
-        try replay(input.0, header: input.1, through: plugins, configure: configure)
+        try replay(input.0, header: input.1, through: plugins, companions: companions, configure: configure)
     }
 }

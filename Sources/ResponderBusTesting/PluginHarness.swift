@@ -38,31 +38,42 @@ public struct ReplayOutcome {
 /// #expect(outcome.derived(by: "MyPlugin").count == 1)
 /// ```
 public enum PluginHarness {
-    /// Replays a log's text through `plugins` (registered in this order).
+    /// Replays a log's text through `plugins`, after `companions`.
+    ///
+    /// `companions` are the plugins yours runs with (the built-in ones, say, for a plugin placed
+    /// `.after("KeyboardAvoidance")`): registered first, in this order, at the end of the pipeline.
+    /// Then each of `plugins` is registered where its `preferredPosition` says (else last), as
+    /// `responder-bus replay --plugin` does.
     ///
     /// - Throws: the header's problem when the log has no valid header, or a
-    ///   `PluginRegistrationError`.
-    public static func replay(_ log: String, through plugins: [any ResponderPlugin]) throws -> ReplayOutcome {
+    ///   `PluginRegistrationError` (an anchor no companion has, say).
+    public static func replay(_ log: String, through plugins: [any ResponderPlugin], companions: [any ResponderPlugin] = []) throws
+        -> ReplayOutcome
+    {
         let reader = LogReader(bytes: Array(log.utf8))
         let header = try reader.readHeader()
-        return try replay(reader, header: header, through: plugins)
+        return try replay(reader, header: header, through: plugins, companions: companions)
     }
 
     /// Replays records (external ones are posted at their `t`; derived ones are ignored) through
-    /// `plugins`, on a screen described by `header`.
-    public static func replay(_ records: [LogRecord], header: LogHeader, through plugins: [any ResponderPlugin]) throws -> ReplayOutcome {
+    /// `plugins` and their `companions` (see ``replay(_:through:companions:)``), on a screen
+    /// described by `header`.
+    public static func replay(
+        _ records: [LogRecord], header: LogHeader, through plugins: [any ResponderPlugin], companions: [any ResponderPlugin] = []
+    ) throws -> ReplayOutcome {
         let text = LogWriter.text(header: header, records: records.sorted { $0.t < $1.t })
         let reader = LogReader(bytes: Array(text.utf8))
         _ = try reader.readHeader()
-        return try replay(reader, header: header, through: plugins)
+        return try replay(reader, header: header, through: plugins, companions: companions)
     }
 
     static func replay(
-        _ reader: LogReader, header: LogHeader, through plugins: [any ResponderPlugin],
+        _ reader: LogReader, header: LogHeader, through plugins: [any ResponderPlugin], companions: [any ResponderPlugin] = [],
         configure: ((Bus, Replayer) -> Void)? = nil
     ) throws -> ReplayOutcome {
         let loop = VirtualTimeLoop()
         let bus = Bus(loop: loop, screen: Screen(size: header.screen, safeArea: header.safeArea ?? .zero))
+        for companion in companions { try bus.register(companion, at: .last) }
         for plugin in plugins { try bus.register(plugin) }
         let replayer = Replayer(bus: bus)
         replayer.apply(header)

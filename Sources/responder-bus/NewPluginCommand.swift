@@ -13,13 +13,14 @@ struct NewPluginCommand: ParsableCommand {
         discussion: """
             Writes NAME/ with a Package.swift that depends on ResponderBus (by default on the source \
             checkout this responder-bus was built from), a plugin with the entry points \
-            `replay --plugin` loads, a passing test that uses the ResponderBusTesting kit, and a README. \
+            `replay --plugin` loads, passing tests that use the ResponderBusTesting kit (one in the \
+            pipeline `replay` runs: the built-in plugins, then yours), and a README. \
             `swift build` and `swift test` pass in it unchanged; the library to load is \
             .build/debug/lib<NAME>.so.
 
             Examples:
               responder-bus new-plugin FocusReporter
-              responder-bus new-plugin FocusReporter --path ~/plugins
+              responder-bus new-plugin FocusReporter --path ~/plugins     # writes ~/plugins/FocusReporter
               responder-bus new-plugin FocusReporter --responder-bus https://example.com/responder-bus.git
               cd FocusReporter && swift build && responder-bus replay session.jsonl --plugin .build/debug/libFocusReporter.so
             """
@@ -28,7 +29,7 @@ struct NewPluginCommand: ParsableCommand {
     @Argument(help: "The plugin's name: a Swift type name such as FocusReporter.")
     var name: String
 
-    @Option(help: ArgumentHelp("The folder to create the package in.", valueName: "dir"))
+    @Option(help: ArgumentHelp("The folder to create the package in: it is written to DIR/NAME (default: ./NAME).", valueName: "dir"))
     var path: String = "."
 
     @Option(

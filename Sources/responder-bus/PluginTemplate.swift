@@ -46,7 +46,14 @@ struct PluginTemplate {
                 .target(name: "\(name)", dependencies: [.product(name: "ResponderBus", package: "\(identity)")]),
                 .testTarget(
                     name: "\(name)Tests",
-                    dependencies: ["\(name)", .product(name: "ResponderBusTesting", package: "\(identity)")]
+                    dependencies: [
+                        "\(name)",
+                        .product(name: "ResponderBusTesting", package: "\(identity)"),
+                        // The built-in plugins, to test yours in the pipeline `responder-bus replay` runs.
+                        .product(name: "TextViewOrdering", package: "\(identity)"),
+                        .product(name: "FieldAdvancing", package: "\(identity)"),
+                        .product(name: "KeyboardAvoidance", package: "\(identity)"),
+                    ]
                 ),
             ],
             swiftLanguageModes: [.v6]
@@ -63,12 +70,15 @@ struct PluginTemplate {
         /// yet (a text view's keyboard comes before its didBeginEditing).
         ///
         /// Replace this with your plugin: conform to the capability protocols you need
-        /// (`KeyboardObserving`, `EditingObserving`, `ReturnKeyObserving`, `EventObserving`), implement
-        /// only the callbacks you use, read the screen through the context, and post what you decide
-        /// through it.
+        /// (`KeyboardObserving`, `EditingObserving`, `ReturnKeyObserving`, `EventObserving`,
+        /// `TurnObserving` to look once a turn's decisions are applied), implement only the callbacks you
+        /// use, read the screen and the keyboard through the context, and post what you decide through it.
         public final class \(name): KeyboardObserving {
             /// The plugin's name, as it appears in the `"by"` of what it derives.
             public let name = "\(name)"
+            /// Where it goes in the pipeline when `--plugin` does not say (`nil`: last). A plugin that
+            /// checks avoidance's decisions says `.after("KeyboardAvoidance")`.
+            public var preferredPosition: PluginPosition? { nil }
 
             /// Creates the plugin.
             public init() {}
@@ -104,14 +114,31 @@ struct PluginTemplate {
 
     var tests: String {
         """
+        import FieldAdvancing
+        import KeyboardAvoidance
+        import ResponderBus
         import ResponderBusTesting
         import Testing
+        import TextViewOrdering
         import \(name)
 
+        /// The plugins `responder-bus replay` runs before yours, in its order.
+        func builtIns() -> [any ResponderPlugin] { [TextViewOrdering(), FieldAdvancing(), KeyboardAvoidance()] }
+
         @Suite struct \(name)Tests {
-            @Test("passes the ResponderBus plugin conformance suite")
+            @Test("passes the ResponderBus plugin conformance suite, alone and in the built-in pipeline")
             func conformance() throws {
                 try PluginConformance { \(name)() }.check()
+                try PluginConformance(companions: builtIns) { \(name)() }.check()
+            }
+
+            @Test("in the pipeline replay runs, it sees the keyboard avoidance moved the screen for")
+            func inThePipeline() throws {
+                let device = CannedScreens.Device.iPhoneX
+                let session = CannedScreens.session(on: device, scene: CannedScreens.signUp(on: device), focusing: "password")
+                let outcome = try PluginHarness.replay(session, header: device.header, through: [\(name)()], companions: builtIns())
+                #expect(!outcome.derived(by: "KeyboardAvoidance").isEmpty)
+                #expect(outcome.diagnostics.contains("info: the keyboard showed for 'password'"))
             }
 
             @Test("reports the field the keyboard showed for", arguments: CannedScreens.Device.all)

@@ -42,8 +42,14 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Report every moment the focused field is left covered by the keyboard after it settles; exit 1 if any.")
     var check = false
 
-    @Flag(help: "Compare the derived events with those recorded in the log; exit 1 at the first difference.")
+    @Flag(
+        help:
+            "Compare the derived events with those recorded in the log; exit 1 at the first difference. Diagnostics are not compared (they are advice, and their wording may change) unless --verify-diagnostics."
+    )
     var verify = false
+
+    @Flag(help: "With --verify, compare the diagnostics the plugins derive too (level, message, the views they name).")
+    var verifyDiagnostics = false
 
     @Flag(help: "Replay on the libuv loop at the recorded pace instead of as fast as possible.")
     var realtime = false
@@ -66,8 +72,8 @@ struct ReplayCommand: ParsableCommand {
     @Option(
         name: .customLong("plugin"),
         help: ArgumentHelp(
-            "Load a plugin library (a lib<Name>.so built from a `responder-bus new-plugin` package) and run it after the built-in plugins (repeatable).",
-            valueName: "path"))
+            "Load a plugin library (a lib<Name>.so built from a `responder-bus new-plugin` package), after the built-in plugins (repeatable). It goes where the plugin's preferredPosition says, else last; @first, @last, @before:NAME or @after:NAME after the path places it, as in libWarner.so@after:KeyboardAvoidance.",
+            valueName: "path[@position]"))
     var pluginPaths: [String] = []
 
     @Option(help: ArgumentHelp("Also write the whole session, external and derived events, as a v1 log to this file.", valueName: "file"))
@@ -83,7 +89,9 @@ struct ReplayCommand: ParsableCommand {
             throw ValidationError("--speed must be between 0.001 and 1000000 (times faster than recorded), got \(speed)")
         }
         try BuiltinPlugins.validate(disabling: disabled)
+        for argument in pluginPaths { _ = try PluginArgument(argument) }
         if follow && log == "-" { throw ValidationError("--follow needs a file to watch, not standard input") }
+        if verifyDiagnostics && !verify { throw ValidationError("--verify-diagnostics goes with --verify") }
         if report == "-" { throw ValidationError("--report needs a file to write, such as --report session.html") }
     }
 
@@ -95,10 +103,11 @@ struct ReplayCommand: ParsableCommand {
             complain(clash)
             throw ExitCode.validationFailure
         }
-        var loaded: [any ResponderPlugin] = []
-        for path in pluginPaths {
+        var loaded: [LoadedPlugin] = []
+        for argument in pluginPaths {
+            let plugin = try PluginArgument(argument)
             do {
-                loaded.append(try PluginLoader.load(path))
+                loaded.append(LoadedPlugin(plugin: try PluginLoader.load(plugin.path), position: plugin.position))
             } catch {
                 complain(error.message)
                 throw Exit.pluginError

@@ -37,13 +37,13 @@ final class ReplaySession {
     private var report: ReplayReport?
 
     /// Plugins loaded from libraries, registered after the built-ins.
-    let loadedPlugins: [any ResponderPlugin]
+    let loadedPlugins: [LoadedPlugin]
 
-    init(command: ReplayCommand, header: LogHeader?, plugins: [any ResponderPlugin] = []) {
+    init(command: ReplayCommand, header: LogHeader?, plugins: [LoadedPlugin] = []) {
         self.command = command
         self.header = header
         self.loadedPlugins = plugins
-        if command.verify { verifier = DerivedVerifier() }
+        if command.verify { verifier = DerivedVerifier(includingDiagnostics: command.verifyDiagnostics) }
     }
 
     // MARK: Set-up
@@ -89,11 +89,11 @@ final class ReplaySession {
             complain("internal error: \(error)")
             throw Exit.internalError
         }
-        for plugin in loadedPlugins {
+        for loaded in loadedPlugins {
             do {
-                try bus.register(plugin)
+                try bus.register(loaded.plugin, at: loaded.position)
             } catch {
-                complain("cannot use plugin '\(plugin.name)': \(error)")
+                complain("cannot use plugin '\(loaded.plugin.name)': \(error.message)")
                 throw Exit.pluginError
             }
         }
@@ -226,15 +226,24 @@ final class ReplaySession {
         var outcome = Outcome()
         let firstResponder = bus.screen.firstResponder?.id.rawValue
         let originY = bus.screen.rootOriginY
+        let pipeline = bus.pluginNames
+        let loaded = Set(loadedPlugins.map(\.plugin.name))
         if command.format == .jsonl {
+            let plugins = pipeline.map(JSONText.string).joined(separator: ",")
+            let loadedNames = pipeline.filter(loaded.contains).map(JSONText.string).joined(separator: ",")
             output.line(
-                "{\"derived\":\(derivedCount),\"event\":\"summary\",\"events\":\(summary.externalEvents),\"firstResponder\":\(firstResponder.map(JSONText.string) ?? "null"),\"originY\":\(JSONText.number(originY)),\"violations\":\(violations.count)}"
+                "{\"derived\":\(derivedCount),\"event\":\"summary\",\"events\":\(summary.externalEvents),\"firstResponder\":\(firstResponder.map(JSONText.string) ?? "null"),\"loadedPlugins\":[\(loadedNames)],\"originY\":\(JSONText.number(originY)),\"plugins\":[\(plugins)],\"violations\":\(violations.count),\"warnings\":\(summary.warnings)}"
             )
         } else {
             output.line(
                 TerminalText.escaped(
                     "\(summary.externalEvents) events, \(derivedCount) derived; root at y \(JSONText.number(originY)); first responder \(firstResponder.map { "'\($0)'" } ?? "none")"
                         + (command.check ? "; \(violations.count) covered-field violation\(violations.count == 1 ? "" : "s")" : "")))
+            // Which plugins decided, in pipeline order: a loaded one is seen to have run.
+            output.line(
+                TerminalText.escaped(
+                    "plugins: " + (pipeline.isEmpty ? "none" : pipeline.map { loaded.contains($0) ? "\($0) (loaded)" : $0 }.joined(separator: " → ")))
+            )
         }
         output.flush()
         outcome.outputError = output.error
@@ -262,6 +271,9 @@ final class ReplaySession {
         report = nil
         if summary.rejectedLines > 0 {
             complain("\(command.log): \(summary.rejectedLines) line\(summary.rejectedLines == 1 ? "" : "s") skipped")
+        }
+        if summary.warnings > 0 {
+            complain("\(command.log): \(summary.warnings) line\(summary.warnings == 1 ? "" : "s") read with a warning")
         }
         if let stopped = summary.stoppedAt {
             complain("stopped at line \(stopped.line) (--strict)")

@@ -17,14 +17,25 @@ func shell(_ command: String, in folder: String? = nil) throws -> (status: Int32
 
 @Suite("Plugins written by third parties: new-plugin, --plugin, and every way loading can fail", .serialized)
 struct PluginCLITests {
-    @Test("new-plugin writes a package that builds and tests unchanged, and replay --plugin runs it with the built-ins")
-    func scaffoldBuildLoad() throws {
+    /// A new empty folder under the temporary directory.
+    static func temporaryFolder() throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("responder-bus-plugin-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let made = try CLI.run(["new-plugin", "FocusReporter", "--path", folder, "--responder-bus", CLI.repository.path])
+        return folder
+    }
+
+    /// Runs `new-plugin NAME --path folder` against this checkout; returns the package's folder.
+    static func newPlugin(_ name: String, in folder: String) throws -> String {
+        let made = try CLI.run(["new-plugin", name, "--path", folder, "--responder-bus", CLI.repository.path])
         #expect(made.status == 0, "\(made.stderr)")
-        let package = folder + "/FocusReporter"
+        return folder + "/" + name
+    }
+
+    @Test("new-plugin writes a package that builds and tests unchanged, and replay --plugin runs it with the built-ins")
+    func scaffoldBuildLoad() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let package = try Self.newPlugin("FocusReporter", in: folder)
         for file in [
             "Package.swift", "Sources/FocusReporter/FocusReporter.swift", "Sources/FocusReporter/EntryPoints.swift",
             "Tests/FocusReporterTests/FocusReporterTests.swift", "README.md",
@@ -46,6 +57,58 @@ struct PluginCLITests {
         #expect(replay.stdout.contains("→ KeyboardAvoidance: viewShift root to y -23"))
         let jsonl = try CLI.run(["replay", CLI.example, "--plugin", library, "--format", "jsonl"])
         #expect(jsonl.stdout.contains(#""by":"FocusReporter""#))
+    }
+
+    @Test(
+        "the guide's covered-button warner, put in a new-plugin package and loaded: its preferred place, the pipeline line, the summary, the report's outline"
+    )
+    func coveredButtonWarner() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let package = try Self.newPlugin("CoveredButtonWarner", in: folder)
+        // The plugin as the guide shows it: the two files of Plugins/CoveredControlWarner, renamed.
+        let sources = CLI.repository.appendingPathComponent("Plugins/CoveredControlWarner")
+        for file in ["CoveredControlWarner.swift", "CoveredControls.swift"] {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+                .replacingOccurrences(of: "CoveredControlWarner", with: "CoveredButtonWarner")
+            let target =
+                package + "/Sources/CoveredButtonWarner/" + file.replacingOccurrences(of: "CoveredControlWarner", with: "CoveredButtonWarner")
+            try? FileManager.default.removeItem(atPath: target)
+            try text.write(toFile: target, atomically: true, encoding: .utf8)
+        }
+        let build = try shell("swift build --product CoveredButtonWarner", in: package)
+        try #require(build.status == 0, "swift build failed:\n\(build.output.suffix(3000))")
+        let library = package + "/.build/debug/libCoveredButtonWarner.so"
+
+        let report = folder + "/report.html"
+        let replay = try CLI.run(["replay", CLI.example, "--plugin", library, "--report", report])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(
+            replay.stdout.contains("plugins: TextViewOrdering → FieldAdvancing → KeyboardAvoidance → CoveredButtonWarner (loaded)"),
+            "\(replay.stdout)")
+        #expect(
+            replay.stdout.contains(
+                "→ CoveredButtonWarner: diagnostic warning: the keyboard covers a button the user cannot reach: 'createAccountButton'"))
+        #expect(replay.stdout.contains("[views: 'createAccountButton']"))
+        let page = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(page.contains("rb-named-ring"))
+        #expect(page.contains("⚑ createAccountButton"))
+
+        let jsonl = try CLI.run(["replay", CLI.example, "--plugin", library, "--format", "jsonl"])
+        let summary = try #require(jsonl.stdout.split(separator: "\n").last)
+        #expect(summary.contains(#""loadedPlugins":["CoveredButtonWarner"]"#))
+        #expect(summary.contains(#""plugins":["TextViewOrdering","FieldAdvancing","KeyboardAvoidance","CoveredButtonWarner"]"#))
+        #expect(jsonl.stdout.contains(#""views":["createAccountButton"]"#))
+
+        // The command line places it otherwise, or says which anchor was meant.
+        let first = try CLI.run(["replay", CLI.example, "--plugin", library + "@first"])
+        #expect(first.stdout.contains("plugins: CoveredButtonWarner (loaded) → TextViewOrdering → FieldAdvancing → KeyboardAvoidance"))
+        let typo = try CLI.run(["replay", CLI.example, "--plugin", library + "@after:KeyboardAvoidanc"])
+        #expect(typo.status == 78)
+        #expect(typo.stderr.contains("did you mean 'KeyboardAvoidance'?"), "\(typo.stderr)")
+        let bad = try CLI.run(["replay", CLI.example, "--plugin", library + "@beside:KeyboardAvoidance"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("@first, @last, @before:NAME or @after:NAME"))
     }
 
     @Test("new-plugin refuses bad names and existing folders")

@@ -217,4 +217,13 @@ import Testing
                 == Rect(origin: Point(x: 0, y: 521), size: Size(width: 375, height: 291))
         )
     }
+
+    @Test("coveredHeight: the points of height hidden, with a horizontal overlap and more than half a point")
+    func coveredHeight() {
+        let keyboard = Rect(x: 0, y: 521, width: 375, height: 291)
+        #expect(Rect(x: 20, y: 500, width: 335, height: 44).coveredHeight(by: keyboard) == 23)
+        #expect(Rect(x: 20, y: 477, width: 335, height: 44.4).coveredHeight(by: keyboard) == nil, "0.4 pt is rounding, not a cover")
+        #expect(Rect(x: 400, y: 600, width: 20, height: 20).coveredHeight(by: keyboard) == nil, "beside the keyboard")
+        #expect(Rect(x: 20, y: 700, width: 335, height: 44).coveredHeight(by: keyboard) == 44)
+    }
 }

@@ -46,21 +46,13 @@ public final class CoverageCheck {
     private let bus: Bus
     private var token: ObservationToken?
     private var pending: ScheduledWork?
-    private var keyboard = KeyboardState()
     private var lastReported: CoverageViolation?
 
     /// Starts watching `bus`. Loop-confined.
     public init(bus: Bus) {
         self.bus = bus
-        token = bus.observeAll { [unowned self] event in
-            for name in EventName<KeyboardInfo>.allKeyboardEvents {
-                if let keyboardEvent = event.as(name) {
-                    keyboard.note(keyboardEvent)
-                    break
-                }
-            }
-            scheduleCheck()
-        }
+        // The keyboard is the bus's model's (noted before anyone sees a keyboard event).
+        token = bus.observeAll { [unowned self] _ in scheduleCheck() }
     }
 
     /// Stops watching; a pending check is dropped.
@@ -72,7 +64,7 @@ public final class CoverageCheck {
 
     private func scheduleCheck() {
         pending?.cancel()
-        let delay = Duration.saturating(seconds: keyboard.latest?.effectiveDuration ?? 0.25)
+        let delay = Duration.saturating(seconds: bus.screen.keyboard.latest?.effectiveDuration ?? 0.25)
         pending = bus.loop.schedule(after: delay) { [weak self] in self?.check() }
     }
 
@@ -80,15 +72,13 @@ public final class CoverageCheck {
     public func check() {
         let screen = bus.screen
         guard let field = screen.firstResponder, field.isVisible,
-            let covering = keyboard.coveredPart(ofScreen: screen.size)
+            let covering = screen.keyboard.coveredPart
         else {
             lastReported = nil
             return
         }
         let frame = screen.frameInScreen(of: field)
-        let horizontal = frame.maxX > covering.minX && frame.minX < covering.maxX
-        let covered = min(frame.maxY, covering.maxY) - max(frame.minY, covering.minY)
-        guard horizontal, covered > 0.5 else {
+        guard let covered = frame.coveredHeight(by: covering) else {
             lastReported = nil
             return
         }

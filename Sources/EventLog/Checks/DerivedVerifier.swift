@@ -5,9 +5,13 @@ import ResponderBus
 /// come: memory stays bounded by how far one side runs ahead of the other.
 ///
 /// Two derived events are the same when their event, payload and deriving plugin are equal and their
-/// times differ by less than a microsecond. Diagnostics are left out: they are advice for people,
-/// not decisions, and their wording may improve.
+/// times differ by less than a microsecond. Diagnostics are left out by default: they are advice for
+/// people, not decisions, and their wording may improve; with `includingDiagnostics`, they are
+/// compared too (level, message and the views they name), for a plugin whose diagnostics are its
+/// output.
 public final class DerivedVerifier {
+    /// Whether diagnostics are compared too.
+    public let includesDiagnostics: Bool
     private var recorded = Deque<(LogRecord, RecordLocation)>()
     private var produced = Deque<LogRecord>()
     /// How many derived events matched so far.
@@ -15,25 +19,32 @@ public final class DerivedVerifier {
     /// The first difference, described for a person; `nil` while everything matches.
     public private(set) var firstDifference: String?
 
-    /// Creates a verifier.
-    public init() {}
+    /// Creates a verifier; with `includingDiagnostics`, diagnostics are compared too.
+    public init(includingDiagnostics: Bool = false) {
+        includesDiagnostics = includingDiagnostics
+    }
 
-    /// Whether a record takes part in the comparison.
+    /// Whether a record takes part in the comparison by default (a derived record, not a diagnostic).
     public static func isCompared(_ record: LogRecord) -> Bool {
         if case .diagnostic = record.event { return false }
         return record.origin != .external
     }
 
+    private func isCompared(_ record: LogRecord) -> Bool {
+        if includesDiagnostics, case .diagnostic = record.event { return record.origin != .external }
+        return Self.isCompared(record)
+    }
+
     /// Adds a derived record read from the log.
     public func addRecorded(_ record: LogRecord, at location: RecordLocation) {
-        guard firstDifference == nil, Self.isCompared(record) else { return }
+        guard firstDifference == nil, isCompared(record) else { return }
         recorded.append((record, location))
         compare()
     }
 
     /// Adds a derived record the replay produced.
     public func addProduced(_ record: LogRecord) {
-        guard firstDifference == nil, Self.isCompared(record) else { return }
+        guard firstDifference == nil, isCompared(record) else { return }
         produced.append(record)
         compare()
     }

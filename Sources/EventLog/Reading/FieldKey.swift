@@ -3,7 +3,7 @@ import ResponderBus
 enum FieldKey: UInt8, CaseIterable {
     // Records.
     case t, event, origin, by, view, begin, end, duration, curve, isLocal, frame, width, height, safeArea, root
-    case lastFieldAction, originY, contentOffsetY, bottomInset, from, to, name, level, message
+    case lastFieldAction, originY, contentOffsetY, bottomInset, from, to, name, level, message, views, metadata
     // The header.
     case format, version, screen, screenSource, device
     // Views, pairs and insets.
@@ -39,6 +39,8 @@ enum FieldKey: UInt8, CaseIterable {
         case .name: "name"
         case .level: "level"
         case .message: "message"
+        case .views: "views"
+        case .metadata: "metadata"
         case .format: "format"
         case .version: "version"
         case .screen: "screen"
@@ -120,6 +122,7 @@ enum FieldKey: UInt8, CaseIterable {
             return nil
         case UInt8(ascii: "m"):
             if let end = spelledEnd("message", in: bytes, at: start) { return (.message, end) }
+            if let end = spelledEnd("metadata", in: bytes, at: start) { return (.metadata, end) }
             return nil
         case UInt8(ascii: "n"):
             if let end = spelledEnd("name", in: bytes, at: start) { return (.name, end) }
@@ -146,6 +149,7 @@ enum FieldKey: UInt8, CaseIterable {
         case UInt8(ascii: "v"):
             if let end = spelledEnd("view", in: bytes, at: start) { return (.view, end) }
             if let end = spelledEnd("version", in: bytes, at: start) { return (.version, end) }
+            if let end = spelledEnd("views", in: bytes, at: start) { return (.views, end) }
             return nil
         case UInt8(ascii: "w"):
             if let end = spelledEnd("width", in: bytes, at: start) { return (.width, end) }

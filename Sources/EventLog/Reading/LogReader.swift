@@ -315,7 +315,10 @@ public final class LogReader {
             guard let level = Diagnostic.Level(rawValue: text) else {
                 throw parser.error(.invalidValue, at: levelRef.quote, "unknown level '\(text)'; expected info, warning or error")
             }
-            return .diagnostic(Diagnostic(level: level, message: f.message.map { parser.string($0) } ?? ""))
+            return .diagnostic(
+                Diagnostic(
+                    level: level, message: f.message.map { parser.string($0) } ?? "", views: parser.diagnosticExtras?.views ?? [],
+                    metadata: parser.diagnosticExtras?.metadata ?? [:]))
         case .keyboardWillShow, .keyboardDidShow, .keyboardWillHide, .keyboardDidHide, .keyboardWillChangeFrame, .keyboardDidChangeFrame:
             preconditionFailure("keyboard events are handled above")
         }

@@ -25,6 +25,51 @@ extension RecordParser {
         }
     }
 
+    /// Reads an array of strings.
+    mutating func parseStringArray() throws(LogReadError) -> [String] {
+        guard peek() == UInt8(ascii: "[") else { throw error(.wrongType, "expected an array of strings") }
+        position += 1
+        var strings: [String] = []
+        if peek() == UInt8(ascii: "]") {
+            position += 1
+            return strings
+        }
+        while true {
+            strings.append(try parseString())
+            guard let next = peek() else { throw unexpectedEnd("',' or ']'") }
+            position += 1
+            if next == UInt8(ascii: "]") { return strings }
+            guard next == UInt8(ascii: ",") else {
+                position -= 1
+                throw unexpected("',' or ']'")
+            }
+        }
+    }
+
+    /// Reads an object whose values are all strings, keeping its keys as they are spelled.
+    mutating func parseStringMap() throws(LogReadError) -> [String: String] {
+        guard peek() == UInt8(ascii: "{") else { throw error(.wrongType, "expected an object of strings") }
+        position += 1
+        var map: [String: String] = [:]
+        if peek() == UInt8(ascii: "}") {
+            position += 1
+            return map
+        }
+        while true {
+            let key = try parseString()
+            try expect(UInt8(ascii: ":"), "':' after a key")
+            _ = peek()
+            map[key] = try parseString()
+            guard let next = peek() else { throw unexpectedEnd("',' or '}'") }
+            position += 1
+            if next == UInt8(ascii: "}") { return map }
+            guard next == UInt8(ascii: ",") else {
+                position -= 1
+                throw unexpected("',' or '}'")
+            }
+        }
+    }
+
     /// Skips any JSON value, without recursion (deep nesting cannot overflow the stack).
     mutating func skipValue() throws(LogReadError) {
         var depth = 0
@@ -210,6 +255,14 @@ extension RecordParser {
                 case .name: fields.name = try parseStringRef()
                 case .level: fields.level = try parseStringRef()
                 case .message: fields.message = try parseStringRef()
+                case .views:
+                    let extras = diagnosticExtras ?? DiagnosticExtras()
+                    diagnosticExtras = extras
+                    extras.views = try parseStringArray().map { ViewID($0) }
+                case .metadata:
+                    let extras = diagnosticExtras ?? DiagnosticExtras()
+                    diagnosticExtras = extras
+                    extras.metadata = try parseStringMap()
                 case .format: fields.format = try parseStringRef()
                 case .version:
                     fields.versionColumn = position + 1

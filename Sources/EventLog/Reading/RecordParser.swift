@@ -39,6 +39,8 @@ struct RecordParser {
     /// What the line has that the reader accepted with a warning (a view kind it does not know): the
     /// record is read all the same, and the reader reports these before it.
     var warnings: [LogReadError] = []
+    /// A diagnostic's `views` and `metadata`, when the line has them (boxed, like ``root``).
+    var diagnosticExtras: DiagnosticExtras?
 
     /// How deeply a scene's views may nest: scenes imported from real app windows can nest deeper
     /// than the 64 levels this once was. The bound keeps a hostile line from exhausting the
@@ -98,4 +100,10 @@ struct RecordParser {
     /// Whether the rest of the line is whitespace.
     mutating func atEnd() -> Bool { peek() == nil }
 
+}
+
+/// What a diagnostic record carries beyond its level and message.
+final class DiagnosticExtras {
+    var views: [ViewID] = []
+    var metadata: [String: String] = [:]
 }

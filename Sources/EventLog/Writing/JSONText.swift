@@ -279,6 +279,30 @@ struct JSONObjectWriter {
         out.byte(UInt8(ascii: "]"))
     }
 
+    /// Writes `key` and an array of strings.
+    mutating func strings(_ key: StaticString, _ values: [String]) {
+        self.key(key)
+        out.byte(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { out.byte(UInt8(ascii: ",")) }
+            out.string(value)
+        }
+        out.byte(UInt8(ascii: "]"))
+    }
+
+    /// Writes `key` and an object of strings, its keys in sorted (byte) order.
+    mutating func stringMap(_ key: StaticString, _ map: [String: String]) {
+        self.key(key)
+        out.byte(UInt8(ascii: "{"))
+        for (index, entry) in map.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }).enumerated() {
+            if index > 0 { out.byte(UInt8(ascii: ",")) }
+            out.string(entry.key)
+            out.byte(UInt8(ascii: ":"))
+            out.string(entry.value)
+        }
+        out.byte(UInt8(ascii: "}"))
+    }
+
     /// Writes `key` and `[a,b]`.
     mutating func pair(_ key: StaticString, _ a: Double, _ b: Double) {
         self.key(key)

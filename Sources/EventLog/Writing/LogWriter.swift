@@ -160,8 +160,10 @@ public enum LogWriter {
             eventName(&object)
             object.string("level", diagnostic.level.rawValue)
             object.string("message", diagnostic.message)
+            if !diagnostic.metadata.isEmpty { object.stringMap("metadata", diagnostic.metadata) }
             origin(&object)
             time(&object)
+            if !diagnostic.views.isEmpty { object.strings("views", diagnostic.views.map(\.rawValue)) }
         }
         object.finish(into: &cursor)
     }

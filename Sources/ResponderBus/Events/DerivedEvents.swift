@@ -110,12 +110,20 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// Which failure of the bus's own this reports; `nil` for what plugins diagnose. It lives in
     /// memory only: a log keeps the level and the message, so a diagnostic read back has none.
     public var failure: Failure?
+    /// The views it is about (a covered button, a field), which a report outlines; written to the
+    /// log as `"views"`.
+    public var views: [ViewID]
+    /// Key–value context for tools (`"coveredBy": "12"`), as swift-log's metadata; written to the
+    /// log as `"metadata"`, its keys sorted.
+    public var metadata: [String: String]
 
     /// Creates the payload.
-    public init(level: Level, message: String, failure: Failure? = nil) {
+    public init(level: Level, message: String, failure: Failure? = nil, views: [ViewID] = [], metadata: [String: String] = [:]) {
         self.level = level
         self.message = message
         self.failure = failure
+        self.views = views
+        self.metadata = metadata
     }
 
     /// `level: message`.

@@ -88,6 +88,15 @@ public struct Rect: Hashable, Sendable, Codable, CustomStringConvertible {
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
+    /// How many points of this rectangle's height `covering` hides — the rule `--check`, the report
+    /// and `CoveredControlWarner` share: `covering` must overlap it horizontally, and by more than
+    /// half a point vertically (rounding in a log's frames is not a cover); `nil` otherwise.
+    public func coveredHeight(by covering: Rect) -> Double? {
+        guard maxX > covering.minX, minX < covering.maxX else { return nil }
+        let covered = Swift.min(maxY, covering.maxY) - Swift.max(minY, covering.minY)
+        return covered > 0.5 ? covered : nil
+    }
+
     /// Whether the rectangles overlap with a non-zero area.
     public func intersects(_ other: Rect) -> Bool { !intersection(other).isNull }
 

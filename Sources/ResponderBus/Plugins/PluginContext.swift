@@ -66,9 +66,10 @@ public struct PluginContext {
         withBus { $0.post(name, payload, sender: nil, origin: .derived(by: pluginName), style: style, coalescing: coalescing) }
     }
 
-    /// Posts a ``EventName/diagnostic`` derived by this plugin.
-    public func diagnose(_ level: Diagnostic.Level, _ message: String) {
-        post(.diagnostic, Diagnostic(level: level, message: message))
+    /// Posts a ``EventName/diagnostic`` derived by this plugin, naming the `views` it is about (a
+    /// report outlines them) and key–value `metadata` for tools.
+    public func diagnose(_ level: Diagnostic.Level, _ message: String, views: [ViewID] = [], metadata: [String: String] = [:]) {
+        post(.diagnostic, Diagnostic(level: level, message: message, views: views, metadata: metadata))
     }
 }
 
