@@ -4,7 +4,7 @@ import ResponderBus
 /// the worked example of a plugin that checks another plugin's decision.
 ///
 /// It runs after `KeyboardAvoidance` (its ``preferredPosition``) and looks in
-/// `turnDidSettle(context:)` (``TurnObserving``), when the turn's `viewShift` and `scroll` have
+/// `turnDidSettle(context:)` (`TurnObserving`), when the turn's `viewShift` and `scroll` have
 /// been applied, at the keyboard in the bus's model (`context.keyboard`). The rule is
 /// ``CoveredControls``. One warning diagnostic names the covered buttons (`views`, which a report
 /// outlines) with how many points of each are covered (`metadata`); it is said again only when the

@@ -50,7 +50,7 @@ public enum CoveredControls {
         }
     }
 
-    /// The controls (``ViewKind/button`` views) of `screen`, in the tree's order.
+    /// The controls (`ViewKind.button` views) of `screen`, in the tree's order.
     public static func controls(on screen: Screen) -> [Control] {
         var controls: [Control] = []
         screen.root?.visitSubtree { node in

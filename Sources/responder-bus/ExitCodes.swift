@@ -24,7 +24,7 @@ enum Exit {
 }
 
 /// Writes a line to standard error, prefixed with the command's name; control characters from a
-/// log or a dump are shown escaped (see ``TerminalText``).
+/// log or a dump are shown escaped (see `TerminalText`).
 func complain(_ message: String) {
     writeStandardError("responder-bus: \(TerminalText.escaped(message))\n")
 }

@@ -73,7 +73,7 @@ enum CLI {
 
     /// Writes a temporary file and returns its path.
     static func temporaryFile(_ contents: String, name: String = "log.jsonl") throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("responder-bus-cli-\(UUID().uuidString)")
+        let folder = TestFolders.root.appendingPathComponent("cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent(name)
         try contents.write(to: url, atomically: true, encoding: .utf8)
@@ -83,4 +83,18 @@ enum CLI {
 
 final class UncheckedData: @unchecked Sendable {
     var value: Data?
+}
+
+/// Where the tests write their files: one folder per test process, removed when the process exits,
+/// so that runs leave nothing in the temporary directory.
+enum TestFolders {
+    static let root: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("responder-bus-tests-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("responder-bus-tests-\(getpid())")
+            try? FileManager.default.removeItem(at: url)
+        }
+        return url
+    }()
 }

@@ -7,7 +7,7 @@ import Testing
 
 /// A fresh folder for one test's files.
 func reportFolder() throws -> String {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("responder-bus-report-\(UUID().uuidString)")
+    let folder = TestFolders.root.appendingPathComponent("report-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder.path
 }

@@ -28,7 +28,7 @@ public struct LogReadError: Error, Hashable, Sendable, CustomStringConvertible {
         /// a text field or text view.
         public static let notATextInput = Code(name: "notATextInput")
         /// A view's `kind` is not one this reader knows. A warning: the view is kept, as a plain
-        /// view that remembers the kind (``ViewSpec/unrecognizedKind``), and the record is read.
+        /// view that remembers the kind (`ViewSpec.unrecognizedKind`), and the record is read.
         public static let unknownViewKind = Code(name: "unknownViewKind")
         /// The `event` is not one the format knows.
         public static let unknownEvent = Code(name: "unknownEvent")
