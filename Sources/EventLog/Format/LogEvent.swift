@@ -13,8 +13,9 @@ public enum LogEvent: Hashable, Sendable {
     case didEndEditing(EditingInfo)
     /// `returnKey`.
     case returnKey(ReturnKeyInfo)
-    /// `scene`: the screen's content.
-    case scene(SceneInfo)
+    /// `scene`: the screen's content. Boxed (`indirect`): a view tree's root is the largest payload,
+    /// and every record would otherwise be as large as it, in every copy of every record.
+    indirect case scene(SceneInfo)
     /// `setFrame`.
     case setFrame(FrameChange)
     /// `screen`: rotation, split view.
