@@ -1,6 +1,6 @@
 extension Bus {
     /// The built-in first stage: applies the events that change the screen model (the keyboard's
-    /// events included, to ``Screen/keyboard``).
+    /// six are noted in ``Screen/keyboard`` by `dispatch` itself, inlined).
     ///
     /// Input that does not fit the model (an unknown view id, a duplicate id in a scene) changes
     /// nothing and is reported as a warning ``EventName/diagnostic`` derived by `"screen"`; the event
@@ -16,10 +16,6 @@ extension Bus {
         func read<Value>(_: Value.Type) -> Value { payload.assumingMemoryBound(to: Value.self).pointee }
         do {
             switch builtin {
-            case .keyboardWillShow, .keyboardDidShow, .keyboardWillChangeFrame, .keyboardDidChangeFrame:
-                screen.noteKeyboard(read(KeyboardInfo.self), isHide: false)
-            case .keyboardWillHide, .keyboardDidHide:
-                screen.noteKeyboard(read(KeyboardInfo.self), isHide: true)
             case .scene:
                 try screen.load(read(SceneInfo.self))
             case .setFrame:

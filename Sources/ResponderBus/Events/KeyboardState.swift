@@ -20,6 +20,13 @@ public struct KeyboardState: Hashable, Sendable {
         self.followsOtherApps = followsOtherApps
     }
 
+    /// A state as noted elsewhere (``KeyboardModel``).
+    init(latest: KeyboardInfo?, isHidden: Bool, followsOtherApps: Bool) {
+        self.latest = latest
+        self.isHidden = isHidden
+        self.followsOtherApps = followsOtherApps
+    }
+
     /// Notes a keyboard event.
     ///
     /// - Returns: whether the event counted (changed or confirmed the state).

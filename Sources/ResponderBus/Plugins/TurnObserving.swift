@@ -57,6 +57,7 @@ struct TurnWatch {
 
 extension Bus {
     /// Notes activity for the ``TurnObserving`` plugins and schedules their call at the turn's end.
+    @usableFromInline
     func noteTurnActivity() {
         if turnWatch.noteActivity() { scheduleTurnCheck(pass: 0, seen: turnWatch.activity) }
     }

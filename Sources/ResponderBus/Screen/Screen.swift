@@ -216,11 +216,6 @@ public final class Screen {
         root?.frame.origin.y = originY
     }
 
-    /// Notes a keyboard event in ``keyboard``.
-    package func noteKeyboard(_ info: KeyboardInfo, isHide: Bool) {
-        _keyboard.note(info, isHide: isHide)
-    }
-
     /// Applies a `screen` record: the new size, and the new safe area when it gives one.
     ///
     /// The views' frames are not touched: a log follows a rotation with `setFrame` records.
