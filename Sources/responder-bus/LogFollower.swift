@@ -249,23 +249,26 @@ final class LogFollower {
 }
 
 extension ReplaySession {
-    /// `--follow`: see ``LogFollower``.
-    func runFollowing() throws -> Outcome {
+    /// `--follow`: see ``LogFollower``. The session is handed to the loop's thread (`sending`),
+    /// which alone uses it; the outcome comes back through a `Mutex`.
+    static func runFollowing(_ session: sending ReplaySession) throws -> Outcome {
         let loop = UVEventLoop()
         let done = DispatchSemaphore(value: 0)
-        let result = UncheckedResult()
-        let unchecked = UncheckedSession(session: self, reader: nil)
+        let result = LoopResult()
+        let handoff = Handoff(session)
         loop.execute {
-            let follower = LogFollower(session: unchecked.session, loop: loop, path: unchecked.session.command.log) { outcome in
-                result.outcome = outcome
+            guard let session = handoff.take() else { return }
+            // Kept alive until it finishes (the follower holds this closure, which holds it).
+            var follower: LogFollower?
+            follower = LogFollower(session: session, loop: loop, path: session.command.log) { outcome in
+                if let error = follower?.finishedWithError { result.fail(with: error) } else { result.finish(with: outcome) }
+                follower = nil
                 done.signal()
             }
-            result.follower = follower
-            follower.start()
+            follower?.start()
         }
         done.wait()
         loop.shutdown()
-        if let error = result.follower?.finishedWithError { throw error }
-        return result.outcome ?? Outcome()
+        return try result.outcome()
     }
 }

@@ -116,11 +116,11 @@ struct ReplayCommand: ParsableCommand {
         let outcome: ReplaySession.Outcome
         if follow {
             // The log may not be there yet, or have no header yet: the follower waits for it.
-            outcome = try ReplaySession(command: self, header: nil, plugins: loaded).runFollowing()
+            outcome = try ReplaySession.runFollowing(ReplaySession(command: self, header: nil, plugins: loaded))
         } else {
             let (reader, header) = try BuiltinPlugins.openLog(log)
             let session = ReplaySession(command: self, header: header, plugins: loaded)
-            outcome = try realtime ? session.runOnLibuv(reader) : session.runVirtual(reader)
+            outcome = try realtime ? ReplaySession.runOnLibuv(session, reader: reader) : session.runVirtual(reader)
         }
         if let error = outcome.outputError { throw error.reported() }
         if outcome.stopped { throw Exit.dataError }

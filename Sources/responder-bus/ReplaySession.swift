@@ -4,6 +4,7 @@ import EventLog
 import ResponderBus
 import ResponderBusReport
 import ResponderBusUV
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -11,7 +12,7 @@ import ResponderBusUV
 
 /// One replay: the bus, its plugins, and what is printed.
 final class ReplaySession {
-    struct Outcome {
+    struct Outcome: Sendable {
         var stopped = false
         var failedCheck = false
         /// The first output that could not be written (standard output, `--record`, `--report`).
@@ -179,14 +180,17 @@ final class ReplaySession {
 
     /// `--realtime`: paced on the libuv loop, output flushed at the end of every loop turn. Ctrl-C or
     /// SIGTERM ends it as the log's end would: the summary, the checks, the recording complete.
-    func runOnLibuv(_ reader: LogReader) throws -> Outcome {
+    ///
+    /// The session and the reader are handed to the loop's thread (`sending`: the caller keeps
+    /// neither), which alone uses them; the outcome comes back through a `Mutex`.
+    static func runOnLibuv(_ session: sending ReplaySession, reader: sending LogReader) throws -> Outcome {
         let loop = UVEventLoop()
         let done = DispatchSemaphore(value: 0)
-        let result = UncheckedResult()
-        let unchecked = UncheckedSession(session: self, reader: reader)
-        liveLoop = loop
+        let result = LoopResult()
+        let handoff = Handoff((session, reader))
         loop.execute {
-            let session = unchecked.session
+            guard let (session, reader) = handoff.take() else { return }
+            session.liveLoop = loop
             let progress = Progress(totalBytes: nil)
             do {
                 let (replayer, recorder, check) = try session.makeReplayer(on: loop, progress: progress)
@@ -199,21 +203,19 @@ final class ReplaySession {
                     progress.finish()
                     recorder.stop()
                     check?.stop()
-                    result.outcome = session.finish(summary, bus: replayer.bus)
+                    result.finish(with: session.finish(summary, bus: replayer.bus))
                     done.signal()
                 }
                 watches.append(loop.watchSignals([SIGINT, SIGTERM]) { _ in end(replayer.currentSummary) })
-                replayer.replayInRealTime(
-                    unchecked.reader!, on: loop, speed: session.command.speed, strict: session.command.strict, completion: end)
+                replayer.replayInRealTime(reader, on: loop, speed: session.command.speed, strict: session.command.strict, completion: end)
             } catch {
-                result.error = error
+                result.fail(with: error)
                 done.signal()
             }
         }
         done.wait()
         loop.shutdown()
-        if let error = result.error { throw error }
-        return result.outcome ?? Outcome()
+        return try result.outcome()
     }
 
     /// Makes live output flush at the end of every turn of `loop`.
@@ -298,17 +300,22 @@ final class ReplaySession {
     }
 }
 
-/// Hands the session to the loop thread, which alone uses it until the main thread reads the
-/// result after the semaphore.
-struct UncheckedSession: @unchecked Sendable {
-    let session: ReplaySession
-    let reader: LogReader?
-}
+/// What the loop thread's replay ended with, for the main thread waiting on it.
+final class LoopResult: Sendable {
+    private let value = Mutex<Result<ReplaySession.Outcome, any Error>?>(nil)
 
-/// The loop thread's result, read by the main thread after the semaphore.
-final class UncheckedResult: @unchecked Sendable {
-    var outcome: ReplaySession.Outcome?
-    var error: (any Error)?
-    /// `--follow`'s follower, kept alive until the loop is shut down.
-    var follower: LogFollower?
+    /// The replay ended with `outcome`.
+    func finish(with outcome: ReplaySession.Outcome) {
+        value.withLock { $0 = .success(outcome) }
+    }
+
+    /// The replay could not start.
+    func fail(with error: any Error) {
+        value.withLock { $0 = .failure(error) }
+    }
+
+    /// The outcome (an empty one if the loop ended without one), or the error.
+    func outcome() throws -> ReplaySession.Outcome {
+        try value.withLock { $0 }?.get() ?? ReplaySession.Outcome()
+    }
 }
