@@ -250,7 +250,7 @@ public final class Bus: @unchecked Sendable {
                 for index in records.indices {
                     // The snapshot keeps every record alive for the whole loop: no retain per record
                     // (an `unowned(unsafe)` local is still retained for each call it is passed to).
-                    Unmanaged.passUnretained(records[index])._withUnsafeGuaranteedRef { invokeTyped($0, event) }
+                    Borrowed(records[index]).with { invokeTyped($0, event) }
                 }
             }
             return
@@ -260,7 +260,7 @@ public final class Bus: @unchecked Sendable {
         let erased = event.erased
         delivery.withUnsafeBufferPointer { records in
             for index in records.indices {
-                Unmanaged.passUnretained(records[index])._withUnsafeGuaranteedRef { invoke($0, event, erased) }
+                Borrowed(records[index]).with { invoke($0, event, erased) }
             }
         }
     }
@@ -279,7 +279,7 @@ public final class Bus: @unchecked Sendable {
         // Safe: a name id fixes its payload type, and typed records sit only under their own id.
         // Called through a guaranteed reference, so that the body is borrowed from the record
         // rather than copied out of it (a retain and a release of its context per call).
-        Unmanaged.passUnretained(unsafeDowncast(record, to: TypedRecord<Payload>.self))._withUnsafeGuaranteedRef {
+        Borrowed(assumingType(record, TypedRecord<Payload>.self)).with {
             $0.body(event)
         }
     }
@@ -297,12 +297,12 @@ public final class Bus: @unchecked Sendable {
         }
         // Through guaranteed references, as in `invokeTyped`.
         if record.isErased {
-            Unmanaged.passUnretained(unsafeDowncast(record, to: ErasedRecord.self))._withUnsafeGuaranteedRef {
+            Borrowed(assumingType(record, ErasedRecord.self)).with {
                 $0.body(erased)
             }
         } else {
             // Safe: a name id fixes its payload type, and typed records sit only under their own id.
-            Unmanaged.passUnretained(unsafeDowncast(record, to: TypedRecord<Payload>.self))._withUnsafeGuaranteedRef {
+            Borrowed(assumingType(record, TypedRecord<Payload>.self)).with {
                 $0.body(event)
             }
         }

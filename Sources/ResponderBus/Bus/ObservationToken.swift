@@ -92,16 +92,16 @@ final class TokenBox: Sendable {
 /// without retaining it: either the bus has not started going (its `deinit` waits for the lock
 /// meanwhile, so its memory stays valid) or the token sees it dead and leaves it alone.
 final class BusAnchor: @unchecked Sendable {
-    private let state: Locked<Unmanaged<Bus>?>
+    private let state: Locked<Borrowed<Bus>?>
 
     init(_ bus: Bus) {
-        state = Locked(Unmanaged.passUnretained(bus))
+        state = Locked(Borrowed(bus))
     }
 
     /// Runs `body` with the bus, under the lock, unless the bus is gone. `body` must not keep it.
     func withLiveBus(_ body: (Bus) -> Void) {
         state.withLock { bus in
-            bus?._withUnsafeGuaranteedRef(body)
+            bus?.with(body)
         }
     }
 

@@ -58,7 +58,7 @@ final class CrossThreadInbox: BusLoopWakeUpTarget, @unchecked Sendable {
     /// Every channel, in order of creation; only ever appended to.
     @exclusivity(unchecked) @usableFromInline var channels: ContiguousArray<CrossThreadChannel> = []
     /// The same channels, unretained, for posts (no reference counting on the hot path).
-    @exclusivity(unchecked) @usableFromInline var channelRefs: ContiguousArray<Unmanaged<CrossThreadChannel>> = []
+    @exclusivity(unchecked) @usableFromInline var channelRefs: ContiguousArray<Borrowed<CrossThreadChannel>> = []
     /// The channel index of each event name id, or -1 before its first post.
     @exclusivity(unchecked) @usableFromInline var channelOfName: ContiguousArray<Int> = []
     /// The order of the pending events, as runs over the channels, except the current run.
@@ -137,8 +137,8 @@ final class CrossThreadInbox: BusLoopWakeUpTarget, @unchecked Sendable {
             index = channel(for: name)
         }
         // Unretained: `channels` owns every channel for the inbox's lifetime.
-        channelRefs[index]._withUnsafeGuaranteedRef { base in
-            let channel = unsafeDowncast(base, to: TypedCrossThreadChannel<Payload>.self)
+        channelRefs[index].with { base in
+            let channel = assumingType(base, TypedCrossThreadChannel<Payload>.self)
             if channel.pendingCount == 0 {
                 if firstPendingChannel < 0 {
                     firstPendingChannel = index
@@ -178,7 +178,7 @@ final class CrossThreadInbox: BusLoopWakeUpTarget, @unchecked Sendable {
             return index
         }
         let channel = TypedCrossThreadChannel<Payload>(deliver: { channel, bus, count in
-            unsafeDowncast(channel, to: TypedCrossThreadChannel<Payload>.self).deliverNext(count, to: bus)
+            assumingType(channel, TypedCrossThreadChannel<Payload>.self).deliverNext(count, to: bus)
         })
         return add(channel, nameID: name.id)
     }
@@ -196,7 +196,7 @@ final class CrossThreadInbox: BusLoopWakeUpTarget, @unchecked Sendable {
     @usableFromInline
     func add(_ channel: CrossThreadChannel, nameID: Int) -> Int {
         channels.append(channel)
-        channelRefs.append(Unmanaged.passUnretained(channel))
+        channelRefs.append(Borrowed(channel))
         record(channels.count - 1, for: nameID)
         return channels.count - 1
     }

@@ -9,12 +9,12 @@ public struct PluginContext {
     // Not counted: plugins reach the bus several times per event, and a counted reference costs an
     // atomic retain and release each time. A context used after its bus has gone stops with a
     // precondition failure instead (the bus marks its registrations on the way out).
-    @usableFromInline let _bus: Unmanaged<Bus>
+    @usableFromInline let _bus: Borrowed<Bus>
     @usableFromInline let registration: PluginRegistration
 
     init(pluginName: String, bus: Bus, registration: PluginRegistration) {
         self.pluginName = pluginName
-        self._bus = Unmanaged.passUnretained(bus)
+        self._bus = Borrowed(bus)
         self.registration = registration
     }
 
@@ -22,7 +22,7 @@ public struct PluginContext {
     @inlinable
     func withBus<Result>(_ body: (Bus) throws -> Result) rethrows -> Result {
         precondition(registration.busIsAlive, "a PluginContext was used after its bus was deallocated")
-        return try _bus._withUnsafeGuaranteedRef(body)
+        return try _bus.with(body)
     }
 
     /// Whether the plugin is still registered. Once it is removed, what it posts through this

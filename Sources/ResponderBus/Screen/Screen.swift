@@ -90,8 +90,8 @@ public final class Screen {
     /// The view ``view(_:)`` found last. A replayed record's view is looked up several times in a
     /// row (the replayer checks it exists, the model applies it, a plugin reads it), and hashing
     /// a string is most of a look-up.
-    /// Unmanaged: the index holds the node for as long as this is set.
-    @exclusivity(unchecked) private var lastLookup: (id: ViewID, node: Unmanaged<ViewNode>)?
+    /// Borrowed: the index holds the node for as long as this is set.
+    @exclusivity(unchecked) private var lastLookup: (id: ViewID, node: Borrowed<ViewNode>)?
 
     /// Creates an empty screen.
     ///
@@ -135,7 +135,7 @@ public final class Screen {
 
     /// The view with identifier `id`, or `nil`; O(1).
     public func view(_ id: ViewID) -> ViewNode? {
-        lookUp(id)?.takeUnretainedValue()
+        lookUp(id)?.object
     }
 
     /// Whether the screen has a view `id` (``view(_:)`` without handing the view out).
@@ -143,10 +143,10 @@ public final class Screen {
         lookUp(id) != nil
     }
 
-    private func lookUp(_ id: ViewID) -> Unmanaged<ViewNode>? {
+    private func lookUp(_ id: ViewID) -> Borrowed<ViewNode>? {
         if let lastLookup, lastLookup.id == id { return lastLookup.node }
         guard let node = _index[id] else { return nil }
-        let unmanaged = Unmanaged.passUnretained(node)
+        let unmanaged = Borrowed(node)
         lastLookup = (id, unmanaged)
         return unmanaged
     }
@@ -312,9 +312,9 @@ public final class Screen {
         guard let view else { return origin }
         // Walked without counting references (see `ViewNode.isVisible`).
         let root = _root.map { ObjectIdentifier($0) }
-        var next: Unmanaged<ViewNode>? = Unmanaged.passUnretained(view)
+        var next: Borrowed<ViewNode>? = Borrowed(view)
         while let current = next {
-            next = current._withUnsafeGuaranteedRef { node in
+            next = current.with { node in
                 var frameOrigin = node.frame.origin
                 if unmoved, ObjectIdentifier(node) == root { frameOrigin.y = _restingRootOriginY }
                 origin = origin.offsetBy(dx: frameOrigin.x, dy: frameOrigin.y)

@@ -75,14 +75,14 @@ public final class ViewNode {
     /// view-hierarchy dump; `nil` otherwise.
     public package(set) var className: String?
     /// The view this one is a subview of; `nil` for a root.
-    public var parent: ViewNode? { @inlinable get { _parent?.takeUnretainedValue() } }
+    public var parent: ViewNode? { @inlinable get { _parent?.object } }
     // Not a `weak` reference: one gives the parent a side table, and every retain and release of a
     // view with children (plugins walk up the tree for every decision) then takes the runtime's slow
     // path. A parent owns its children and clears their `_parent` when it goes (`deinit`) or lets
     // one go (`removeFromParent`), so this never dangles; the tree is confined to one thread.
-    // Unmanaged rather than `unowned(unsafe)`, so that a walk up the tree can go from parent to
+    // Borrowed (an Unmanaged) rather than `unowned(unsafe)`, so that a walk up the tree can go from parent to
     // parent without a retain and a release at each step.
-    @usableFromInline @exclusivity(unchecked) var _parent: Unmanaged<ViewNode>?
+    @usableFromInline @exclusivity(unchecked) var _parent: Borrowed<ViewNode>?
     /// The subviews, back to front.
     public var children: [ViewNode] { @inlinable get { _children } }
     @usableFromInline @exclusivity(unchecked) var _children: [ViewNode]
@@ -145,14 +145,14 @@ public final class ViewNode {
     /// case "replay 1000000 events, 3 plugins → /dev/null" (FieldAdvancing walks the fields on every
     /// Return) says what it saves.
     public func visitSubtree(_ visit: (ViewNode) -> SubtreeVisit) {
-        Self.visit(Unmanaged.passUnretained(self), visit)
+        Self.visit(Borrowed(self), visit)
     }
 
-    private static func visit(_ node: Unmanaged<ViewNode>, _ visit: (ViewNode) -> SubtreeVisit) {
-        node._withUnsafeGuaranteedRef { view in
+    private static func visit(_ node: Borrowed<ViewNode>, _ visit: (ViewNode) -> SubtreeVisit) {
+        node.with { view in
             guard visit(view) == .descend else { return }
             view._children.withUnsafeBufferPointer { children in
-                for index in children.indices { Self.visit(Unmanaged.passUnretained(children[index]), visit) }
+                for index in children.indices { Self.visit(Borrowed(children[index]), visit) }
             }
         }
     }
@@ -161,9 +161,9 @@ public final class ViewNode {
     public var isVisible: Bool {
         // Walked without counting references (a retain and a release per level otherwise): the
         // tree keeps every ancestor alive while this runs (see `_parent`).
-        var node = Unmanaged.passUnretained(self)
+        var node = Borrowed(self)
         while true {
-            let (hidden, parent) = node._withUnsafeGuaranteedRef { ($0._isHidden, $0._parent) }
+            let (hidden, parent) = node.with { ($0._isHidden, $0._parent) }
             if hidden { return false }
             guard let parent else { return true }
             node = parent
@@ -175,8 +175,8 @@ public final class ViewNode {
         // Walked without counting references, like `isVisible`.
         var next = _parent
         while let node = next {
-            let (isScrollView, parent) = node._withUnsafeGuaranteedRef { ($0._kind == .scrollView, $0._parent) }
-            if isScrollView { return node.takeUnretainedValue() }
+            let (isScrollView, parent) = node.with { ($0._kind == .scrollView, $0._parent) }
+            if isScrollView { return node.object }
             next = parent
         }
         return nil
@@ -262,7 +262,7 @@ public final class ViewNode {
     func appendChild(_ child: ViewNode, at index: Int? = nil) {
         precondition(child.parent == nil, "view \(child.id) already has a parent")
         precondition(child !== self && !isDescendant(of: child), "adding view \(child.id) would make a cycle")
-        child._parent = Unmanaged.passUnretained(self)
+        child._parent = Borrowed(self)
         if let index {
             _children.insert(child, at: index)
         } else {
