@@ -27,10 +27,25 @@
 /// A screen and its views are confined to the loop thread that owns them: they are not `Sendable`.
 public final class Screen {
     // The model is loop-confined and its properties are never accessed overlappingly by the bus or
-    // the plugins; every event reads many of them, so the run-time exclusivity checks are turned off
-    // (benchmark case "replay 1000000 events, 3 plugins → /dev/null", group 3, says what they cost). Do not pass one of them `inout` to code that reads
-    // the same property. `@exclusivity(unchecked)` does not reach other modules (plugins), so each
-    // public property is an `@inlinable` accessor over an unchecked stored `_property`.
+    // the plugins; every event reads many of them, so they live in the audited layer's
+    // `LoopConfined` box (no run-time exclusivity checks; benchmark case "replay 1000000 events,
+    // 3 plugins → /dev/null", group 3, says what they would cost). Do not pass one of them `inout`
+    // to code that reads the same property. Each public property is an `@inlinable` accessor, so
+    // that plugins reach the storage directly.
+    @usableFromInline
+    struct Storage {
+        @usableFromInline var size: Size
+        @usableFromInline var keyboard: KeyboardModel
+        @usableFromInline var safeArea: EdgeInsets
+        @usableFromInline var root: ViewNode?
+        @usableFromInline var lastFieldAction: String?
+        @usableFromInline var restingRootOriginY: Double = 0
+        @usableFromInline var firstResponder: ViewNode?
+        var index: [ViewID: ViewNode] = [:]
+        var lastLookup: (id: ViewID, node: Borrowed<ViewNode>)?
+    }
+    @usableFromInline let _storage: LoopConfined<Storage>
+
     /// The screen's size in points, such as 375×812 for an iPhone X in portrait.
     public package(set) var size: Size {
         @inlinable get { _size }
@@ -39,20 +54,32 @@ public final class Screen {
             _keyboard.screenChanged(to: newValue)
         }
     }
-    @usableFromInline @exclusivity(unchecked) var _size: Size
+    @usableFromInline var _size: Size {
+        @inlinable get { _storage.value.size }
+        @inlinable _modify { yield &_storage.value.size }
+    }
     /// The keyboard, as the keyboard events tell it: the bus notes each of the six before any plugin
     /// sees it, so every plugin reads the same keyboard (see ``KeyboardModel``).
     public var keyboard: KeyboardModel { @inlinable get { _keyboard } }
-    @usableFromInline @exclusivity(unchecked) var _keyboard: KeyboardModel
+    @usableFromInline var _keyboard: KeyboardModel {
+        @inlinable get { _storage.value.keyboard }
+        @inlinable _modify { yield &_storage.value.keyboard }
+    }
     /// The screen's safe area insets (the notch, the home indicator).
     public package(set) var safeArea: EdgeInsets {
         @inlinable get { _safeArea }
         set { _safeArea = newValue }
     }
-    @usableFromInline @exclusivity(unchecked) var _safeArea: EdgeInsets
+    @usableFromInline var _safeArea: EdgeInsets {
+        @inlinable get { _storage.value.safeArea }
+        @inlinable _modify { yield &_storage.value.safeArea }
+    }
     /// The root view, or `nil` before a scene is loaded.
     public var root: ViewNode? { @inlinable get { _root } }
-    @usableFromInline @exclusivity(unchecked) var _root: ViewNode?
+    @usableFromInline var _root: ViewNode? {
+        @inlinable get { _storage.value.root }
+        @inlinable _modify { yield &_storage.value.root }
+    }
     /// What Return on the last field performs (the original write-ups' segue identifier).
     ///
     /// A `scene` event sets it.
@@ -60,19 +87,28 @@ public final class Screen {
         @inlinable get { _lastFieldAction }
         set { _lastFieldAction = newValue }
     }
-    @usableFromInline @exclusivity(unchecked) var _lastFieldAction: String?
+    @usableFromInline var _lastFieldAction: String? {
+        @inlinable get { _storage.value.lastFieldAction }
+        @inlinable _modify { yield &_storage.value.lastFieldAction }
+    }
     /// The root's y origin as the scene laid it out, before any shift.
     ///
     /// A `scene` event and a `setFrame` of the root set it; a `viewShift` does not.
     /// It is 0 with no root.
     public var restingRootOriginY: Double { @inlinable get { _restingRootOriginY } }
-    @usableFromInline @exclusivity(unchecked) var _restingRootOriginY: Double
+    @usableFromInline var _restingRootOriginY: Double {
+        @inlinable get { _storage.value.restingRootOriginY }
+        @inlinable _modify { yield &_storage.value.restingRootOriginY }
+    }
     /// The view that is first responder (the focused text input), or `nil`.
     ///
     /// Stored, so reading it is O(1). Editing and `focusChange` events change it; loading a scene or
     /// removing the view's subtree clears it.
     public var firstResponder: ViewNode? { @inlinable get { _firstResponder } }
-    @usableFromInline @exclusivity(unchecked) var _firstResponder: ViewNode?
+    @usableFromInline var _firstResponder: ViewNode? {
+        @inlinable get { _storage.value.firstResponder }
+        @inlinable _modify { yield &_storage.value.firstResponder }
+    }
 
     /// The views by identifier. Every change goes through here, and forgets the last look-up.
     private var index: [ViewID: ViewNode] {
@@ -86,26 +122,24 @@ public final class Screen {
             _index = newValue
         }
     }
-    @exclusivity(unchecked) private var _index: [ViewID: ViewNode]
+    private var _index: [ViewID: ViewNode] {
+        get { _storage.value.index }
+        _modify { yield &_storage.value.index }
+    }
     /// The view ``view(_:)`` found last. A replayed record's view is looked up several times in a
     /// row (the replayer checks it exists, the model applies it, a plugin reads it), and hashing
     /// a string is most of a look-up.
     /// Borrowed: the index holds the node for as long as this is set.
-    @exclusivity(unchecked) private var lastLookup: (id: ViewID, node: Borrowed<ViewNode>)?
+    private var lastLookup: (id: ViewID, node: Borrowed<ViewNode>)? {
+        get { _storage.value.lastLookup }
+        _modify { yield &_storage.value.lastLookup }
+    }
 
     /// Creates an empty screen.
     ///
     /// The default size is an iPhone X-class phone in portrait (375×812 points).
     public init(size: Size = Size(width: 375, height: 812), safeArea: EdgeInsets = .zero) {
-        _size = size
-        _keyboard = KeyboardModel(screenSize: size)
-        _safeArea = safeArea
-        _root = nil
-        _lastFieldAction = nil
-        _restingRootOriginY = 0
-        _firstResponder = nil
-        _index = [:]
-        lastLookup = nil
+        _storage = LoopConfined(Storage(size: size, keyboard: KeyboardModel(screenSize: size), safeArea: safeArea))
     }
 
     /// The screen's rectangle in its own coordinates: origin zero, the screen's ``size``.

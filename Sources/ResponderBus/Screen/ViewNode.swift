@@ -11,8 +11,9 @@
 ///
 /// Like the screen, a node is confined to the loop thread that owns it: it is not `Sendable`.
 public final class ViewNode {
-    // Loop-confined like the ``Screen`` it belongs to, and read on every event: the run-time
-    // exclusivity checks are turned off (see ``Screen``).
+    // Loop-confined like the ``Screen`` it belongs to, and read on every event: what changes lives
+    // in the audited layer's `LoopConfined` box (`Storage`, below), without run-time exclusivity
+    // checks (see ``Screen``).
     /// The view's identifier, unique in its screen.
     public let id: ViewID
     /// What the view is.
@@ -20,37 +21,55 @@ public final class ViewNode {
         @inlinable get { _kind }
         set { _kind = newValue }
     }
-    @usableFromInline @exclusivity(unchecked) var _kind: ViewKind
+    @usableFromInline var _kind: ViewKind {
+        @inlinable get { _storage.value.kind }
+        @inlinable _modify { yield &_storage.value.kind }
+    }
     /// The frame in the parent's coordinates (a scroll view parent's content coordinates).
     public package(set) var frame: Rect {
         @inlinable get { _frame }
         set { _frame = newValue }
     }
-    @usableFromInline @exclusivity(unchecked) var _frame: Rect
+    @usableFromInline var _frame: Rect {
+        @inlinable get { _storage.value.frame }
+        @inlinable _modify { yield &_storage.value.frame }
+    }
     /// The view's tag (`UIView.tag`), used to order fields.
     public package(set) var tag: Int? {
         @inlinable get { _tag }
         set { _tag = newValue }
     }
-    @usableFromInline @exclusivity(unchecked) var _tag: Int?
+    @usableFromInline var _tag: Int? {
+        @inlinable get { _storage.value.tag }
+        @inlinable _modify { yield &_storage.value.tag }
+    }
     /// Whether the view is hidden; a hidden view hides its whole subtree (see ``isVisible``).
     public package(set) var isHidden: Bool {
         @inlinable get { _isHidden }
         set { _isHidden = newValue }
     }
-    @usableFromInline @exclusivity(unchecked) var _isHidden: Bool
+    @usableFromInline var _isHidden: Bool {
+        @inlinable get { _storage.value.isHidden }
+        @inlinable _modify { yield &_storage.value.isHidden }
+    }
     /// Whether the view accepts input.
     public package(set) var isEnabled: Bool {
         @inlinable get { _isEnabled }
         set { _isEnabled = newValue }
     }
-    @usableFromInline @exclusivity(unchecked) var _isEnabled: Bool
+    @usableFromInline var _isEnabled: Bool {
+        @inlinable get { _storage.value.isEnabled }
+        @inlinable _modify { yield &_storage.value.isEnabled }
+    }
     /// The gap to keep between this field and the keyboard; the avoidance default when `nil`.
     public package(set) var keyboardDistance: Double? {
         @inlinable get { _keyboardDistance }
         set { _keyboardDistance = newValue }
     }
-    @usableFromInline @exclusivity(unchecked) var _keyboardDistance: Double?
+    @usableFromInline var _keyboardDistance: Double? {
+        @inlinable get { _storage.value.keyboardDistance }
+        @inlinable _modify { yield &_storage.value.keyboardDistance }
+    }
     /// A scroll view's content offset: the point of its content shown at its top-left corner.
     ///
     /// Children of a scroll view appear moved by minus this offset. It is `.zero` for other kinds.
@@ -58,19 +77,28 @@ public final class ViewNode {
         @inlinable get { _contentOffset }
         set { _contentOffset = newValue }
     }
-    @usableFromInline @exclusivity(unchecked) var _contentOffset: Point
+    @usableFromInline var _contentOffset: Point {
+        @inlinable get { _storage.value.contentOffset }
+        @inlinable _modify { yield &_storage.value.contentOffset }
+    }
     /// A scroll view's content size; `.zero` when the scene did not give one.
     public package(set) var contentSize: Size {
         @inlinable get { _contentSize }
         set { _contentSize = newValue }
     }
-    @usableFromInline @exclusivity(unchecked) var _contentSize: Size
+    @usableFromInline var _contentSize: Size {
+        @inlinable get { _storage.value.contentSize }
+        @inlinable _modify { yield &_storage.value.contentSize }
+    }
     /// A scroll view's content inset, such as the bottom inset keyboard avoidance adds.
     public package(set) var contentInset: EdgeInsets {
         @inlinable get { _contentInset }
         set { _contentInset = newValue }
     }
-    @usableFromInline @exclusivity(unchecked) var _contentInset: EdgeInsets
+    @usableFromInline var _contentInset: EdgeInsets {
+        @inlinable get { _storage.value.contentInset }
+        @inlinable _modify { yield &_storage.value.contentInset }
+    }
     /// The UIKit class the view was (`UIButton`, `MyApp.PaddedField`), when its scene came from a
     /// view-hierarchy dump; `nil` otherwise.
     public package(set) var className: String?
@@ -82,33 +110,52 @@ public final class ViewNode {
     // one go (`removeFromParent`), so this never dangles; the tree is confined to one thread.
     // Borrowed (an Unmanaged) rather than `unowned(unsafe)`, so that a walk up the tree can go from parent to
     // parent without a retain and a release at each step.
-    @usableFromInline @exclusivity(unchecked) var _parent: Borrowed<ViewNode>?
+    @usableFromInline var _parent: Borrowed<ViewNode>? {
+        @inlinable get { _storage.value.parent }
+        @inlinable _modify { yield &_storage.value.parent }
+    }
     /// The subviews, back to front.
     public var children: [ViewNode] { @inlinable get { _children } }
-    @usableFromInline @exclusivity(unchecked) var _children: [ViewNode]
+    @usableFromInline var _children: [ViewNode] {
+        @inlinable get { _storage.value.children }
+        @inlinable _modify { yield &_storage.value.children }
+    }
     /// Whether this view is its screen's first responder.
     ///
     /// Changed only with ``Screen/firstResponder``, as the bus applies editing and focus events.
     public var isFirstResponder: Bool { @inlinable get { _isFirstResponder } }
-    @usableFromInline @exclusivity(unchecked) var _isFirstResponder: Bool
+    @usableFromInline var _isFirstResponder: Bool {
+        @inlinable get { _storage.value.isFirstResponder }
+        @inlinable _modify { yield &_storage.value.isFirstResponder }
+    }
 
     /// Creates a single node, without children, from the description's own fields.
     private init(shallow spec: ViewSpec) {
         id = spec.id
-        _kind = spec.kind
-        _frame = spec.frame
-        _tag = spec.tag
-        _isHidden = spec.isHidden
-        _isEnabled = spec.isEnabled
-        _keyboardDistance = spec.keyboardDistance
-        _contentOffset = spec.contentOffset ?? .zero
-        _contentSize = spec.contentSize ?? .zero
-        _contentInset = .zero
         className = spec.className
-        _parent = nil
-        _children = []
-        _isFirstResponder = false
+        _storage = LoopConfined(
+            Storage(
+                kind: spec.kind, frame: spec.frame, tag: spec.tag, isHidden: spec.isHidden, isEnabled: spec.isEnabled,
+                keyboardDistance: spec.keyboardDistance, contentOffset: spec.contentOffset ?? .zero, contentSize: spec.contentSize ?? .zero))
     }
+
+    /// What a view changes, in the audited layer's loop-confined box (see ``Screen``).
+    @usableFromInline
+    struct Storage {
+        @usableFromInline var kind: ViewKind
+        @usableFromInline var frame: Rect
+        @usableFromInline var tag: Int?
+        @usableFromInline var isHidden: Bool
+        @usableFromInline var isEnabled: Bool
+        @usableFromInline var keyboardDistance: Double?
+        @usableFromInline var contentOffset: Point
+        @usableFromInline var contentSize: Size
+        @usableFromInline var contentInset: EdgeInsets = .zero
+        @usableFromInline var parent: Borrowed<ViewNode>?
+        @usableFromInline var children: [ViewNode] = []
+        @usableFromInline var isFirstResponder = false
+    }
+    @usableFromInline let _storage: LoopConfined<Storage>
 
     /// Builds a detached subtree from a value description.
     ///
