@@ -45,18 +45,41 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
         }
     }
 
-    // Loop-confined state, never accessed overlappingly (no inout access spans a callback): the
-    // run-time exclusivity checks, about ten per replayed event, are turned off.
-    @exclusivity(unchecked) private var tasks = Heap<Task>()
-    @exclusivity(unchecked) private var sequence: UInt64 = 0
-    @exclusivity(unchecked) private var endOfTurn = Deque<QueuedWork>()
-    @exclusivity(unchecked) private var idle = Deque<QueuedWork>()
+    // Loop-confined state, never accessed overlappingly (no inout access spans a callback): in the
+    // audited layer's box, without the run-time exclusivity checks (about ten per replayed event).
+    private struct State {
+        var tasks = Heap<Task>()
+        var sequence: UInt64 = 0
+        var endOfTurn = Deque<QueuedWork>()
+        var idle = Deque<QueuedWork>()
+        var now: Duration = .zero
+    }
+    private let state = LoopConfined(State())
+    private var tasks: Heap<Task> {
+        get { state.value.tasks }
+        _modify { yield &state.value.tasks }
+    }
+    private var sequence: UInt64 {
+        get { state.value.sequence }
+        _modify { yield &state.value.sequence }
+    }
+    private var endOfTurn: Deque<QueuedWork> {
+        get { state.value.endOfTurn }
+        _modify { yield &state.value.endOfTurn }
+    }
+    private var idle: Deque<QueuedWork> {
+        get { state.value.idle }
+        _modify { yield &state.value.idle }
+    }
     private let inbox = Locked<[@Sendable () -> Void]>([])
     /// How many pieces of work wait in the inbox, readable without taking its lock.
     private let inboxCount = Atomic<Int>(0)
 
     /// The virtual clock, starting at zero.
-    @exclusivity(unchecked) public private(set) var now: Duration = .zero
+    public private(set) var now: Duration {
+        get { state.value.now }
+        set { state.value.now = newValue }
+    }
 
     /// The thread that drives the loop (see the type's discussion), as `pthread_self()`.
     private let owner = Atomic<UInt>(0)

@@ -18,18 +18,11 @@
 ///
 /// Use one per plugin and bus, from the plugin's own context; loop-confined like the bus.
 public final class RepeatedPost<Payload: Sendable> {
-    /// Where the payload of the waiting post lives; read when it is delivered.
-    // Inlinable, like the bus's posts, so that it is specialised for its payload in the plugin's
-    // module (an unspecialised delivery looks up generic metadata and copies through witnesses).
-    @usableFromInline
-    final class Slot {
-        @usableFromInline @exclusivity(unchecked) var payload: Payload
-        @inlinable init(_ payload: Payload) { self.payload = payload }
-    }
-
+    /// Where the payload of the waiting post lives, replaced in place on the loop and read when it is
+    /// delivered: the audited layer's loop-confined box.
     @usableFromInline let name: EventName<Payload>
     @usableFromInline let origin: EventOrigin
-    @usableFromInline let slot: Slot
+    @usableFromInline let slot: LoopConfined<Payload>
     @usableFromInline let deliver: (Bus) -> Void
 
     /// Creates the repeated post of `name`, derived by the plugin whose `context` this is.
@@ -40,12 +33,12 @@ public final class RepeatedPost<Payload: Sendable> {
     ///   - context: the plugin's context: the posts are derived by that plugin.
     @inlinable
     public init(_ name: EventName<Payload>, initial: Payload, context: PluginContext) {
-        let slot = Slot(initial)
+        let slot = LoopConfined(initial)
         let origin = EventOrigin.derived(by: context.pluginName)
         self.name = name
         self.origin = origin
         self.slot = slot
-        deliver = { bus in bus.post(name, slot.payload, sender: nil, origin: origin) }
+        deliver = { bus in bus.post(name, slot.value, sender: nil, origin: origin) }
     }
 }
 
@@ -73,7 +66,7 @@ extension PluginContext {
                 bus.post(repeated.name, payload, sender: nil, origin: repeated.origin)
             case .asap, .whenIdle:
                 // Nothing of this name is queued any more: the slot is free for the new payload.
-                repeated.slot.payload = payload
+                repeated.slot.value = payload
                 bus.enqueue(
                     QueuedPost(nameID: repeated.name.id, senderID: nil, sequence: bus.makeSequence(), deliver: repeated.deliver),
                     whenIdle: style == .whenIdle)
