@@ -44,7 +44,7 @@ if [[ $config != release && $config != debug ]]; then
   exit 64
 fi
 echo "fuzz: building the fuzz targets ($config, -sanitize=fuzzer,address, scratch path $fuzz/.build)"
-build=(swift build --package-path "$fuzz" -c "$config" -Xswiftc -sanitize=fuzzer,address --scratch-path "$fuzz/.build")
+build=(swift build --disable-build-manifest-caching --package-path "$fuzz" -c "$config" -Xswiftc -sanitize=fuzzer,address --scratch-path "$fuzz/.build")
 "${build[@]}" >"$work/logs/build.log" 2>&1
 build_status=$?
 # ld.gold's "Cannot export local symbol '__asan_…'" lines are harmless (TOOLCHAIN-NOTES §4); show
