@@ -246,6 +246,23 @@ struct LogReaderBadInputTests {
         #expect(LogWriter.line(for: try #require(records.first)).contains(#""kind":"stepper""#))
     }
 
+    @Test("a view with its kind twice takes the last, whole: a known kind after an unknown one forgets the unknown")
+    func repeatedKind() throws {
+        let scene =
+            #"{"t":0,"event":"scene","root":{"id":"r","kind":"view","frame":[0,0,10,10],"children":[{"id":"b","kind":"gizmo","kind":"textField","frame":[0,0,1,1]}]}}"#
+        let (_, records, _) = readAll(header + "\n" + scene + "\n")
+        let record = try #require(records.first)
+        guard case .scene(let info) = record.event else {
+            Issue.record("the scene was not read")
+            return
+        }
+        #expect(info.root.children.first?.kind == .textField)
+        #expect(info.root.children.first?.unrecognizedKind == nil)
+        // And it is written as what it is.
+        let (_, again, _) = readAll(header + "\n" + LogWriter.line(for: record) + "\n")
+        #expect(again.first == record)
+    }
+
     @Test("time going backwards is rejected; the next good line still reads")
     func timeGoesBackwards() {
         let log =

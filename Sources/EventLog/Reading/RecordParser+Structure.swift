@@ -150,7 +150,9 @@ extension RecordParser {
                 let at = parser.position
                 let text = try parser.parseString()
                 if let parsed = ViewKind(rawValue: text) {
+                    // A repeated key: the last one wins, whole.
                     kind = parsed
+                    unrecognizedKind = nil
                 } else {
                     // A newer writer's kind: the view is kept, as a plain view that remembers it.
                     kind = .view

@@ -198,7 +198,7 @@ public enum LogWriter {
         if spec.isHidden { object.bool("hidden", true) }
         object.string("id", spec.id.rawValue)
         if let distance = spec.keyboardDistance { object.number("keyboardDistance", distance) }
-        object.string("kind", spec.unrecognizedKind ?? spec.kind.rawValue)
+        object.string("kind", spec.kind == .view ? spec.unrecognizedKind ?? "view" : spec.kind.rawValue)
         if let tag = spec.tag { object.integer("tag", tag) }
     }
 }

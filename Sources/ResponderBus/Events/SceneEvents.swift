@@ -52,7 +52,7 @@ public struct ViewSpec: Hashable, Sendable {
     /// view-hierarchy dump; `nil` otherwise.
     public var className: String?
     /// The kind a log gave that its reader did not know (a newer writer's), when ``kind`` is
-    /// `.view` for that reason; written back out as it was.
+    /// `.view` for that reason; written back out as it was (and ignored for any other kind).
     public var unrecognizedKind: String?
     /// The subviews, back to front.
     public var children: [ViewSpec]
