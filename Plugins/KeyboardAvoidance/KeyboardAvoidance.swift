@@ -105,7 +105,9 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
     /// Decides on a keyboard event (any of the six) that tells where the keyboard is; the bus has
     /// already noted it in the model.
     public func keyboardEvent(_ event: Event<KeyboardInfo>, context: PluginContext) {
-        if KeyboardState(followsOtherApps: honorsOtherAppsKeyboards).wouldCount(event) { decideUnlessDeferred(context) }
+        if KeyboardState.counts(event.payload, isHide: event.name.isHide, followsOtherApps: honorsOtherAppsKeyboards) {
+            decideUnlessDeferred(context)
+        }
     }
 
     // MARK: Other events

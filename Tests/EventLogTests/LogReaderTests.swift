@@ -200,6 +200,12 @@ struct LogReaderBadInputTests {
             name: "unknown origin", line: #"{"t":0,"event":"resign","view":"a","origin":"alien"}"#, code: .invalidValue, column: 45, mentions: "alien"
         ),
         Case(
+            name: "diagnostic views not an array", line: #"{"t":0,"event":"diagnostic","level":"info","message":"m","views":"a"}"#,
+            code: .wrongType, column: 66, mentions: "array of strings"),
+        Case(
+            name: "diagnostic metadata with a number", line: #"{"t":0,"event":"diagnostic","level":"info","message":"m","metadata":{"k":1}}"#,
+            code: .malformedJSON, column: nil, mentions: "string"),
+        Case(
             name: "a second header", line: #"{"format":"responder-bus-log","version":1,"screen":{"width":1,"height":1}}"#, code: .invalidValue,
             column: 1, mentions: "second header"),
         Case(

@@ -232,7 +232,8 @@ public final class Bus: @unchecked Sendable {
         // (returnKey and action change nothing, but sit in the range). The rest skip the call.
         if name.id < Bus.firstScreenEvent {
             withUnsafePointer(to: payload) {
-                screen._keyboard.note(UnsafeRawPointer($0).assumingMemoryBound(to: KeyboardInfo.self).pointee, isHide: name.id == 2 || name.id == 3)
+                screen._storage.value.keyboard.note(
+                    UnsafeRawPointer($0).assumingMemoryBound(to: KeyboardInfo.self).pointee, isHide: name.id == 2 || name.id == 3)
             }
             if turnWatch.hasObservers { noteTurnActivity() }
         } else if name.id < Bus.modelEventLimit {

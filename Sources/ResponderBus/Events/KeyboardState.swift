@@ -40,23 +40,19 @@ public struct KeyboardState: Hashable, Sendable {
     /// - Returns: whether the event counted (changed or confirmed the state).
     @discardableResult
     public mutating func note(_ info: KeyboardInfo, isHide: Bool) -> Bool {
-        if info.isLocal == false && !followsOtherApps { return false }
-        if isHide {
-            latest = info
-            isHidden = true
-        } else if info.end != nil {
-            latest = info
-            isHidden = false
-        } else {
-            return false
-        }
+        guard Self.counts(info, isHide: isHide, followsOtherApps: followsOtherApps) else { return false }
+        latest = info
+        isHidden = isHide
         return true
     }
 
-    /// Whether an event would count (see ``note(_:)``), without noting it.
-    public func wouldCount(_ event: Event<KeyboardInfo>) -> Bool {
-        if event.payload.isLocal == false && !followsOtherApps { return false }
-        return event.name.isHide || event.payload.end != nil
+    /// Whether a keyboard event counts, by the rules above (the one place they are written; the
+    /// bus's ``KeyboardModel`` and the plugins ask here): a hide always, another event when it has
+    /// an end frame, and another app's keyboard only when `followsOtherApps`.
+    @inlinable
+    public static func counts(_ info: KeyboardInfo, isHide: Bool, followsOtherApps: Bool) -> Bool {
+        if info.isLocal == false && !followsOtherApps { return false }
+        return isHide || info.end != nil
     }
 
     /// The part of a screen of `size` the keyboard covers now, or `nil`

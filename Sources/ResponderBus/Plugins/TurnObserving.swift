@@ -18,8 +18,9 @@
 ///
 /// ## When it is called
 ///
-/// Once per loop turn in which any event other than a ``EventName/diagnostic`` was posted (a
-/// keyboard, editing, Return or screen event, or a plugin's decision), at the end of that turn,
+/// Once per loop turn in which a built-in event other than a ``EventName/diagnostic`` was posted (a
+/// keyboard, editing, Return or screen event, a built-in decision such as `viewShift`, or
+/// `turnSettled`; events a plugin defines for itself do not count), at the end of that turn,
 /// after the end-of-turn work of the turn (``PostingStyle/asap`` posts, `turnSettled`,
 /// ``BusLoop/runAtEndOfTurn(_:)`` work) has run and what it derived has been applied. With a
 /// settle window (a `TextViewOrdering` setting), the turn whose timer posts `turnSettled` is such a

@@ -74,12 +74,12 @@ public struct KeyboardModel: Hashable, Sendable {
         return end.maxY > size.height + 0.5 ? .hardwareStrip : .docked
     }
 
-    /// Notes a keyboard event (the bus does, before the plugins see it), by ``KeyboardState``'s
-    /// rules: an event with no end frame that is not a hide changes nothing; another app's keyboard
-    /// changes ``anyApp`` only.
+    /// Notes a keyboard event (the bus does, before the plugins see it), by
+    /// ``KeyboardState/counts(_:isHide:followsOtherApps:)``: another app's keyboard changes
+    /// ``anyApp`` only.
     @inlinable
     package mutating func note(_ info: KeyboardInfo, isHide: Bool) {
-        guard isHide || info.end != nil else { return }
+        guard KeyboardState.counts(info, isHide: isHide, followsOtherApps: true) else { return }
         if info.isLocal == false {
             if _ownIsLatest {
                 _own = _latest

@@ -41,98 +41,64 @@ public final class Screen {
         @usableFromInline var lastFieldAction: String?
         @usableFromInline var restingRootOriginY: Double = 0
         @usableFromInline var firstResponder: ViewNode?
+        /// The views by identifier; changed only through ``Screen/index``, which forgets the
+        /// last look-up.
         var index: [ViewID: ViewNode] = [:]
+        /// The view ``Screen/view(_:)`` found last. A replayed record's view is looked up several
+        /// times in a row (the replayer checks it exists, the model applies it, a plugin reads it),
+        /// and hashing a string is most of a look-up. Borrowed: the index holds the node for as
+        /// long as this is set.
         var lastLookup: (id: ViewID, node: Borrowed<ViewNode>)?
     }
     @usableFromInline let _storage: LoopConfined<Storage>
 
     /// The screen's size in points, such as 375×812 for an iPhone X in portrait.
     public package(set) var size: Size {
-        @inlinable get { _size }
-        set {
-            _size = newValue
-            _keyboard.screenChanged(to: newValue)
-        }
-    }
-    @usableFromInline var _size: Size {
         @inlinable get { _storage.value.size }
-        @inlinable _modify { yield &_storage.value.size }
+        set {
+            _storage.value.size = newValue
+            _storage.value.keyboard.screenChanged(to: newValue)
+        }
     }
     /// The keyboard, as the keyboard events tell it: the bus notes each of the six before any plugin
     /// sees it, so every plugin reads the same keyboard (see ``KeyboardModel``).
-    public var keyboard: KeyboardModel { @inlinable get { _keyboard } }
-    @usableFromInline var _keyboard: KeyboardModel {
-        @inlinable get { _storage.value.keyboard }
-        @inlinable _modify { yield &_storage.value.keyboard }
-    }
+    public var keyboard: KeyboardModel { @inlinable get { _storage.value.keyboard } }
     /// The screen's safe area insets (the notch, the home indicator).
     public package(set) var safeArea: EdgeInsets {
-        @inlinable get { _safeArea }
-        set { _safeArea = newValue }
-    }
-    @usableFromInline var _safeArea: EdgeInsets {
         @inlinable get { _storage.value.safeArea }
-        @inlinable _modify { yield &_storage.value.safeArea }
+        set { _storage.value.safeArea = newValue }
     }
     /// The root view, or `nil` before a scene is loaded.
-    public var root: ViewNode? { @inlinable get { _root } }
-    @usableFromInline var _root: ViewNode? {
-        @inlinable get { _storage.value.root }
-        @inlinable _modify { yield &_storage.value.root }
-    }
+    public var root: ViewNode? { @inlinable get { _storage.value.root } }
     /// What Return on the last field performs (the original write-ups' segue identifier).
     ///
     /// A `scene` event sets it.
     public package(set) var lastFieldAction: String? {
-        @inlinable get { _lastFieldAction }
-        set { _lastFieldAction = newValue }
-    }
-    @usableFromInline var _lastFieldAction: String? {
         @inlinable get { _storage.value.lastFieldAction }
-        @inlinable _modify { yield &_storage.value.lastFieldAction }
+        set { _storage.value.lastFieldAction = newValue }
     }
     /// The root's y origin as the scene laid it out, before any shift.
     ///
     /// A `scene` event and a `setFrame` of the root set it; a `viewShift` does not.
     /// It is 0 with no root.
-    public var restingRootOriginY: Double { @inlinable get { _restingRootOriginY } }
-    @usableFromInline var _restingRootOriginY: Double {
-        @inlinable get { _storage.value.restingRootOriginY }
-        @inlinable _modify { yield &_storage.value.restingRootOriginY }
-    }
+    public var restingRootOriginY: Double { @inlinable get { _storage.value.restingRootOriginY } }
     /// The view that is first responder (the focused text input), or `nil`.
     ///
     /// Stored, so reading it is O(1). Editing and `focusChange` events change it; loading a scene or
     /// removing the view's subtree clears it.
-    public var firstResponder: ViewNode? { @inlinable get { _firstResponder } }
-    @usableFromInline var _firstResponder: ViewNode? {
-        @inlinable get { _storage.value.firstResponder }
-        @inlinable _modify { yield &_storage.value.firstResponder }
-    }
+    public var firstResponder: ViewNode? { @inlinable get { _storage.value.firstResponder } }
 
     /// The views by identifier. Every change goes through here, and forgets the last look-up.
     private var index: [ViewID: ViewNode] {
-        get { _index }
+        get { _storage.value.index }
         _modify {
-            lastLookup = nil
-            yield &_index
+            _storage.value.lastLookup = nil
+            yield &_storage.value.index
         }
         set {
-            lastLookup = nil
-            _index = newValue
+            _storage.value.lastLookup = nil
+            _storage.value.index = newValue
         }
-    }
-    private var _index: [ViewID: ViewNode] {
-        get { _storage.value.index }
-        _modify { yield &_storage.value.index }
-    }
-    /// The view ``view(_:)`` found last. A replayed record's view is looked up several times in a
-    /// row (the replayer checks it exists, the model applies it, a plugin reads it), and hashing
-    /// a string is most of a look-up.
-    /// Borrowed: the index holds the node for as long as this is set.
-    private var lastLookup: (id: ViewID, node: Borrowed<ViewNode>)? {
-        get { _storage.value.lastLookup }
-        _modify { yield &_storage.value.lastLookup }
     }
 
     /// Creates an empty screen.
@@ -161,10 +127,10 @@ public final class Screen {
         let newRoot = ViewNode(spec: scene.root)
         let newIndex = try Self.makeIndex(newRoot)
         clearFirstResponder()
-        _root = newRoot
+        _storage.value.root = newRoot
         index = newIndex
         lastFieldAction = scene.lastFieldAction
-        _restingRootOriginY = newRoot.frame.origin.y
+        _storage.value.restingRootOriginY = newRoot.frame.origin.y
     }
 
     /// The view with identifier `id`, or `nil`; O(1).
@@ -178,10 +144,10 @@ public final class Screen {
     }
 
     private func lookUp(_ id: ViewID) -> Borrowed<ViewNode>? {
-        if let lastLookup, lastLookup.id == id { return lastLookup.node }
-        guard let node = _index[id] else { return nil }
+        if let last = _storage.value.lastLookup, last.id == id { return last.node }
+        guard let node = _storage.value.index[id] else { return nil }
         let unmanaged = Borrowed(node)
-        lastLookup = (id, unmanaged)
+        _storage.value.lastLookup = (id, unmanaged)
         return unmanaged
     }
 
@@ -221,8 +187,8 @@ public final class Screen {
         if let firstResponder, firstResponder.isDescendant(of: node) { clearFirstResponder() }
         for removed in node.subtree { index[removed.id] = nil }
         if node === root {
-            _root = nil
-            _restingRootOriginY = 0
+            _storage.value.root = nil
+            _storage.value.restingRootOriginY = 0
         } else {
             node.removeFromParent()
         }
@@ -239,7 +205,7 @@ public final class Screen {
     package func setFrame(_ id: ViewID, to frame: Rect) throws(ScreenError) {
         guard let node = view(id) else { throw .unknownView(id) }
         node.frame = frame
-        if node === root { _restingRootOriginY = frame.origin.y }
+        if node === root { _storage.value.restingRootOriginY = frame.origin.y }
     }
 
     /// Moves the root view vertically so that its y origin is `originY`, in screen coordinates,
@@ -291,8 +257,8 @@ public final class Screen {
         guard node.kind.isTextInput else { throw .notATextInput(id, kind: node.kind) }
         if node === firstResponder { return }
         clearFirstResponder()
-        node._isFirstResponder = true
-        _firstResponder = node
+        node._storage.value.isFirstResponder = true
+        _storage.value.firstResponder = node
     }
 
     /// Finds the first responder by a depth-first search from the root for the view whose
@@ -306,8 +272,8 @@ public final class Screen {
     }
 
     private func clearFirstResponder() {
-        firstResponder?._isFirstResponder = false
-        _firstResponder = nil
+        firstResponder?._storage.value.isFirstResponder = false
+        _storage.value.firstResponder = nil
     }
 
     // MARK: - Geometry
@@ -345,17 +311,17 @@ public final class Screen {
         var origin = Point.zero
         guard let view else { return origin }
         // Walked without counting references (see `ViewNode.isVisible`).
-        let root = _root.map { ObjectIdentifier($0) }
+        let root = _storage.value.root.map { ObjectIdentifier($0) }
         var next: Borrowed<ViewNode>? = Borrowed(view)
         while let current = next {
             next = current.with { node in
                 var frameOrigin = node.frame.origin
-                if unmoved, ObjectIdentifier(node) == root { frameOrigin.y = _restingRootOriginY }
+                if unmoved, ObjectIdentifier(node) == root { frameOrigin.y = _storage.value.restingRootOriginY }
                 origin = origin.offsetBy(dx: frameOrigin.x, dy: frameOrigin.y)
-                if node._kind == .scrollView {
+                if node._storage.value.kind == .scrollView {
                     origin = origin.offsetBy(dx: -node.contentOffset.x, dy: -node.contentOffset.y)
                 }
-                return node._parent
+                return node._storage.value.parent
             }
         }
         return origin

@@ -18,116 +18,68 @@ public final class ViewNode {
     public let id: ViewID
     /// What the view is.
     public package(set) var kind: ViewKind {
-        @inlinable get { _kind }
-        set { _kind = newValue }
-    }
-    @usableFromInline var _kind: ViewKind {
         @inlinable get { _storage.value.kind }
-        @inlinable _modify { yield &_storage.value.kind }
+        set { _storage.value.kind = newValue }
     }
     /// The frame in the parent's coordinates (a scroll view parent's content coordinates).
     public package(set) var frame: Rect {
-        @inlinable get { _frame }
-        set { _frame = newValue }
-    }
-    @usableFromInline var _frame: Rect {
         @inlinable get { _storage.value.frame }
-        @inlinable _modify { yield &_storage.value.frame }
+        set { _storage.value.frame = newValue }
     }
     /// The view's tag (`UIView.tag`), used to order fields.
     public package(set) var tag: Int? {
-        @inlinable get { _tag }
-        set { _tag = newValue }
-    }
-    @usableFromInline var _tag: Int? {
         @inlinable get { _storage.value.tag }
-        @inlinable _modify { yield &_storage.value.tag }
+        set { _storage.value.tag = newValue }
     }
     /// Whether the view is hidden; a hidden view hides its whole subtree (see ``isVisible``).
     public package(set) var isHidden: Bool {
-        @inlinable get { _isHidden }
-        set { _isHidden = newValue }
-    }
-    @usableFromInline var _isHidden: Bool {
         @inlinable get { _storage.value.isHidden }
-        @inlinable _modify { yield &_storage.value.isHidden }
+        set { _storage.value.isHidden = newValue }
     }
     /// Whether the view accepts input.
     public package(set) var isEnabled: Bool {
-        @inlinable get { _isEnabled }
-        set { _isEnabled = newValue }
-    }
-    @usableFromInline var _isEnabled: Bool {
         @inlinable get { _storage.value.isEnabled }
-        @inlinable _modify { yield &_storage.value.isEnabled }
+        set { _storage.value.isEnabled = newValue }
     }
     /// The gap to keep between this field and the keyboard; the avoidance default when `nil`.
     public package(set) var keyboardDistance: Double? {
-        @inlinable get { _keyboardDistance }
-        set { _keyboardDistance = newValue }
-    }
-    @usableFromInline var _keyboardDistance: Double? {
         @inlinable get { _storage.value.keyboardDistance }
-        @inlinable _modify { yield &_storage.value.keyboardDistance }
+        set { _storage.value.keyboardDistance = newValue }
     }
     /// A scroll view's content offset: the point of its content shown at its top-left corner.
     ///
     /// Children of a scroll view appear moved by minus this offset. It is `.zero` for other kinds.
     public package(set) var contentOffset: Point {
-        @inlinable get { _contentOffset }
-        set { _contentOffset = newValue }
-    }
-    @usableFromInline var _contentOffset: Point {
         @inlinable get { _storage.value.contentOffset }
-        @inlinable _modify { yield &_storage.value.contentOffset }
+        set { _storage.value.contentOffset = newValue }
     }
     /// A scroll view's content size; `.zero` when the scene did not give one.
     public package(set) var contentSize: Size {
-        @inlinable get { _contentSize }
-        set { _contentSize = newValue }
-    }
-    @usableFromInline var _contentSize: Size {
         @inlinable get { _storage.value.contentSize }
-        @inlinable _modify { yield &_storage.value.contentSize }
+        set { _storage.value.contentSize = newValue }
     }
     /// A scroll view's content inset, such as the bottom inset keyboard avoidance adds.
     public package(set) var contentInset: EdgeInsets {
-        @inlinable get { _contentInset }
-        set { _contentInset = newValue }
-    }
-    @usableFromInline var _contentInset: EdgeInsets {
         @inlinable get { _storage.value.contentInset }
-        @inlinable _modify { yield &_storage.value.contentInset }
+        set { _storage.value.contentInset = newValue }
     }
     /// The UIKit class the view was (`UIButton`, `MyApp.PaddedField`), when its scene came from a
     /// view-hierarchy dump; `nil` otherwise.
     public package(set) var className: String?
     /// The view this one is a subview of; `nil` for a root.
-    public var parent: ViewNode? { @inlinable get { _parent?.object } }
+    public var parent: ViewNode? { @inlinable get { _storage.value.parent?.object } }
     // Not a `weak` reference: one gives the parent a side table, and every retain and release of a
     // view with children (plugins walk up the tree for every decision) then takes the runtime's slow
-    // path. A parent owns its children and clears their `_parent` when it goes (`deinit`) or lets
+    // path. A parent owns its children and clears their `parent` link (`Storage.parent`) when it goes (`deinit`) or lets
     // one go (`removeFromParent`), so this never dangles; the tree is confined to one thread.
     // Borrowed (an Unmanaged) rather than `unowned(unsafe)`, so that a walk up the tree can go from parent to
     // parent without a retain and a release at each step.
-    @usableFromInline var _parent: Borrowed<ViewNode>? {
-        @inlinable get { _storage.value.parent }
-        @inlinable _modify { yield &_storage.value.parent }
-    }
     /// The subviews, back to front.
-    public var children: [ViewNode] { @inlinable get { _children } }
-    @usableFromInline var _children: [ViewNode] {
-        @inlinable get { _storage.value.children }
-        @inlinable _modify { yield &_storage.value.children }
-    }
+    public var children: [ViewNode] { @inlinable get { _storage.value.children } }
     /// Whether this view is its screen's first responder.
     ///
     /// Changed only with ``Screen/firstResponder``, as the bus applies editing and focus events.
-    public var isFirstResponder: Bool { @inlinable get { _isFirstResponder } }
-    @usableFromInline var _isFirstResponder: Bool {
-        @inlinable get { _storage.value.isFirstResponder }
-        @inlinable _modify { yield &_storage.value.isFirstResponder }
-    }
+    public var isFirstResponder: Bool { @inlinable get { _storage.value.isFirstResponder } }
 
     /// Creates a single node, without children, from the description's own fields.
     private init(shallow spec: ViewSpec) {
@@ -198,7 +150,7 @@ public final class ViewNode {
     private static func visit(_ node: Borrowed<ViewNode>, _ visit: (ViewNode) -> SubtreeVisit) {
         node.with { view in
             guard visit(view) == .descend else { return }
-            view._children.withUnsafeBufferPointer { children in
+            view._storage.value.children.withUnsafeBufferPointer { children in
                 for index in children.indices { Self.visit(Borrowed(children[index]), visit) }
             }
         }
@@ -207,10 +159,10 @@ public final class ViewNode {
     /// Whether the view can be seen: neither it nor any ancestor is hidden.
     public var isVisible: Bool {
         // Walked without counting references (a retain and a release per level otherwise): the
-        // tree keeps every ancestor alive while this runs (see `_parent`).
+        // tree keeps every ancestor alive while this runs (see `Storage.parent`).
         var node = Borrowed(self)
         while true {
-            let (hidden, parent) = node.with { ($0._isHidden, $0._parent) }
+            let (hidden, parent) = node.with { ($0._storage.value.isHidden, $0._storage.value.parent) }
             if hidden { return false }
             guard let parent else { return true }
             node = parent
@@ -220,9 +172,9 @@ public final class ViewNode {
     /// The nearest ancestor (not the view itself) whose kind is ``ViewKind/scrollView``.
     public var enclosingScrollView: ViewNode? {
         // Walked without counting references, like `isVisible`.
-        var next = _parent
+        var next = _storage.value.parent
         while let node = next {
-            let (isScrollView, parent) = node.with { ($0._kind == .scrollView, $0._parent) }
+            let (isScrollView, parent) = node.with { ($0._storage.value.kind == .scrollView, $0._storage.value.parent) }
             if isScrollView { return node.object }
             next = parent
         }
@@ -309,23 +261,23 @@ public final class ViewNode {
     func appendChild(_ child: ViewNode, at index: Int? = nil) {
         precondition(child.parent == nil, "view \(child.id) already has a parent")
         precondition(child !== self && !isDescendant(of: child), "adding view \(child.id) would make a cycle")
-        child._parent = Borrowed(self)
+        child._storage.value.parent = Borrowed(self)
         if let index {
-            _children.insert(child, at: index)
+            _storage.value.children.insert(child, at: index)
         } else {
-            _children.append(child)
+            _storage.value.children.append(child)
         }
     }
 
     deinit {
-        for child in _children { child._parent = nil }
+        for child in _storage.value.children { child._storage.value.parent = nil }
     }
 
     /// Detaches this view (and its subtree) from its parent; nothing happens for a root.
     func removeFromParent() {
         guard let parent else { return }
-        parent._children.removeAll { $0 === self }
-        self._parent = nil
+        parent._storage.value.children.removeAll { $0 === self }
+        self._storage.value.parent = nil
     }
 }
 
