@@ -54,19 +54,19 @@ extension Bus {
 
     /// Whether either queue holds an event.
     @usableFromInline
-    var hasQueuedEvents: Bool { !asapQueue.isEmpty || !idleQueue.isEmpty }
+    var hasQueuedEvents: Bool { !state.asapQueue.isEmpty || !state.idleQueue.isEmpty }
 
     /// Adds a queued post to the asap or the when-idle queue and makes sure a drain is scheduled.
     @usableFromInline
     func enqueue(_ queued: QueuedPost, whenIdle: Bool) {
         if whenIdle {
-            idleQueue.append(queued)
+            state.idleQueue.append(queued)
             if !idleDrainScheduled {
                 idleDrainScheduled = true
                 loop.runWhenIdle { [self] in drainIdle() }
             }
         } else {
-            asapQueue.append(queued)
+            state.asapQueue.append(queued)
             if !asapDrainScheduled {
                 asapDrainScheduled = true
                 loop.runAtEndOfTurn { [self] in drainASAP() }
@@ -88,12 +88,12 @@ extension Bus {
     }
 
     /// The number of events waiting in the asap and when-idle queues.
-    public var queuedEventCount: Int { asapQueue.count + idleQueue.count }
+    public var queuedEventCount: Int { state.asapQueue.count + state.idleQueue.count }
 
     @usableFromInline @discardableResult
     func removeQueued(nameID: Int, senderID: ObjectIdentifier?, _ mask: Coalescing) -> Int {
-        Self.removeMatching(nameID: nameID, senderID: senderID, mask, from: &asapQueue)
-            + Self.removeMatching(nameID: nameID, senderID: senderID, mask, from: &idleQueue)
+        Self.removeMatching(nameID: nameID, senderID: senderID, mask, from: &state.asapQueue)
+            + Self.removeMatching(nameID: nameID, senderID: senderID, mask, from: &state.idleQueue)
     }
 
     /// Removes the queued posts that match; returns how many. Coalescing usually finds one match
@@ -132,19 +132,19 @@ extension Bus {
     private func drainASAP() {
         // Events queued asap while draining join this drain, as end-of-turn work does; each is
         // taken from the queue only when its turn comes, so a later post can still coalesce it away.
-        while let next = asapQueue.popFirst() { next.deliver(self) }
+        while let next = state.asapQueue.popFirst() { next.deliver(self) }
         asapDrainScheduled = false
     }
 
     private func drainIdle() {
         // Only what was queued when the loop went idle; what this queues waits for the next idle.
         let last = nextSequence
-        while let first = idleQueue.first, first.sequence <= last {
-            idleQueue.removeFirst()
+        while let first = state.idleQueue.first, first.sequence <= last {
+            state.idleQueue.removeFirst()
             first.deliver(self)
         }
         idleDrainScheduled = false
-        if !idleQueue.isEmpty {
+        if !state.idleQueue.isEmpty {
             idleDrainScheduled = true
             loop.runWhenIdle { [self] in drainIdle() }
         }

@@ -12,7 +12,7 @@ extension Bus {
     @usableFromInline
     func applyToScreen(nameID: Int, payload: UnsafeRawPointer) {
         guard let builtin = BuiltinEvent(rawValue: nameID) else { return }
-        if turnWatch.hasObservers && builtin != .diagnostic { noteTurnActivity() }
+        if state.turnWatch.hasObservers && builtin != .diagnostic { noteTurnActivity() }
         func read<Value>(_: Value.Type) -> Value { payload.assumingMemoryBound(to: Value.self).pointee }
         do {
             switch builtin {

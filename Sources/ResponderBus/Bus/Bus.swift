@@ -67,15 +67,10 @@ public final class Bus: @unchecked Sendable {
     // The delivery path below is `@inlinable`, so that a post is specialized for its payload type in
     // the caller's module: unspecialized, every post looked up `Event<Payload>`'s generic metadata at
     // run time and copied the payload through value witnesses (see Benchmarks/).
-    // These are loop-confined and never accessed overlappingly (no inout access spans a callback),
-    // so the run-time exclusivity checks are turned off (benchmark cases "bus.post, 1 observer" and
-    // "heap allocations per post", group 1, say what they cost).
-    @exclusivity(unchecked) @usableFromInline var routes: [Route] = []
-    @exclusivity(unchecked) @usableFromInline var wildcard = Route()
+    /// What every post reads and changes; the audited layer's one opt-out in the bus (see
+    /// ``DeliveryState`` for its invariant and why it is stored in place).
+    @exclusivity(unchecked) @usableFromInline var state = DeliveryState()
     var nextSequence: UInt64 = 0
-    @exclusivity(unchecked) @usableFromInline var isDispatching = false
-    @exclusivity(unchecked) @usableFromInline var pending = Deque<PendingDelivery>()
-    @exclusivity(unchecked) @usableFromInline var deadRecords: [ObserverRecord] = []
 
     var plugins: [PluginEntry] = []
     /// The registrations of plugins that threw during the current outermost post.
@@ -83,10 +78,6 @@ public final class Bus: @unchecked Sendable {
     /// Registrations of unregistered plugins whose contexts may still be held somewhere.
     var retiredRegistrations: [PluginRegistration] = []
 
-    @exclusivity(unchecked) @usableFromInline var asapQueue = Deque<QueuedPost>()
-    @exclusivity(unchecked) @usableFromInline var idleQueue = Deque<QueuedPost>()
-    /// Turn activity for ``TurnObserving`` plugins (read for every event when there are any).
-    @exclusivity(unchecked) @usableFromInline var turnWatch = TurnWatch()
     var asapDrainScheduled = false
     var idleDrainScheduled = false
 
@@ -142,14 +133,14 @@ public final class Bus: @unchecked Sendable {
         origin: EventOrigin = .external
     ) {
         loop.assertInLoop()
-        if isDispatching {
-            pending.append(PendingDelivery { bus in bus.dispatch(name, payload, sender: sender, origin: origin) })
+        if state.isDispatching {
+            state.pending.append(PendingDelivery { bus in bus.dispatch(name, payload, sender: sender, origin: origin) })
             return
         }
-        isDispatching = true
+        state.isDispatching = true
         dispatch(name, payload, sender: sender, origin: origin)
-        if pending.isEmpty && deadRecords.isEmpty {
-            isDispatching = false
+        if state.pending.isEmpty && state.deadRecords.isEmpty {
+            state.isDispatching = false
         } else {
             drainPending()
         }
@@ -191,26 +182,26 @@ public final class Bus: @unchecked Sendable {
     @usableFromInline
     func drainPending() {
         var delivered = 0
-        while let next = pending.popFirst() {
+        while let next = state.pending.popFirst() {
             delivered += 1
             if delivered > Bus.cascadeLimit {
-                cutCascade(dropping: pending.count + 1)
+                cutCascade(dropping: state.pending.count + 1)
                 break
             }
             next.run(self)
         }
-        if !deadRecords.isEmpty {
-            let dead = deadRecords
-            deadRecords.removeAll()
+        if !state.deadRecords.isEmpty {
+            let dead = state.deadRecords
+            state.deadRecords.removeAll()
             for record in dead { detach(record) }
         }
         if !failingRegistrations.isEmpty { forgiveFailures() }
-        isDispatching = false
+        state.isDispatching = false
     }
 
     /// Drops the events still queued by a cascade that reached ``cascadeLimit``, and says so.
     private func cutCascade(dropping dropped: Int) {
-        pending.removeAll()
+        state.pending.removeAll()
         dispatch(
             .diagnostic,
             Diagnostic(
@@ -219,7 +210,7 @@ public final class Bus: @unchecked Sendable {
                     "one post cascaded into more than \(Bus.cascadeLimit) events (observers posting to each other without end?); the \(dropped) still queued were dropped",
                 failure: .cascadeCut),
             sender: nil, origin: .derived(by: "bus"))
-        pending.removeAll()
+        state.pending.removeAll()
     }
 
     // MARK: Dispatch
@@ -235,17 +226,17 @@ public final class Bus: @unchecked Sendable {
                 screen._storage.value.keyboard.note(
                     UnsafeRawPointer($0).assumingMemoryBound(to: KeyboardInfo.self).pointee, isHide: name.id == 2 || name.id == 3)
             }
-            if turnWatch.hasObservers { noteTurnActivity() }
+            if state.turnWatch.hasObservers { noteTurnActivity() }
         } else if name.id < Bus.modelEventLimit {
             withUnsafePointer(to: payload) { applyToScreen(nameID: name.id, payload: UnsafeRawPointer($0)) }
         }
         // One array per name lists everything to call, in order (see `Route.delivery`). It is a
         // snapshot: an observer added or removed meanwhile changes the bus's copy, not this one
         // (copy on write), and removal still takes effect at once through `isRemoved`.
-        let known = name.id < routes.count
-        let delivery = known ? routes[name.id].delivery : wildcard.delivery
+        let known = name.id < state.routes.count
+        let delivery = known ? state.routes[name.id].delivery : state.wildcard.delivery
         guard !delivery.isEmpty else { return }
-        if !(known ? routes[name.id].deliveryHasErased : wildcard.deliveryHasErased) {
+        if !(known ? state.routes[name.id].deliveryHasErased : state.wildcard.deliveryHasErased) {
             // Typed records only (the usual case): no erased form of the event is ever needed.
             delivery.withUnsafeBufferPointer { records in
                 for index in records.indices {
@@ -272,7 +263,7 @@ public final class Bus: @unchecked Sendable {
         guard !record.isRemoved else { return }
         if record.senderID != nil {
             if record.sender == nil {
-                if record.markRemoved() { deadRecords.append(record) }
+                if record.markRemoved() { state.deadRecords.append(record) }
                 return
             }
             guard record.accepts(event.sender) else { return }
@@ -291,7 +282,7 @@ public final class Bus: @unchecked Sendable {
         if record.senderID != nil {
             if record.sender == nil {
                 // The sender died: this observation can never match again.
-                if record.markRemoved() { deadRecords.append(record) }
+                if record.markRemoved() { state.deadRecords.append(record) }
                 return
             }
             guard record.accepts(event.sender) else { return }
@@ -319,22 +310,22 @@ public final class Bus: @unchecked Sendable {
 
     func attach(_ record: ObserverRecord) {
         if let id = record.nameID {
-            if id >= routes.count {
+            if id >= state.routes.count {
                 var fresh = Route()
-                fresh.delivery = wildcard.delivery
-                fresh.deliveryHasErased = wildcard.deliveryHasErased
-                routes.append(contentsOf: repeatElement(fresh, count: id - routes.count + 1))
+                fresh.delivery = state.wildcard.delivery
+                fresh.deliveryHasErased = state.wildcard.deliveryHasErased
+                state.routes.append(contentsOf: repeatElement(fresh, count: id - state.routes.count + 1))
             }
-            let appendsAtEnd = insertSorted(record, into: &routes[id][pipeline: record.inPipeline])
-            if appendsAtEnd && !record.inPipeline && (wildcard.listeners.last?.sortKey ?? 0) < record.sortKey {
+            let appendsAtEnd = insertSorted(record, into: &state.routes[id][pipeline: record.inPipeline])
+            if appendsAtEnd && !record.inPipeline && (state.wildcard.listeners.last?.sortKey ?? 0) < record.sortKey {
                 // The usual case, a new listener: it goes last, so the delivery list just grows.
-                routes[id].delivery.append(record)
-                if record.isErased { routes[id].deliveryHasErased = true }
+                state.routes[id].delivery.append(record)
+                if record.isErased { state.routes[id].deliveryHasErased = true }
             } else {
-                routes[id].rebuildDelivery(wildcard: wildcard)
+                state.routes[id].rebuildDelivery(wildcard: state.wildcard)
             }
         } else {
-            insertSorted(record, into: &wildcard[pipeline: record.inPipeline])
+            insertSorted(record, into: &state.wildcard[pipeline: record.inPipeline])
             rebuildAllDeliveries()
         }
     }
@@ -354,11 +345,11 @@ public final class Bus: @unchecked Sendable {
     /// Takes a record out of the lists (it must already be marked removed).
     func detach(_ record: ObserverRecord) {
         if let id = record.nameID {
-            guard id < routes.count else { return }
-            routes[id][pipeline: record.inPipeline].removeAll { $0 === record }
-            routes[id].delivery.removeAll { $0 === record }
+            guard id < state.routes.count else { return }
+            state.routes[id][pipeline: record.inPipeline].removeAll { $0 === record }
+            state.routes[id].delivery.removeAll { $0 === record }
         } else {
-            wildcard[pipeline: record.inPipeline].removeAll { $0 === record }
+            state.wildcard[pipeline: record.inPipeline].removeAll { $0 === record }
             rebuildAllDeliveries()
         }
     }
@@ -366,16 +357,16 @@ public final class Bus: @unchecked Sendable {
     /// Recomputes every name's delivery list (after an all-names record came or went, or the
     /// pipeline was reordered).
     func rebuildAllDeliveries() {
-        let all = wildcard
-        wildcard.rebuildDelivery(wildcard: Route())
-        for id in routes.indices {
-            routes[id].rebuildDelivery(wildcard: all)
+        let all = state.wildcard
+        state.wildcard.rebuildDelivery(wildcard: Route())
+        for id in state.routes.indices {
+            state.routes[id].rebuildDelivery(wildcard: all)
         }
     }
 
     /// The number of live observations (listeners, not plugins), for tests and diagnostics.
     public var observationCount: Int {
-        routes.reduce(0) { $0 + $1.listeners.count { !$0.isRemoved } } + wildcard.listeners.count { !$0.isRemoved }
+        state.routes.reduce(0) { $0 + $1.listeners.count { !$0.isRemoved } } + state.wildcard.listeners.count { !$0.isRemoved }
     }
 }
 

@@ -121,10 +121,10 @@ extension Bus {
                 record.sortKey = UInt64(rank) << 32 | UInt64(local)
             }
         }
-        for id in routes.indices where routes[id].pipeline.count > 1 {
-            routes[id].pipeline.sort { $0.sortKey < $1.sortKey }
+        for id in state.routes.indices where state.routes[id].pipeline.count > 1 {
+            state.routes[id].pipeline.sort { $0.sortKey < $1.sortKey }
         }
-        wildcard.pipeline.sort { $0.sortKey < $1.sortKey }
+        state.wildcard.pipeline.sort { $0.sortKey < $1.sortKey }
         rebuildAllDeliveries()
     }
 
@@ -219,10 +219,10 @@ extension Bus {
             bus.dispatch(.diagnostic, diagnostic, sender: nil, origin: origin)
             registration.isMuted = false
         }
-        if isDispatching {
-            pending.append(delivery)
+        if state.isDispatching {
+            state.pending.append(delivery)
         } else {
-            isDispatching = true
+            state.isDispatching = true
             delivery.run(self)
             drainPending()
         }

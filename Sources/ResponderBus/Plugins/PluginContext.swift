@@ -72,37 +72,3 @@ public struct PluginContext {
         post(.diagnostic, Diagnostic(level: level, message: message, views: views, metadata: metadata))
     }
 }
-
-/// Whether one registration of a plugin is still in place; shared by the plugin's contexts.
-@usableFromInline
-final class PluginRegistration {
-    // Read on every post of the plugin's, from its module: accessors over unchecked storage (see
-    // `Screen` for why), loop-confined like the rest of the bus.
-    /// Whether the plugin is still registered.
-    @usableFromInline var isActive: Bool {
-        @inlinable get { _isActive }
-        set { _isActive = newValue }
-    }
-    @usableFromInline @exclusivity(unchecked) var _isActive = true
-    /// Whether the bus is still alive; cleared (with ``isActive``) as the bus goes away.
-    @usableFromInline var busIsAlive: Bool {
-        @inlinable get { _busIsAlive }
-        set { _busIsAlive = newValue }
-    }
-    @usableFromInline @exclusivity(unchecked) var _busIsAlive = true
-    /// Whether a ``TurnSettling`` plugin runs before this one; kept up to date by the bus whenever
-    /// the pipeline changes, so that asking costs nothing per event.
-    var turnsAreSettled = false
-    /// Set while the diagnostic reporting this plugin's own throw is delivered: the plugin does not
-    /// receive it.
-    var isMuted = false
-    /// How often the plugin threw during the current outermost post (see
-    /// ``Bus/pluginFailureLimit``); reset when that post returns.
-    var failures = 0
-
-    /// Whether the plugin's callbacks are called for the event being delivered: not while its own
-    /// failure is reported, and not once it has been suspended for throwing too often.
-    var isCallable: Bool { !isMuted && failures < Bus.pluginFailureLimit }
-
-    init() {}
-}

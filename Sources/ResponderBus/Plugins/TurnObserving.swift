@@ -60,7 +60,7 @@ extension Bus {
     /// Notes activity for the ``TurnObserving`` plugins and schedules their call at the turn's end.
     @usableFromInline
     func noteTurnActivity() {
-        if turnWatch.noteActivity() { scheduleTurnCheck(pass: 0, seen: turnWatch.activity) }
+        if state.turnWatch.noteActivity() { scheduleTurnCheck(pass: 0, seen: state.turnWatch.activity) }
     }
 
     /// The end-of-turn check: runs again at the end of the turn's work as long as something was
@@ -70,13 +70,13 @@ extension Bus {
     private func scheduleTurnCheck(pass: Int, seen: UInt64) {
         loop.runAtEndOfTurn { [weak self] in
             guard let self else { return }
-            if pass == 0 || turnWatch.activity != seen || !asapQueue.isEmpty {
-                scheduleTurnCheck(pass: pass + 1, seen: turnWatch.activity)
+            if pass == 0 || state.turnWatch.activity != seen || !state.asapQueue.isEmpty {
+                scheduleTurnCheck(pass: pass + 1, seen: state.turnWatch.activity)
                 return
             }
-            turnWatch.scheduled = false
-            turnWatch.delivering = true
-            defer { turnWatch.delivering = false }
+            state.turnWatch.scheduled = false
+            state.turnWatch.delivering = true
+            defer { state.turnWatch.delivering = false }
             for entry in plugins {
                 guard let observer = entry.plugin as? any TurnObserving, entry.registration.isActive else { continue }
                 do {
@@ -90,6 +90,6 @@ extension Bus {
 
     /// Keeps ``TurnWatch/hasObservers`` up to date when the pipeline changes.
     func updateTurnObservers() {
-        turnWatch.hasObservers = plugins.contains { $0.plugin is any TurnObserving }
+        state.turnWatch.hasObservers = plugins.contains { $0.plugin is any TurnObserving }
     }
 }
