@@ -14,7 +14,7 @@ extension UVLoopCore {
 
     func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork {
         requireInLoop("schedule(after:_:)")
-        guard lifecycle.acceptsTimersAndWatchers else {
+        guard onLoop.lifecycle.acceptsTimersAndWatchers else {
             let refused = ScheduledWork()
             refused.cancel()
             return refused
@@ -49,9 +49,9 @@ extension UVLoopCore {
 
     /// Timer callback.
     func timerFired(_ timer: UVTimer) {
-        phase = .beforePoll
-        defer { phase = .pollOrLater }
-        if lifecycle.acceptsTimersAndWatchers, inbox.withLock({ $0.stopRequested }) {
+        onLoop.phase = .beforePoll
+        defer { onLoop.phase = .pollOrLater }
+        if onLoop.lifecycle.acceptsTimersAndWatchers, inbox.withLock({ $0.stopRequested }) {
             beginStop()  // no timer fires once shutdown was asked for; this cancels `timer` too
         }
         guard timers[ObjectIdentifier(timer)] != nil else { return }
@@ -117,7 +117,7 @@ extension UVLoopCore {
     ) throws(UVWatchError) -> UVWatcher {
         requireInLoop("watchFile(atPath:pollInterval:_:)")
         let watcher = UVWatcher(core: self, action: .fileChanged(onChange))
-        guard lifecycle.acceptsTimersAndWatchers else {
+        guard onLoop.lifecycle.acceptsTimersAndWatchers else {
             watcher.stop()
             return watcher
         }
@@ -146,7 +146,7 @@ extension UVLoopCore {
     func watchSignals(_ signals: [Int32], _ handler: @escaping (Int32) -> Void) -> UVWatcher {
         requireInLoop("watchSignals(_:_:)")
         let watcher = UVWatcher(core: self, action: .signal(handler))
-        guard lifecycle.acceptsTimersAndWatchers else {
+        guard onLoop.lifecycle.acceptsTimersAndWatchers else {
             watcher.stop()
             return watcher
         }
@@ -182,11 +182,11 @@ extension UVLoopCore {
     /// for coalesced file changes); `false` once shutdown was requested, in which case every
     /// watcher has been stopped and the callback must not run.
     func watcherCallbackMayRun() -> Bool {
-        phase = .pollOrLater
-        if lifecycle.acceptsTimersAndWatchers, inbox.withLock({ $0.stopRequested }) {
+        onLoop.phase = .pollOrLater
+        if onLoop.lifecycle.acceptsTimersAndWatchers, inbox.withLock({ $0.stopRequested }) {
             beginStop()  // no watcher callback runs once shutdown was asked for, as for timers
         }
-        return lifecycle.acceptsTimersAndWatchers
+        return onLoop.lifecycle.acceptsTimersAndWatchers
     }
 
 }

@@ -14,12 +14,12 @@ extension UVLoopCore {
 
     func runAtEndOfTurn(_ work: @escaping () -> Void) {
         requireInLoop("runAtEndOfTurn(_:)")
-        endOfTurnWork.append(QueuedWork(work))
+        onLoop.endOfTurnWork.append(QueuedWork(work))
         if !checkActive {
             checkActive = true
             uv_check_start(checkHandle, UVCallbacks.check)
         }
-        if phase == .beforePoll {
+        if onLoop.phase == .beforePoll {
             // The check phase follows this iteration's poll, which would block until some other
             // event arrives; an active idle handle makes it return at once. (A timer that fired is
             // being closed, which already keeps the poll from blocking, and the idle callback keeps
@@ -30,7 +30,7 @@ extension UVLoopCore {
 
     func runWhenIdle(_ work: @escaping () -> Void) {
         requireInLoop("runWhenIdle(_:)")
-        idleWork.append(QueuedWork(work))
+        onLoop.idleWork.append(QueuedWork(work))
         startIdle()
     }
 
@@ -42,8 +42,8 @@ extension UVLoopCore {
 
     /// Check callback: drains the end-of-turn queue, including work added while draining.
     func runEndOfTurnWork() {
-        phase = .pollOrLater
-        while let work = endOfTurnWork.popFirst() { work.run() }
+        onLoop.phase = .pollOrLater
+        while let work = onLoop.endOfTurnWork.popFirst() { work.run() }
         checkActive = false
         uv_check_stop(checkHandle)
         finishIfDrained()
@@ -52,19 +52,19 @@ extension UVLoopCore {
     /// Idle callback: runs the idle work queued so far, unless end-of-turn work is still pending
     /// (it runs first, in this iteration's check phase; the idle work waits for the next one).
     func runIdleWork() {
-        phase = .beforePoll
-        if endOfTurnWork.isEmpty {
+        onLoop.phase = .beforePoll
+        if onLoop.endOfTurnWork.isEmpty {
             var batch = Deque<QueuedWork>()
-            swap(&batch, &idleWork)
+            swap(&batch, &onLoop.idleWork)
             while let work = batch.popFirst() { work.run() }
         }
         // Stay active while anything is pending, so that the poll does not block before the
         // check phase or the next idle phase.
-        if idleWork.isEmpty, endOfTurnWork.isEmpty {
+        if onLoop.idleWork.isEmpty, onLoop.endOfTurnWork.isEmpty {
             idleActive = false
             uv_idle_stop(idleHandle)
         }
-        phase = .pollOrLater
+        onLoop.phase = .pollOrLater
         finishIfDrained()
     }
 }

@@ -16,20 +16,20 @@ extension UVLoopCore {
     /// Loop-confined. `nil` once the stop request was seen.
     func makeWakeUp(for target: any BusLoopWakeUpTarget) -> (any BusLoopWakeUp)? {
         requireInLoop("makeWakeUp(for:)")
-        guard lifecycle.acceptsWakeUps else { return nil }
+        guard onLoop.lifecycle.acceptsWakeUps else { return nil }
         let handle = UnsafeMutablePointer<uv_async_t>.allocate(capacity: 1)
         handle.initialize(to: uv_async_t())
         Self.check(uv_async_init(loop, handle, UVCallbacks.wakeUpSignalled), "uv_async_init")
         handle.pointee.data = Unmanaged.passUnretained(self).toOpaque()
         let wakeUp = UVWakeUp(core: self, handle: handle, target: target)
-        wakeUps.append(wakeUp)
+        onLoop.wakeUps.append(wakeUp)
         return wakeUp
     }
 
     /// The stop request was seen: handles a signal that arrived since the drain looked, then tells
     /// every target that no signal is taken any more.
     func endWakeUps() {
-        for wakeUp in wakeUps {
+        for wakeUp in onLoop.wakeUps {
             guard let target = wakeUp.target else { continue }
             if target.pendingWakeUpTicket != 0 { target.loopDidWake() }
             target.loopEndedWakeUps()
@@ -38,14 +38,14 @@ extension UVLoopCore {
 
     /// Unregisters a cancelled wake-up and closes its handle. Loop-confined.
     func remove(_ wakeUp: UVWakeUp) {
-        guard let index = wakeUps.firstIndex(where: { $0 === wakeUp }) else { return }
-        wakeUps.remove(at: index)
+        guard let index = onLoop.wakeUps.firstIndex(where: { $0 === wakeUp }) else { return }
+        onLoop.wakeUps.remove(at: index)
         wakeUp.close()
     }
 
     /// Cancels every pending timer, stops every watcher, and refuses new ones.
     func beginStop() {
-        guard lifecycle.beginStop() else { return }
+        guard onLoop.lifecycle.beginStop() else { return }
         for timer in Array(timers.values) {
             timer.scheduled?.cancel()
             cancel(timer)  // already done through the handle's onCancel; a no-op then
@@ -59,15 +59,17 @@ extension UVLoopCore {
     /// Closes the loop's handles once the stop request was drained and no hook work is left;
     /// `uv_run` then returns as soon as the close callbacks have run.
     func finishIfDrained() {
-        guard lifecycle.stage == .inboxClosed, endOfTurnWork.isEmpty, idleWork.isEmpty, lifecycle.closeHandles() else { return }
+        guard onLoop.lifecycle.stage == .inboxClosed, onLoop.endOfTurnWork.isEmpty, onLoop.idleWork.isEmpty, onLoop.lifecycle.closeHandles() else {
+            return
+        }
         checkActive = false
         idleActive = false
         wakeupHandle.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_close($0, nil) }
         checkHandle.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_close($0, nil) }
         idleHandle.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_close($0, nil) }
         // Their targets were told at the stop request (or are gone): nothing signals them now.
-        for wakeUp in wakeUps { wakeUp.close() }
-        wakeUps.removeAll()
+        for wakeUp in onLoop.wakeUps { wakeUp.close() }
+        onLoop.wakeUps.removeAll()
     }
 
 }

@@ -100,20 +100,9 @@ final class UVLoopCore: @unchecked Sendable {
     /// The value `uv_loop_close` returned, once the loop thread has closed the loop.
     let exitStatus = Locked<Int32?>(nil)
 
-    // Loop-confined state. The state a drain touches is never accessed overlappingly (no inout
-    // access spans a callback), so its run-time exclusivity checks are turned off.
-    @exclusivity(unchecked) var phase = Phase.pollOrLater
-    /// Where the loop is on the way out (see ``UVLoopLifecycle``).
-    @exclusivity(unchecked) var lifecycle = UVLoopLifecycle()
-    /// The empty work queue swapped with the inbox's at each drain, so that both keep their
-    /// capacity and posting does not allocate once they are big enough.
-    @exclusivity(unchecked) var spareWork = Deque<Work>()
-    /// The registered wake-ups (see ``makeWakeUp(for:)``).
-    @exclusivity(unchecked) var wakeUps: [UVWakeUp] = []
-    /// Scratch list of the signals a drain found, kept for its capacity.
-    @exclusivity(unchecked) var signals: [Signal] = []
-    @exclusivity(unchecked) var endOfTurnWork = Deque<QueuedWork>()
-    @exclusivity(unchecked) var idleWork = Deque<QueuedWork>()
+    /// What only the loop thread touches and a drain reads and changes on every wake-up (see
+    /// ``UVLoopThreadState``): one stored property without run-time exclusivity checks.
+    @exclusivity(unchecked) var onLoop = UVLoopThreadState()
     var checkActive = false
     var idleActive = false
     var timers: [ObjectIdentifier: UVTimer] = [:]
@@ -290,7 +279,7 @@ final class UVLoopCore: @unchecked Sendable {
     /// work's), looks at the signals again, and handles those up to the watermark merged with the
     /// work by ticket. A newer signal may follow work not in hand yet: another round takes both.
     func drainInbox() {
-        phase = .pollOrLater
+        onLoop.phase = .pollOrLater
         var stop = false
         var again: Bool
         repeat {
@@ -298,18 +287,18 @@ final class UVLoopCore: @unchecked Sendable {
             var first = collectSignals(upTo: .max).first
             if !inboxMayHaveWork.value.load(ordering: .acquiring) {
                 // The common case: signals only, usually one bus's.
-                if signals.isEmpty {
+                if onLoop.signals.isEmpty {
                     first?.target.loopDidWake()
                 } else {
-                    if let first { signals.append(first) }
+                    if let first { onLoop.signals.append(first) }
                     var nothing = Deque<Work>()
                     handleSignals(merging: &nothing)
                 }
                 continue
             }
-            signals.removeAll(keepingCapacity: true)
+            onLoop.signals.removeAll(keepingCapacity: true)
             var batch = Deque<Work>()
-            swap(&batch, &spareWork)
+            swap(&batch, &onLoop.spareWork)
             var watermark: UInt64 = 0
             let stopRequested = inbox.withLock { inbox in
                 swap(&batch, &inbox.work)
@@ -322,17 +311,17 @@ final class UVLoopCore: @unchecked Sendable {
             let found = collectSignals(upTo: watermark)
             first = found.first
             again = found.skippedNewer
-            if let first { signals.append(first) }
+            if let first { onLoop.signals.append(first) }
             let taken = batch.count
             handleSignals(merging: &batch)
             // Keep the emptied queue's storage for the next swap, unless a burst made it large.
-            if taken > 0 && taken <= 4096 { swap(&batch, &spareWork) }
+            if taken > 0 && taken <= 4096 { swap(&batch, &onLoop.spareWork) }
         } while again
         if stop {
             // The stop request and everything posted before it were taken under one lock, and
             // nothing is accepted after it: the inbox is closed for good.
             beginStop()
-            if lifecycle.closeInbox() { endWakeUps() }
+            if onLoop.lifecycle.closeInbox() { endWakeUps() }
         }
         finishIfDrained()
     }
@@ -342,7 +331,7 @@ final class UVLoopCore: @unchecked Sendable {
     func collectSignals(upTo watermark: UInt64) -> (first: Signal?, skippedNewer: Bool) {
         var first: Signal?
         var skippedNewer = false
-        for wakeUp in wakeUps {
+        for wakeUp in onLoop.wakeUps {
             guard let target = wakeUp.target else { continue }
             let ticket = target.pendingWakeUpTicket
             if ticket == 0 { continue }
@@ -351,7 +340,7 @@ final class UVLoopCore: @unchecked Sendable {
             } else if first == nil {
                 first = Signal(ticket: ticket, target: target)
             } else {
-                signals.append(Signal(ticket: ticket, target: target))
+                onLoop.signals.append(Signal(ticket: ticket, target: target))
             }
         }
         return (first, skippedNewer)
@@ -360,20 +349,50 @@ final class UVLoopCore: @unchecked Sendable {
     /// Handles the signals in `signals` in ticket order, merged with `batch` (run in order, each
     /// piece after the older signals), then empties `signals`.
     func handleSignals(merging batch: inout Deque<Work>) {
-        if signals.count > 1 { signals.sort { $0.ticket < $1.ticket } }
+        if onLoop.signals.count > 1 { onLoop.signals.sort { $0.ticket < $1.ticket } }
         var next = 0
         while let work = batch.popFirst() {
-            while next < signals.count && signals[next].ticket < work.ticket {
-                signals[next].target.loopDidWake()
+            while next < onLoop.signals.count && onLoop.signals[next].ticket < work.ticket {
+                // Read out first: no access to `onLoop` spans the call, which may change it.
+                let target = onLoop.signals[next].target
+                target.loopDidWake()
                 next += 1
             }
             work.run()
         }
-        while next < signals.count {
-            signals[next].target.loopDidWake()
+        while next < onLoop.signals.count {
+            let target = onLoop.signals[next].target
+            target.loopDidWake()
             next += 1
         }
-        signals.removeAll(keepingCapacity: true)
+        onLoop.signals.removeAll(keepingCapacity: true)
     }
 
+}
+
+/// What a ``UVLoopCore`` keeps for its loop thread: the callback phase, the way out, the work for
+/// the end of the turn and for idle time, the registered wake-ups and a drain's scratch lists.
+///
+/// ## Invariant
+///
+/// Touched only on the loop thread, from libuv's callbacks. The core holds it in one stored
+/// property that skips the run-time exclusivity checks (a drain reads and changes it on every
+/// wake-up; benchmark cases "postFromAnyThread, 1 producer" and "round trip p50", group 2), so no
+/// `inout` access to any part of it may span a call out of the core (work, a wake-up target's
+/// `loopDidWake`), which can reach it again: such calls take what they need out first.
+struct UVLoopThreadState {
+    var phase = UVLoopCore.Phase.pollOrLater
+    /// Where the loop is on the way out (see ``UVLoopLifecycle``).
+    var lifecycle = UVLoopLifecycle()
+    /// The empty work queue swapped with the inbox's at each drain, so that both keep their
+    /// capacity and posting does not allocate once they are big enough.
+    var spareWork = Deque<UVLoopCore.Work>()
+    /// The registered wake-ups (see `UVLoopCore.makeWakeUp(for:)`).
+    var wakeUps: [UVWakeUp] = []
+    /// Scratch list of the signals a drain found, kept for its capacity.
+    var signals: [UVLoopCore.Signal] = []
+    /// Work for the end of the current turn (``UVEventLoop/runAtEndOfTurn(_:)``).
+    var endOfTurnWork = Deque<QueuedWork>()
+    /// Work for when the loop is idle.
+    var idleWork = Deque<QueuedWork>()
 }
