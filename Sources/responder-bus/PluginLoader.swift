@@ -20,7 +20,15 @@ struct PluginLoadError: Error, CustomStringConvertible {
 /// found through `$ORIGIN`), and the file mapped is compared with the one checked. A loaded library is never unloaded: Swift code cannot
 /// be safely `dlclose`d.
 enum PluginLoader {
+    /// Loads the library at `path` and makes one plugin of it.
     static func load(_ path: String) throws(PluginLoadError) -> any ResponderPlugin {
+        try factory(path).make()
+    }
+
+    /// Loads the library at `path`, checks it, and returns what makes its plugins (one per bus:
+    /// `responder-bus test` gives each session a fresh instance). One plugin is made and checked
+    /// here, so a library whose entry point makes no plugin is refused at once.
+    static func factory(_ path: String) throws(PluginLoadError) -> PluginFactory {
         let absolute = path.hasPrefix("/") ? path : currentDirectory() + "/" + path
         // The file the path leads to, symbolic links resolved, opened once: what is checked is what
         // is loaded (`/proc/self/fd/N`), so nothing can be swapped in between.
@@ -88,18 +96,9 @@ enum PluginLoader {
                     "'\(path)' declares plugin API version \(version) but exports no \(PluginABI.makeSymbol); add the entry point `responder-bus new-plugin` writes"
             )
         }
-        let make = unsafeBitCast(makeSymbol, to: (@convention(c) () -> UnsafeMutableRawPointer?).self)
-        guard let pointer = make() else {
-            throw PluginLoadError(message: "'\(path)': \(PluginABI.makeSymbol) returned no plugin")
-        }
-        let object = Unmanaged<AnyObject>.fromOpaque(pointer).takeRetainedValue()
-        guard let plugin = object as? any ResponderPlugin else {
-            throw PluginLoadError(
-                message:
-                    "'\(path)' made a \(type(of: object)), which is not a ResponderPlugin of this responder-bus; rebuild the plugin against the ResponderBus this binary was built from"
-            )
-        }
-        return plugin
+        let factory = PluginFactory(path: path, entry: unsafeBitCast(makeSymbol, to: PluginFactory.Entry.self))
+        _ = try factory.make()
+        return factory
     }
 
     /// Refuses a library whose folders others could change, as ssh's `StrictModes` does: each
@@ -154,5 +153,29 @@ enum PluginLoader {
         guard let pointer = getcwd(nil, 0) else { return "." }
         defer { free(pointer) }
         return String(cString: pointer)
+    }
+}
+
+/// Makes the plugins of a loaded library (see ``PluginLoader/factory(_:)``).
+struct PluginFactory: Sendable {
+    /// The library's `responder_bus_plugin_make`.
+    typealias Entry = @convention(c) () -> UnsafeMutableRawPointer?
+    /// The path the library was loaded from, for messages.
+    let path: String
+    let entry: Entry
+
+    /// A new plugin instance.
+    func make() throws(PluginLoadError) -> any ResponderPlugin {
+        guard let pointer = entry() else {
+            throw PluginLoadError(message: "'\(path)': \(PluginABI.makeSymbol) returned no plugin")
+        }
+        let object = Unmanaged<AnyObject>.fromOpaque(pointer).takeRetainedValue()
+        guard let plugin = object as? any ResponderPlugin else {
+            throw PluginLoadError(
+                message:
+                    "'\(path)' made a \(type(of: object)), which is not a ResponderPlugin of this responder-bus; rebuild the plugin against the ResponderBus this binary was built from"
+            )
+        }
+        return plugin
     }
 }

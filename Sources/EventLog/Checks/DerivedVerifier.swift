@@ -17,7 +17,46 @@ public final class DerivedVerifier {
     /// How many derived events matched so far.
     public private(set) var matched = 0
     /// The first difference, described for a person; `nil` while everything matches.
-    public private(set) var firstDifference: String?
+    public var firstDifference: String? { difference?.description }
+    /// The first difference, field by field; `nil` while everything matches.
+    public private(set) var difference: Difference?
+
+    /// Where a replay first derived something other than the log recorded.
+    public struct Difference: Hashable, Sendable, CustomStringConvertible {
+        /// Which derived event, counting from 1 (the ones before it matched).
+        public var number: Int
+        /// The line of the recorded event in the log, when the log has one there.
+        public var line: Int?
+        /// The time of the first event that differs (the recorded one's, else the derived one's).
+        public var t: Double
+        /// The recorded event as a log line, or `nil` when the log has nothing more.
+        public var expected: String?
+        /// The derived event as a log line, or `nil` when the replay derived nothing more.
+        public var got: String?
+
+        /// Creates a difference.
+        public init(number: Int, line: Int?, t: Double, expected: String?, got: String?) {
+            self.number = number
+            self.line = line
+            self.t = t
+            self.expected = expected
+            self.got = got
+        }
+
+        /// One sentence naming the event, the line, and both sides.
+        public var description: String {
+            switch (expected, got) {
+            case (let expected?, let got?):
+                "derived event #\(number) differs: the log has \(expected) (line \(line ?? 0)); the replay derived \(got)"
+            case (let expected?, nil):
+                "derived event #\(number): the log has \(expected) (line \(line ?? 0)), but the replay derived nothing more"
+            case (nil, let got?):
+                "derived event #\(number): the replay derived \(got), which the log does not have"
+            case (nil, nil):
+                "derived event #\(number) differs"
+            }
+        }
+    }
 
     /// Creates a verifier; with `includingDiagnostics`, diagnostics are compared too.
     public init(includingDiagnostics: Bool = false) {
@@ -37,14 +76,14 @@ public final class DerivedVerifier {
 
     /// Adds a derived record read from the log.
     public func addRecorded(_ record: LogRecord, at location: RecordLocation) {
-        guard firstDifference == nil, isCompared(record) else { return }
+        guard difference == nil, isCompared(record) else { return }
         recorded.append((record, location))
         compare()
     }
 
     /// Adds a derived record the replay produced.
     public func addProduced(_ record: LogRecord) {
-        guard firstDifference == nil, isCompared(record) else { return }
+        guard difference == nil, isCompared(record) else { return }
         produced.append(record)
         compare()
     }
@@ -54,11 +93,10 @@ public final class DerivedVerifier {
     /// - Returns: the first difference, or `nil` when the replay derived exactly what was recorded.
     public func finish() -> String? {
         compare()
-        if firstDifference == nil, let (extra, location) = recorded.first {
-            firstDifference =
-                "derived event #\(matched + 1): the log has \(LogWriter.line(for: extra)) (line \(location.line)), but the replay derived nothing more"
-        } else if firstDifference == nil, let extra = produced.first {
-            firstDifference = "derived event #\(matched + 1): the replay derived \(LogWriter.line(for: extra)), which the log does not have"
+        if difference == nil, let (extra, location) = recorded.first {
+            difference = Difference(number: matched + 1, line: location.line, t: extra.t, expected: LogWriter.line(for: extra), got: nil)
+        } else if difference == nil, let extra = produced.first {
+            difference = Difference(number: matched + 1, line: nil, t: extra.t, expected: nil, got: LogWriter.line(for: extra))
         }
         return firstDifference
     }
@@ -73,14 +111,15 @@ public final class DerivedVerifier {
     }
 
     private func compare() {
-        while firstDifference == nil, let (expected, location) = recorded.first, let actual = produced.first {
+        while difference == nil, let (expected, location) = recorded.first, let actual = produced.first {
             recorded.removeFirst()
             produced.removeFirst()
             if Self.same(expected.event, actual.event), expected.origin == actual.origin, abs(expected.t - actual.t) < 1e-6 {
                 matched += 1
             } else {
-                firstDifference =
-                    "derived event #\(matched + 1) differs: the log has \(LogWriter.line(for: expected)) (line \(location.line)); the replay derived \(LogWriter.line(for: actual))"
+                difference = Difference(
+                    number: matched + 1, line: location.line, t: expected.t, expected: LogWriter.line(for: expected),
+                    got: LogWriter.line(for: actual))
             }
         }
     }

@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One recorded session `responder-bus test` replays.
+struct SessionInput: Hashable, Sendable {
+    /// The path to open, as found.
+    let path: String
+    /// The session's name in results and reports, and where its snapshot goes under
+    /// `--record-missing`: the path relative to the folder it was found in (with that folder's own
+    /// name in front), or the path as given for a file.
+    let name: String
+}
+
+/// Finds the sessions `responder-bus test` is given: files, folders (every `*.jsonl` below them)
+/// and `-` (a list of paths on standard input, one per line).
+enum SessionList {
+    /// Why an input could not be used.
+    struct Problem: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The sessions of `arguments`, in a stable order: each argument's in the order given, a folder's
+    /// sorted by path; a session named twice is kept once.
+    static func collect(_ arguments: [String], standardInput: () -> [String] = readStandardInput) throws(Problem) -> [SessionInput] {
+        var found: [SessionInput] = []
+        var seen = Set<String>()
+        func add(_ input: SessionInput) {
+            if seen.insert(input.path).inserted { found.append(input) }
+        }
+        for argument in arguments {
+            if argument == "-" {
+                for line in standardInput() where !line.isEmpty {
+                    try add(file(line))
+                }
+                continue
+            }
+            var info = stat()
+            guard stat(argument, &info) == 0 else {
+                throw Problem(description: "\(argument): \(String(cString: strerror(errno)))")
+            }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                let root = argument.hasSuffix("/") && argument.count > 1 ? String(argument.dropLast()) : argument
+                let label = root.split(separator: "/").last.map(String.init) ?? root
+                for relative in try walk(root).sorted() {
+                    add(SessionInput(path: root + "/" + relative, name: label == "." ? relative : label + "/" + relative))
+                }
+            } else {
+                try add(file(argument))
+            }
+        }
+        return found
+    }
+
+    private static func file(_ path: String) throws(Problem) -> SessionInput {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw Problem(description: "\(path): \(String(cString: strerror(errno)))") }
+        var name = path
+        while name.hasPrefix("./") { name.removeFirst(2) }
+        return SessionInput(path: path, name: name)
+    }
+
+    /// The paths of the `*.jsonl` files below `folder`, relative to it (symbolic links to folders
+    /// are not followed, so a loop of links cannot hang the walk).
+    private static func walk(_ folder: String) throws(Problem) -> [String] {
+        var result: [String] = []
+        var pending = [""]
+        while let relative = pending.popLast() {
+            let path = relative.isEmpty ? folder : folder + "/" + relative
+            guard let directory = opendir(path) else {
+                throw Problem(description: "\(path): \(String(cString: strerror(errno)))")
+            }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                if name == "." || name == ".." || name.hasPrefix(".") { continue }
+                let child = relative.isEmpty ? name : relative + "/" + name
+                var info = stat()
+                guard lstat(folder + "/" + child, &info) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR: pending.append(child)
+                case S_IFREG, S_IFLNK: if name.hasSuffix(".jsonl") { result.append(child) }
+                default: continue
+                }
+            }
+        }
+        return result
+    }
+
+    /// Standard input's lines.
+    static func readStandardInput() -> [String] {
+        var lines: [String] = []
+        while let line = readLine(strippingNewline: true) { lines.append(line) }
+        return lines
+    }
+}
+
+/// `--shard I/N`: the share of the sessions runner I of N takes.
+///
+/// A session goes to the shard its name hashes to (64-bit FNV-1a, the same on every machine and
+/// every run), so the N shards partition any corpus exactly, whatever order its paths are given
+/// in, with no coordination between runners. Shards are balanced on average, not exactly.
+struct Shard: Hashable, Sendable, CustomStringConvertible {
+    /// Which shard, from 1.
+    let index: Int
+    /// How many shards.
+    let count: Int
+
+    /// Reads `I/N` (1 ≤ I ≤ N ≤ 100000).
+    init?(_ text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, count <= 100_000, index >= 1, index <= count
+        else { return nil }
+        self.index = index
+        self.count = count
+    }
+
+    var description: String { "\(index)/\(count)" }
+
+    /// Whether `input` is in this shard.
+    func contains(_ input: SessionInput) -> Bool {
+        Int(Self.hash(input.name) % UInt64(count)) == index - 1
+    }
+
+    /// 64-bit FNV-1a of the UTF-8 bytes.
+    static func hash(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return hash
+    }
+}

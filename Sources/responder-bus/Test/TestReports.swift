@@ -1,0 +1,124 @@
+import EventLog
+
+/// The JUnit XML `responder-bus test --junit FILE` writes: one test case per session, the failure's
+/// kind, message and place; unreadable sessions are errors, the rest failures.
+enum JUnitReport {
+    static func xml(_ results: [SessionResult], seconds: Double) -> String {
+        let failures = results.count { $0.status == .failed }
+        let errors = results.count { $0.status == .unreadable }
+        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        let counts = "tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"\(time(seconds))\""
+        text += "<testsuites name=\"responder-bus test\" \(counts)>\n"
+        text += "  <testsuite name=\"responder-bus\" \(counts)>\n"
+        for result in results {
+            let name = result.input.name
+            let slash = name.lastIndex(of: "/")
+            let folder = slash.map { String(name[..<$0]) } ?? ""
+            let file = slash.map { String(name[name.index(after: $0)...]) } ?? name
+            let classname = folder.isEmpty ? "sessions" : String(folder.map { $0 == "/" ? "." : $0 })
+            text +=
+                "    <testcase classname=\"\(escape(classname))\" name=\"\(escape(file))\" file=\"\(escape(result.input.path))\" time=\"\(time(result.seconds))\""
+            guard let failure = result.failure, !result.status.passes else {
+                if let note = result.note {
+                    text += ">\n      <system-out>\(escape(note))</system-out>\n    </testcase>\n"
+                } else {
+                    text += "/>\n"
+                }
+                continue
+            }
+            let element = result.status == .unreadable ? "error" : "failure"
+            text += ">\n      <\(element) type=\"\(failure.kind.rawValue)\" message=\"\(escape(failure.message))\">"
+            text += escape(details(failure, path: result.input.path))
+            text += "</\(element)>\n    </testcase>\n"
+        }
+        text += "  </testsuite>\n</testsuites>\n"
+        return text
+    }
+
+    /// The failure's place and, for a difference, both sides on lines of their own.
+    static func details(_ failure: SessionResult.Failure, path: String) -> String {
+        var lines: [String] = []
+        var place = path
+        if let line = failure.line { place += ":\(line)" }
+        if let t = failure.t { place += " (t \(JSONText.number(t)))" }
+        lines.append(place)
+        if let difference = failure.difference {
+            lines.append("derived event #\(difference.number)")
+            lines.append("expected: \(difference.expected ?? "nothing more")")
+            lines.append("got: \(difference.got ?? "nothing more")")
+        } else {
+            lines.append(failure.message)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func time(_ seconds: Double) -> String {
+        String(Double(Int((seconds * 1000).rounded())) / 1000)
+    }
+
+    /// Text for XML content or an attribute: markup escaped, and the control characters XML 1.0
+    /// cannot hold replaced.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n", "\t": out.unicodeScalars.append(scalar)
+            case "\r": out += "&#13;"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                    out += "\u{FFFD}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+}
+
+/// `--report-dir DIR`'s `index.html`: the failing sessions, each linked to its report.
+enum ReportIndex {
+    static func html(_ failing: [(result: SessionResult, report: String?)], total: Int) -> String {
+        var rows = ""
+        for (result, report) in failing {
+            let name = JUnitReport.escape(result.input.name)
+            let link = report.map { "<a href=\"\(JUnitReport.escape(percentEncoded($0)))\">\(name)</a>" } ?? name
+            let kind = result.failure?.kind.rawValue ?? result.status.rawValue
+            let message = JUnitReport.escape(result.failure?.message ?? "")
+            rows += "<tr><td>\(link)</td><td>\(kind)</td><td>\(message)</td></tr>\n"
+        }
+        return """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>responder-bus test: \(failing.count) of \(total) failed</title>
+            <style>body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border-bottom:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top}td:last-child{font-family:ui-monospace,monospace;font-size:12px}</style>
+            </head><body>
+            <h1>\(failing.count) of \(total) session\(total == 1 ? "" : "s") failed</h1>
+            <table><tr><th>session</th><th>kind</th><th>first problem</th></tr>
+            \(rows)</table>
+            </body></html>
+
+            """
+    }
+
+    /// A relative path as a URL path: every byte but unreserved ones and `/` percent-encoded.
+    static func percentEncoded(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return out
+    }
+}
