@@ -187,7 +187,7 @@ enum SessionCheck {
         var snapshotPath: String?
         var recordedInSnapshot = false
         if recordedInLog == 0, let folder = settings.snapshotFolder {
-            let path = folder + "/" + input.name
+            let path = folder + "/" + snapshotName(input.name)
             snapshotPath = path
             if access(path, F_OK) == 0 {
                 recordedInSnapshot = true
@@ -247,6 +247,12 @@ enum SessionCheck {
                 t: violation.t)
         }
         return result
+    }
+
+    /// Where under the snapshot folder a session's snapshot goes: its name, without a leading `/`,
+    /// and with `..` components made harmless, so that every snapshot stays inside the folder.
+    static func snapshotName(_ name: String) -> String {
+        name.split(separator: "/").map { $0 == ".." ? "__" : String($0) }.filter { $0 != "." }.joined(separator: "/")
     }
 
     /// Feeds the derived records of the snapshot at `path` to `verifier` as recorded.
