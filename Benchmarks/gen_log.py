@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 """Writes a realistic ResponderBus v1 log of N external events: a sign-up scene, focus moving
 through its fields with Return, a third-party keyboard announcing two heights, hides, rotations'
-worth of frame changes, and a fresh scene now and then."""
+worth of frame changes, and a fresh scene now and then.
+
+Usage: gen_log.py N PATH [shared|distinct]. With `distinct`, every event has a time of its own (a
+millisecond after the one before at least), as in most real recordings, so that each is its own
+loop turn; by default the events of a moment share its time (and a turn)."""
 import json, sys
 
 n, path = int(sys.argv[1]), sys.argv[2]
+distinct = len(sys.argv) > 3 and sys.argv[3] == "distinct"
 dumps = lambda o: json.dumps(o, separators=(",", ":"), sort_keys=True)
 H, W = 812, 375
 scene = {"event": "scene", "lastFieldAction": "signUp", "root": {"id": "root", "kind": "view", "frame": [0, 0, W, H], "children": [
@@ -19,11 +24,12 @@ def kb(ev, t, b, e, d):
 with open(path, "w") as f:
     f.write(dumps({"format": "responder-bus-log", "version": 1, "device": "benchmark", "screen": {"width": W, "height": H},
                    "safeArea": {"top": 44, "left": 0, "right": 0, "bottom": 34}}) + "\n")
-    written, cycle = 0, 0
+    written, cycle, last_t = 0, 0, -1.0
     def w(o):
-        global written
+        global written, last_t
         if written < n:
-            o["t"] = round(o["t"], 3)
+            o["t"] = round(max(o["t"], last_t + 0.001) if distinct else o["t"], 3)
+            last_t = o["t"]
             f.write(dumps(o) + "\n"); written += 1
     while written < n:
         t = cycle * 10.0

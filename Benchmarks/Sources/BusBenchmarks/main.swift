@@ -5,11 +5,11 @@ import Foundation
 let args = CommandLine.arguments
 guard args.count >= 5 else {
     print(
-        "usage: BusBenchmarks CLI LOG SMALL_LOG RESULTS_JSON [cases: sync,cross,replay,scale; or import alone; profile-post, profile-import, profile-import-small for a profiler]"
+        "usage: BusBenchmarks CLI LOG SMALL_LOG RESULTS_JSON [cases: sync,cross,replay,scale,corpus; or import alone; profile-post, profile-import, profile-import-small for a profiler]"
     )
     exit(2)
 }
-let selected = Set((args.count > 5 ? args[5] : "sync,cross,replay,scale").split(separator: ",").map(String.init))
+let selected = Set((args.count > 5 ? args[5] : "sync,cross,replay,scale,corpus").split(separator: ",").map(String.init))
 let results = Results()
 print("| group | case | ResponderBus | baseline | ratio | goal |")
 print("|---|---|---|---|---|---|")
@@ -27,6 +27,7 @@ if selected.contains("replay") {
         results, cli: args[1], log: args[2], smallLog: args[3], events: count(args[2]) - 1,
         smallEvents: count(args[3]) - 1)
 }
+if selected.contains("corpus") { runCorpus(results, cli: args[1]) }
 if selected.contains("scale") {
     runScalePosts(results)
     runAvoidance(results)
