@@ -74,6 +74,11 @@ let package = Package(
             name: "responder-bus-example",
             dependencies: ["ResponderBus", "ResponderBusUV"]
         ),
+        // The README's embedding example, word for word (a test compares them and runs it).
+        .executableTarget(
+            name: "readme-example",
+            dependencies: ["ResponderBus", "ResponderBusUV"]
+        ),
         .testTarget(name: "ResponderBusTests", dependencies: ["ResponderBus"]),
         .testTarget(
             name: "PluginTests",

@@ -71,7 +71,12 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
         get { state.value.idle }
         _modify { yield &state.value.idle }
     }
-    private let inbox = Locked<[@Sendable () -> Void]>([])
+    /// Work from other threads, and what to call when some arrives while ``runAsync(_:)`` waits.
+    private struct Inbox {
+        var work: [@Sendable () -> Void] = []
+        var wake: (@Sendable () -> Void)?
+    }
+    private let inbox = Locked(Inbox())
     /// How many pieces of work wait in the inbox, readable without taking its lock.
     private let inboxCount = Atomic<Int>(0)
 
@@ -109,10 +114,20 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
 
     /// Queues `work` to run at the current virtual time during the next ``run()``. Thread-safe.
     public func execute(_ work: @escaping @Sendable () -> Void) {
-        inbox.withLock {
-            $0.append(work)
+        let wake = inbox.withLock {
+            $0.work.append(work)
             inboxCount.add(1, ordering: .releasing)
+            return $0.wake
         }
+        wake?()
+    }
+
+    /// Whether work queued with ``execute(_:)`` waits for the next ``run()``.
+    var hasQueuedWorkFromOtherThreads: Bool { inboxCount.load(ordering: .acquiring) > 0 }
+
+    /// Sets what ``execute(_:)`` calls after queueing, while `runAsync` waits for work.
+    func setDriverWakeUp(_ wake: (@Sendable () -> Void)?) {
+        inbox.withLock { $0.wake = wake }
     }
 
     /// Schedules `work` for `now + delay` (a negative delay counts as zero).
@@ -220,12 +235,12 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
 
     private func moveInboxToTasks() {
         guard inboxCount.load(ordering: .acquiring) > 0 else { return }
-        let submitted = inbox.withLock { queue -> [@Sendable () -> Void] in
+        let submitted = inbox.withLock { inbox -> [@Sendable () -> Void] in
             defer {
-                inboxCount.subtract(queue.count, ordering: .releasing)
-                queue.removeAll()
+                inboxCount.subtract(inbox.work.count, ordering: .releasing)
+                inbox.work.removeAll()
             }
-            return queue
+            return inbox.work
         }
         for work in submitted {
             enqueue(at: now, handle: ScheduledWork(), work)
