@@ -58,6 +58,17 @@ struct PluginCLITests {
         #expect(replay.stdout.contains("→ KeyboardAvoidance: viewShift root to y -23"))
         let jsonl = try CLI.run(["replay", CLI.example, "--plugin", library, "--format", "jsonl"])
         #expect(jsonl.stdout.contains(#""by":"FocusReporter""#))
+
+        // `test` loads it once and gives every session a plugin of its own, on every job.
+        let copy = folder + "/again.jsonl"
+        try FileManager.default.copyItem(atPath: CLI.example, toPath: copy)
+        let suite = try CLI.run(["test", CLI.example, copy, "--plugin", library, "--jobs", "2"])
+        #expect(suite.status == 0, "\(suite.stdout)\(suite.stderr)")
+        #expect(suite.stdout.contains("2 sessions: 2 passed"))
+        // Its diagnostics are not in the recorded log: compared, they fail both sessions.
+        let strict = try CLI.run(["test", CLI.example, copy, "--plugin", library, "--jobs", "2", "--verify-diagnostics"])
+        #expect(strict.status == 1)
+        #expect(strict.stdout.components(separatedBy: #""by":"FocusReporter""#).count - 1 == 2, "\(strict.stdout)")
     }
 
     @Test(
@@ -138,6 +149,7 @@ struct PluginCLITests {
     func loadingFailures() throws {
         let missing = try CLI.run(["replay", CLI.example, "--plugin", "/nonexistent/libNope.so"])
         #expect(missing.status == 78)
+        #expect(try CLI.run(["test", CLI.example, "--plugin", "/nonexistent/libNope.so"]).status == 78)
         #expect(missing.stderr.contains("No such file or directory") && missing.stderr.contains("swift build"))
 
         let text = try CLI.temporaryFile("not a library", name: "libText.so")
