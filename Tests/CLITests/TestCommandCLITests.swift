@@ -186,6 +186,9 @@ struct TestCommandCLITests {
             #expect(run.status == 64, "\(bad)")
         }
         #expect(try CLI.run(["test"]).status == 64)
+        let clash = try CLI.run(["test", folder, "--junit", folder + "/a-passes.jsonl"])
+        #expect(clash.status == 64, "a JUnit file that is a session would overwrite it")
+        #expect(try String(contentsOfFile: folder + "/a-passes.jsonl", encoding: .utf8).hasPrefix("{\"device\""))
         let passing = try CLI.run(["test", folder + "/a-passes.jsonl", folder + "/nested/b-passes-too.jsonl", "-q"])
         #expect(passing.status == 0)
         #expect(passing.stdout.hasPrefix("2 sessions: 2 passed, 0 failed, 0 unreadable; 86 events in "), "quiet prints the summary alone")

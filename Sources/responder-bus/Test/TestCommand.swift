@@ -108,6 +108,11 @@ struct TestCommand: ParsableCommand {
             complain("no sessions found (a folder's sessions are its *.jsonl files)")
             throw Exit.noInput
         }
+        // The JUnit file must not be one of the sessions (nor standard output).
+        if let junit, let clash = OutputClash.check(inputs: sessions.map(\.path), outputs: [junit, "-"]) {
+            complain(clash)
+            throw ExitCode.validationFailure
+        }
         let found = sessions.count
         if let shard = shard.flatMap(Shard.init) {
             sessions = sessions.filter(shard.contains)
