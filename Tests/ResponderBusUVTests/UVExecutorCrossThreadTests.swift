@@ -113,6 +113,16 @@ struct UVExecutorCrossThreadTests {
         #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("expected to run on the loop thread"))
     }
 
+    @Test("a task enqueued on the loop after shutdown stops the process with a message, rather than wait forever")
+    func enqueueAfterShutdown() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let loop = UVEventLoop()
+            loop.shutdown()
+            await Task(executorPreference: loop) {}.value
+        }
+        #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("enqueued after the loop began shutting down"))
+    }
+
     @Test("shutdownGracefully returns once everything posted was delivered and libuv is closed; perform is refused after")
     func gracefulShutdown() async throws {
         let loop = UVEventLoop()
