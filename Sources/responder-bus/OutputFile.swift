@@ -61,9 +61,7 @@ final class OutputFile {
         guard descriptor >= 0 else { throw .cannotCreate("'\(path)'", errno) }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         // The mode a plain `open(…, 0o644)` would give, not mkstemp's 0600.
-        let mask = umask(0)
-        umask(mask)
-        fchmod(descriptor, 0o666 & ~mask)
+        fchmod(descriptor, 0o666 & ~Self.creationMask)
         self.descriptor = descriptor
         temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
@@ -104,6 +102,15 @@ final class OutputFile {
     deinit {
         abandon()
     }
+
+    /// The process's umask, read once: reading it means setting it (`umask(0)`, then back), which
+    /// must not race with files and folders other threads create (`responder-bus test --jobs`).
+    /// Read before any worker thread starts.
+    static let creationMask: mode_t = {
+        let mask = umask(0)
+        umask(mask)
+        return mask
+    }()
 
     /// The folder (`.` when none) and the file name of a path.
     private static func split(_ path: String) -> (String, String) {

@@ -150,6 +150,11 @@ struct TestCommandCLITests {
         let third = try CLI.run(["test", session, "--record-missing", snapshots])
         #expect(third.status == 1)
         #expect(third.stdout.contains("verify: derived event #3 differs"), "\(third.stdout)")
+        // A snapshot that cannot be read fails the session (the session itself was read).
+        try "garbage\n".write(toFile: snapshot, atomically: true, encoding: .utf8)
+        let fourth = try CLI.run(["test", session, "--record-missing", snapshots])
+        #expect(fourth.status == 1)
+        #expect(fourth.stdout.hasPrefix("FAIL  \(session): snapshot: its snapshot \(snapshot) cannot be read"), "\(fourth.stdout)")
     }
 
     @Test("--update rewrites the decisions that changed, says how many, and the next run passes")
@@ -186,6 +191,13 @@ struct TestCommandCLITests {
             #expect(run.status == 64, "\(bad)")
         }
         #expect(try CLI.run(["test"]).status == 64)
+        // Two folders with one last component would give two sessions one name: refused.
+        let twin = TestFolders.root.appendingPathComponent("twin-\(UUID().uuidString)/sessions")
+        try FileManager.default.createDirectory(at: twin, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: folder + "/a-passes.jsonl", toPath: twin.path + "/a-passes.jsonl")
+        let twins = try CLI.run(["test", folder, twin.path])
+        #expect(twins.status == 64)
+        #expect(twins.stderr.contains("would both be named 'sessions/a-passes.jsonl'"), "\(twins.stderr)")
         let clash = try CLI.run(["test", folder, "--junit", folder + "/a-passes.jsonl"])
         #expect(clash.status == 64, "a JUnit file that is a session would overwrite it")
         #expect(try String(contentsOfFile: folder + "/a-passes.jsonl", encoding: .utf8).hasPrefix("{\"device\""))

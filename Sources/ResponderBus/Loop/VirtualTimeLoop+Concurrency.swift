@@ -69,7 +69,9 @@ extension VirtualTimeLoop: SerialExecutor, TaskExecutor {
     /// continuation resumed by another thread), the calling thread sleeps until work arrives.
     ///
     /// Blocks the calling thread: call it from a synchronous test or a thread of your own, not from
-    /// a task whose executor other tasks need.
+    /// a task whose executor other tasks need. Move time from the operation itself, not from an
+    /// actor method on this loop: ``advance(by:)`` runs the loop's due work, jobs included, so
+    /// called from inside a job it would run that actor's next jobs in the middle of the current one.
     public func runAsync<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) throws -> T {
         let outcome = Locked<Result<T, any Error>?>(nil)
         let arrived = DispatchSemaphore(value: 0)

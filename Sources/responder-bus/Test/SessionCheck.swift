@@ -36,6 +36,8 @@ struct SessionResult: Sendable {
             case lines
             /// The log or its header could not be read.
             case unreadable
+            /// The session's snapshot (under `--record-missing`) could not be read.
+            case snapshot
             /// A plugin could not be set up, or an output could not be written.
             case error
         }
@@ -196,7 +198,7 @@ enum SessionCheck {
                         if settings.update && compares(record) { recordedDecisions.append(LogWriter.line(for: record)) }
                     }
                 } catch {
-                    return fail(.unreadable, "snapshot \(path): \(error)")
+                    return fail(.snapshot, "its snapshot \(path) cannot be read: \(error)")
                 }
             }
         }

@@ -18,6 +18,8 @@ enum SessionList {
     /// Why an input could not be used.
     struct Problem: Error, CustomStringConvertible {
         let description: String
+        /// A problem with the arguments rather than with a file (exit 64, not 66).
+        var isUsage = false
     }
 
     /// The sessions of `arguments`, in a stable order: each argument's in the order given, a folder's
@@ -25,8 +27,18 @@ enum SessionList {
     static func collect(_ arguments: [String], standardInput: () -> [String] = readStandardInput) throws(Problem) -> [SessionInput] {
         var found: [SessionInput] = []
         var seen = Set<String>()
+        var pathOfName: [String: String] = [:]
+        var clash: Problem?
         func add(_ input: SessionInput) {
-            if seen.insert(input.path).inserted { found.append(input) }
+            guard seen.insert(input.path).inserted else { return }
+            // Names key snapshots, reports and test cases: two sessions may not share one.
+            if let other = pathOfName.updateValue(input.path, forKey: input.name), clash == nil {
+                clash = Problem(
+                    description:
+                        "'\(other)' and '\(input.path)' would both be named '\(input.name)' (a folder is named by its last component); give the folders different names",
+                    isUsage: true)
+            }
+            found.append(input)
         }
         for argument in arguments {
             if argument == "-" {
@@ -49,6 +61,7 @@ enum SessionList {
                 try add(file(argument))
             }
         }
+        if let clash { throw clash }
         return found
     }
 

@@ -81,11 +81,14 @@ struct TestCommand: ParsableCommand {
         }
         try BuiltinPlugins.validate(disabling: disabled)
         for argument in pluginPaths { _ = try PluginArgument(argument) }
-        if junit == "-" { throw ValidationError("--junit needs a file to write, such as --junit results.xml") }
+        if junit == "-" || junit == "" { throw ValidationError("--junit needs a file to write, such as --junit results.xml") }
+        if reportDir == "" { throw ValidationError("--report-dir needs a folder, such as --report-dir failures") }
+        if recordMissing == "" { throw ValidationError("--record-missing needs a folder, such as --record-missing snapshots") }
     }
 
     func run() throws {
         _ = StandardOutput.wasClosed
+        _ = OutputFile.creationMask  // read before any worker thread creates files
         var settings = SessionSettings(
             disabled: Set(disabled), includesDiagnostics: verifyDiagnostics, snapshotFolder: recordMissing, update: update)
         for argument in pluginPaths {
@@ -102,7 +105,7 @@ struct TestCommand: ParsableCommand {
             sessions = try SessionList.collect(paths)
         } catch {
             complain(error.description)
-            throw Exit.noInput
+            throw error.isUsage ? ExitCode.validationFailure : Exit.noInput
         }
         guard !sessions.isEmpty else {
             complain("no sessions found (a folder's sessions are its *.jsonl files)")
@@ -203,7 +206,7 @@ struct TestCommand: ParsableCommand {
     /// Replays each failing session again with its HTML report (they are few; the pass that judged
     /// them kept no snapshots), then writes `index.html`.
     private func writeReports(_ results: [SessionResult], into folder: String, settings: SessionSettings) throws(OutputError) {
-        mkdir(folder, 0o777)
+        SessionCheck.makeFolders(for: folder + "/index.html")
         var reportSettings = settings
         reportSettings.update = false
         var failing: [(result: SessionResult, report: String?)] = []
@@ -212,11 +215,17 @@ struct TestCommand: ParsableCommand {
                 failing.append((result, nil))
                 continue
             }
-            let relative = result.input.name + ".html"
+            let relative = SessionCheck.snapshotName(result.input.name) + ".html"
             let path = folder + "/" + relative
             SessionCheck.makeFolders(for: path)
-            _ = SessionCheck.run(result.input, reportSettings, reportPath: path)
-            failing.append((result, relative))
+            let again = SessionCheck.run(result.input, reportSettings, reportPath: path)
+            if again.failure?.kind == .error {
+                // The report could not be written: listed without a link, and said.
+                complain("report: \(again.failure?.message ?? "not written") for \(result.input.name)")
+                failing.append((result, nil))
+            } else {
+                failing.append((result, relative))
+            }
         }
         let file = try OutputFile(path: folder + "/index.html")
         let out = Output(file: file)
