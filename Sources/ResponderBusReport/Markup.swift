@@ -3,21 +3,31 @@ import ResponderBus
 
 /// Text for HTML and SVG: escaping, and numbers as short as they can be.
 package enum Markup {
-    /// Escapes text for an element's content or a quoted attribute value.
+    /// Escapes text for an element's content or a quoted attribute value, in HTML, SVG or XML:
+    /// markup escaped, and the control characters XML 1.0 cannot hold (all below U+0020 but tab
+    /// and newline, which stay, and carriage return, which is written `&#13;`; and U+FFFE, U+FFFF)
+    /// replaced with U+FFFD.
     package static func escape(_ text: String) -> String {
-        if !text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) {
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 || $0 == 0xEF }) {
             return text
         }
         var out = ""
         out.reserveCapacity(text.utf8.count + 16)
-        for character in text.unicodeScalars {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
-            default: out.unicodeScalars.append(character)
+            case "\n", "\t": out.unicodeScalars.append(scalar)
+            case "\r": out += "&#13;"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                    out += "\u{FFFD}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out

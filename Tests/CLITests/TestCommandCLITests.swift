@@ -112,6 +112,18 @@ struct TestCommandCLITests {
         #expect(xml.contains("<error type=\"unreadable\""))
     }
 
+    @Test("--junit stays well-formed XML when a message holds markup and control characters")
+    func junitEscaping() throws {
+        let session = try CLI.temporaryFile("{\"<log>\u{1B}[31m & \u{01}'quoted'\": 1}\n", name: "odd <name> & 'more'\u{01}.jsonl")
+        let xmlPath = TestFolders.root.appendingPathComponent("junit-\(UUID().uuidString).xml").path
+        let run = try CLI.run(["test", session, "--junit", xmlPath])
+        #expect(run.status == 65, "its only session is unreadable")
+        let xml = try String(contentsOfFile: xmlPath, encoding: .utf8)
+        #expect(XMLParser(data: Data(xml.utf8)).parse(), "not well-formed XML:\n\(xml)")
+        #expect(xml.contains("odd &lt;name&gt; &amp; &#39;more&#39;\u{FFFD}.jsonl"), "\(xml)")
+        #expect(!xml.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "a control character reached the XML")
+    }
+
     @Test("--report-dir writes the report of each failing session and an index linking them")
     func reportDir() throws {
         let (folder, _) = try Self.makeCorpus()

@@ -1,4 +1,5 @@
 import EventLog
+import ResponderBusReport
 
 /// The JUnit XML `responder-bus test --junit FILE` writes: one test case per session, the failure's
 /// kind, message and place; unreadable sessions are errors, the rest failures.
@@ -15,20 +16,21 @@ enum JUnitReport {
             let slash = name.lastIndex(of: "/")
             let folder = slash.map { String(name[..<$0]) } ?? ""
             let file = slash.map { String(name[name.index(after: $0)...]) } ?? name
-            let classname = folder.isEmpty ? "sessions" : String(folder.map { $0 == "/" ? "." : $0 })
+            let dotted = String(folder.drop { $0 == "/" }.map { $0 == "/" ? "." : $0 })
+            let classname = dotted.isEmpty ? "sessions" : dotted
             text +=
-                "    <testcase classname=\"\(escape(classname))\" name=\"\(escape(file))\" file=\"\(escape(result.input.path))\" time=\"\(time(result.seconds))\""
+                "    <testcase classname=\"\(Markup.escape(classname))\" name=\"\(Markup.escape(file))\" file=\"\(Markup.escape(result.input.path))\" time=\"\(time(result.seconds))\""
             guard let failure = result.failure, !result.status.passes else {
                 if let note = result.note {
-                    text += ">\n      <system-out>\(escape(note))</system-out>\n    </testcase>\n"
+                    text += ">\n      <system-out>\(Markup.escape(note))</system-out>\n    </testcase>\n"
                 } else {
                     text += "/>\n"
                 }
                 continue
             }
             let element = result.status == .unreadable ? "error" : "failure"
-            text += ">\n      <\(element) type=\"\(failure.kind.rawValue)\" message=\"\(escape(failure.message))\">"
-            text += escape(details(failure, path: result.input.path))
+            text += ">\n      <\(element) type=\"\(failure.kind.rawValue)\" message=\"\(Markup.escape(failure.message))\">"
+            text += Markup.escape(details(failure, path: result.input.path))
             text += "</\(element)>\n    </testcase>\n"
         }
         text += "  </testsuite>\n</testsuites>\n"
@@ -56,30 +58,6 @@ enum JUnitReport {
         String(Double(Int((seconds * 1000).rounded())) / 1000)
     }
 
-    /// Text for XML content or an attribute: markup escaped, and the control characters XML 1.0
-    /// cannot hold replaced.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n", "\t": out.unicodeScalars.append(scalar)
-            case "\r": out += "&#13;"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-                    out += "\u{FFFD}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
-    }
 }
 
 /// `--report-dir DIR`'s `index.html`: the failing sessions, each linked to its report.
@@ -87,10 +65,10 @@ enum ReportIndex {
     static func html(_ failing: [(result: SessionResult, report: String?)], total: Int) -> String {
         var rows = ""
         for (result, report) in failing {
-            let name = JUnitReport.escape(result.input.name)
-            let link = report.map { "<a href=\"\(JUnitReport.escape(percentEncoded($0)))\">\(name)</a>" } ?? name
+            let name = Markup.escape(result.input.name)
+            let link = report.map { "<a href=\"\(Markup.escape(percentEncoded($0)))\">\(name)</a>" } ?? name
             let kind = result.failure?.kind.rawValue ?? result.status.rawValue
-            let message = JUnitReport.escape(result.failure?.message ?? "")
+            let message = Markup.escape(result.failure?.message ?? "")
             rows += "<tr><td>\(link)</td><td>\(kind)</td><td>\(message)</td></tr>\n"
         }
         return """

@@ -31,8 +31,11 @@ final class TestRun: Sendable {
     func run(each: (SessionResult) -> Void, tick: (_ done: Int, _ failed: Int) -> Void) -> [SessionResult] {
         guard !sessions.isEmpty else { return [] }
         let group = DispatchGroup()
-        for _ in 0..<jobs {
-            DispatchQueue.global().async(group: group) { [self] in work() }
+        // One serial queue per job: such queues may each have a thread of their own (unlike work
+        // on the global queue, which runs no more at once than there are cores), so `--jobs N`
+        // runs N sessions at once.
+        for job in 0..<jobs {
+            DispatchQueue(label: "responder-bus.test.\(job)").async(group: group) { [self] in work() }
         }
         var handedOut = 0
         var done = 0
