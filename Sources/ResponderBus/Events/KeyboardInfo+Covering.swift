@@ -13,6 +13,7 @@ extension KeyboardInfo {
     /// - Parameters:
     ///   - screen: the screen's size; keyboard frames are in screen coordinates.
     ///   - isHide: whether the event is a hide.
+    @inlinable
     public func coveredPart(ofScreen screen: Size, isHide: Bool = false) -> Rect? {
         guard !isHide, let end, !end.isNull, !end.isInfinite, !end.isEmpty else { return nil }
         let bounds = Rect(origin: .zero, size: screen)

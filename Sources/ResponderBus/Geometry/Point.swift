@@ -8,15 +8,17 @@ public struct Point: Hashable, Sendable, Codable, CustomStringConvertible {
     public var y: Double
 
     /// Creates a point from its coordinates.
+    @inlinable
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
     }
 
     /// The point at the origin, `(0, 0)`.
-    public static let zero = Point(x: 0, y: 0)
+    @inlinable public static var zero: Point { Point(x: 0, y: 0) }
 
     /// This point moved by `dx` horizontally and `dy` vertically.
+    @inlinable
     public func offsetBy(dx: Double, dy: Double) -> Point {
         Point(x: x + dx, y: y + dy)
     }

@@ -15,51 +15,55 @@ public struct Rect: Hashable, Sendable, Codable, CustomStringConvertible {
     public var size: Size
 
     /// Creates a rectangle from its origin and size.
+    @inlinable
     public init(origin: Point, size: Size) {
         self.origin = origin
         self.size = size
     }
 
     /// Creates a rectangle from its four numbers, in the log format's `[x, y, width, height]` order.
+    @inlinable
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.init(origin: Point(x: x, y: y), size: Size(width: width, height: height))
     }
 
     /// The rectangle at the origin with zero size.
-    public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
+    @inlinable public static var zero: Rect { Rect(x: 0, y: 0, width: 0, height: 0) }
 
     /// The null rectangle: what ``intersection(_:)`` returns when two rectangles do not meet.
-    public static let null = Rect(x: .infinity, y: .infinity, width: 0, height: 0)
+    @inlinable public static var null: Rect { Rect(x: .infinity, y: .infinity, width: 0, height: 0) }
 
     /// A rectangle without bounds.
-    public static let infinite = Rect(
-        x: -Double.greatestFiniteMagnitude / 2, y: -Double.greatestFiniteMagnitude / 2,
-        width: Double.greatestFiniteMagnitude, height: Double.greatestFiniteMagnitude)
+    @inlinable public static var infinite: Rect {
+        Rect(
+            x: -Double.greatestFiniteMagnitude / 2, y: -Double.greatestFiniteMagnitude / 2,
+            width: Double.greatestFiniteMagnitude, height: Double.greatestFiniteMagnitude)
+    }
 
     /// The smallest x coordinate.
-    public var minX: Double { size.width >= 0 ? origin.x : origin.x + size.width }
+    @inlinable public var minX: Double { size.width >= 0 ? origin.x : origin.x + size.width }
     /// The largest x coordinate.
-    public var maxX: Double { size.width >= 0 ? origin.x + size.width : origin.x }
+    @inlinable public var maxX: Double { size.width >= 0 ? origin.x + size.width : origin.x }
     /// The smallest y coordinate: the top edge.
-    public var minY: Double { size.height >= 0 ? origin.y : origin.y + size.height }
+    @inlinable public var minY: Double { size.height >= 0 ? origin.y : origin.y + size.height }
     /// The largest y coordinate: the bottom edge.
-    public var maxY: Double { size.height >= 0 ? origin.y + size.height : origin.y }
+    @inlinable public var maxY: Double { size.height >= 0 ? origin.y + size.height : origin.y }
     /// The x coordinate of the centre.
-    public var midX: Double { (minX + maxX) / 2 }
+    @inlinable public var midX: Double { (minX + maxX) / 2 }
     /// The y coordinate of the centre.
-    public var midY: Double { (minY + maxY) / 2 }
+    @inlinable public var midY: Double { (minY + maxY) / 2 }
     /// The absolute width.
-    public var width: Double { abs(size.width) }
+    @inlinable public var width: Double { abs(size.width) }
     /// The absolute height.
-    public var height: Double { abs(size.height) }
+    @inlinable public var height: Double { abs(size.height) }
 
     /// Whether this is the ``null`` rectangle (or any rectangle with an infinite origin).
-    public var isNull: Bool { origin.x == .infinity || origin.y == .infinity }
+    @inlinable public var isNull: Bool { origin.x == .infinity || origin.y == .infinity }
 
     /// Whether this rectangle has no bounds: ``infinite``, or any rectangle with an infinite or
     /// huge size, or a `-inf` origin. A rectangle with a NaN coordinate is not infinite (it is
     /// ``isEmpty``).
-    public var isInfinite: Bool {
+    @inlinable public var isInfinite: Bool {
         if isNull || hasNaN { return false }
         return !origin.x.isFinite || !origin.y.isFinite || !size.width.isFinite || !size.height.isFinite
             || abs(size.width) >= Double.greatestFiniteMagnitude / 2
@@ -67,17 +71,18 @@ public struct Rect: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// Whether this rectangle covers no area: null, NaN, or zero width or height.
-    public var isEmpty: Bool {
+    @inlinable public var isEmpty: Bool {
         isNull || size.width == 0 || size.height == 0 || hasNaN
     }
 
     /// Whether any of the four numbers is NaN: such a rectangle covers nothing and bounds nothing.
-    private var hasNaN: Bool {
+    @usableFromInline var hasNaN: Bool {
         origin.x.isNaN || origin.y.isNaN || size.width.isNaN || size.height.isNaN
     }
 
     /// The part both rectangles cover, or ``null`` when they do not overlap (touching edges do not
     /// overlap). A rectangle with a NaN coordinate overlaps nothing.
+    @inlinable
     public func intersection(_ other: Rect) -> Rect {
         if isNull || other.isNull || hasNaN || other.hasNaN { return .null }
         let x0 = Swift.max(minX, other.minX)
@@ -91,6 +96,7 @@ public struct Rect: Hashable, Sendable, Codable, CustomStringConvertible {
     /// How many points of this rectangle's height `covering` hides — the rule `--check`, the report
     /// and `CoveredControlWarner` share: `covering` must overlap it horizontally, and by more than
     /// half a point vertically (rounding in a log's frames is not a cover); `nil` otherwise.
+    @inlinable
     public func coveredHeight(by covering: Rect) -> Double? {
         guard maxX > covering.minX, minX < covering.maxX else { return nil }
         let covered = Swift.min(maxY, covering.maxY) - Swift.max(minY, covering.minY)
@@ -98,10 +104,11 @@ public struct Rect: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// Whether the rectangles overlap with a non-zero area.
-    public func intersects(_ other: Rect) -> Bool { !intersection(other).isNull }
+    @inlinable public func intersects(_ other: Rect) -> Bool { !intersection(other).isNull }
 
     /// The smallest rectangle containing both; ``null`` is ignored, and so is a rectangle with a
     /// NaN coordinate.
+    @inlinable
     public func union(_ other: Rect) -> Rect {
         if other.isNull || other.hasNaN { return isNull || hasNaN ? .null : self }
         if isNull || hasNaN { return other }
@@ -118,6 +125,7 @@ public struct Rect: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// Whether `other` lies entirely inside this rectangle.
+    @inlinable
     public func contains(_ other: Rect) -> Bool {
         if other.isNull { return true }
         if isNull { return false }
@@ -125,12 +133,14 @@ public struct Rect: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// This rectangle moved by `dx` horizontally and `dy` vertically; ``null`` stays null.
+    @inlinable
     public func offsetBy(dx: Double, dy: Double) -> Rect {
         if isNull { return self }
         return Rect(origin: origin.offsetBy(dx: dx, dy: dy), size: size)
     }
 
     /// This rectangle shrunk by the insets on each edge.
+    @inlinable
     public func inset(by insets: EdgeInsets) -> Rect {
         if isNull { return self }
         return Rect(

@@ -25,7 +25,12 @@ public struct KeyboardModel: Hashable, Sendable {
     /// The keyboard on the screen, whichever app it belongs to.
     public var anyApp: KeyboardState { KeyboardState(latest: _latest, isHidden: _latestIsHide, followsOtherApps: true) }
     /// The screen's size, which the covered part is measured against.
-    public private(set) var screenSize: Size
+    public private(set) var screenSize: Size {
+        get { _screenSize }
+        set { _screenSize = newValue }
+    }
+    /// Stored for the inlined ``coveredPart``.
+    @usableFromInline var _screenSize: Size
 
     /// How a keyboard sits on the screen.
     public enum Placement: Hashable, Sendable {
@@ -43,7 +48,7 @@ public struct KeyboardModel: Hashable, Sendable {
 
     /// A model with no keyboard shown, on a screen of `screenSize`.
     public init(screenSize: Size) {
-        self.screenSize = screenSize
+        _screenSize = screenSize
     }
 
     /// The keyboard's frame in screen coordinates (its last end frame), or `nil` when hidden.
@@ -51,11 +56,18 @@ public struct KeyboardModel: Hashable, Sendable {
 
     /// The part of the screen the keyboard covers (see `KeyboardInfo.coveredPart(ofScreen:isHide:)`),
     /// or `nil` when it covers nothing.
-    public var coveredPart: Rect? { ownApp.coveredPart(ofScreen: screenSize) }
+    /// (Read on every settled turn by two built-in plugins: straight from the stored readings, with
+    /// no ``KeyboardState`` made on the way.)
+    @inlinable
+    public var coveredPart: Rect? { coveredPart(includingOtherApps: false) }
 
     /// The part covered, counting another app's keyboard too when `includingOtherApps`.
+    @inlinable
     public func coveredPart(includingOtherApps: Bool) -> Rect? {
-        (includingOtherApps ? anyApp : ownApp).coveredPart(ofScreen: screenSize)
+        if includingOtherApps || _ownIsLatest {
+            return _latest?.coveredPart(ofScreen: _screenSize, isHide: _latestIsHide)
+        }
+        return _own?.coveredPart(ofScreen: _screenSize, isHide: _ownIsHide)
     }
 
     /// How this app's keyboard sits on the screen.
