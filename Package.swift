@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ResponderBusUV", targets: ["ResponderBusUV"]),
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "ResponderBusTesting", targets: ["ResponderBusTesting"]),
+        .library(name: "ResponderBusExternal", targets: ["ResponderBusExternal"]),
         .library(name: "KeyboardAvoidance", targets: ["KeyboardAvoidance"]),
         .library(name: "FieldAdvancing", targets: ["FieldAdvancing"]),
         .library(name: "TextViewOrdering", targets: ["TextViewOrdering"]),
@@ -50,6 +51,7 @@ let package = Package(
             dependencies: ["ResponderBus", .product(name: "DequeModule", package: "swift-collections")]
         ),
         .target(name: "ResponderBusTesting", dependencies: ["ResponderBus", "EventLog"]),
+        .target(name: "ResponderBusExternal", dependencies: ["ResponderBus", "EventLog"]),
         // The HTML report of a replay (`replay --report`, `render`): a library of the package, so that
         // its tests run in the test process; the CLI only writes what it makes.
         .target(name: "ResponderBusReport", dependencies: ["ResponderBus", "EventLog", "KeyboardAvoidance"]),
@@ -64,7 +66,7 @@ let package = Package(
             name: "responder-bus",
             dependencies: [
                 "ResponderBus", "ResponderBusUV", "EventLog", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering",
-                "ResponderBusReport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ResponderBusReport", "ResponderBusExternal", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["Examples"],
             // Plugins loaded with dlopen bind their ResponderBus symbols to the host's copy.

@@ -21,6 +21,8 @@ enum Exit {
     static let writeFailed = ExitCode(74)
     /// A plugin that cannot be loaded.
     static let pluginError = ExitCode(78)
+    /// An external plugin failed and `--plugin-failure stop` was given (sysexits' EX_SOFTWARE).
+    static let pluginStopped = ExitCode(70)
 }
 
 /// Writes a line to standard error, prefixed with the command's name; control characters from a

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import EventLog
 import ResponderBus
+import ResponderBusExternal
 import ResponderBusUV
 
 #if canImport(Glibc)
@@ -76,6 +77,25 @@ struct ReplayCommand: ParsableCommand {
             valueName: "path[@position]"))
     var pluginPaths: [String] = []
 
+    @Option(
+        name: .customLong("plugin-command"),
+        help: ArgumentHelp(
+            "Run a plugin in a process of its own, speaking the responder-bus-plugin protocol on its standard input and output (repeatable), as in --plugin-command 'python3 my_plugin.py'. Split into words like a shell would, never run through one. Any language; a plugin that crashes or hangs is reported and restarted, and cannot take the replay down. It goes where its handshake asks, else last.",
+            valueName: "command"))
+    var pluginCommands: [String] = []
+
+    @Option(
+        name: .customLong("plugin-timeout"),
+        help: ArgumentHelp("How long, in milliseconds, a --plugin-command plugin may take to answer one event.", valueName: "ms"))
+    var pluginTimeout = 200
+
+    @Option(
+        name: .customLong("plugin-failure"),
+        help: ArgumentHelp(
+            "What a --plugin-command plugin's fault does: continue (report it, restart it up to three times, then go on without it) or stop (end with exit 70).",
+            valueName: "continue|stop"))
+    var pluginFailure: ExternalPlugin.FailureMode = .continue
+
     @Option(help: ArgumentHelp("Also write the whole session, external and derived events, as a v1 log to this file.", valueName: "file"))
     var record: String?
 
@@ -93,6 +113,16 @@ struct ReplayCommand: ParsableCommand {
         if follow && log == "-" { throw ValidationError("--follow needs a file to watch, not standard input") }
         if verifyDiagnostics && !verify { throw ValidationError("--verify-diagnostics goes with --verify") }
         if report == "-" { throw ValidationError("--report needs a file to write, such as --report session.html") }
+        guard (1...600_000).contains(pluginTimeout) else {
+            throw ValidationError("--plugin-timeout must be between 1 and 600000 milliseconds, got \(pluginTimeout)")
+        }
+        for command in pluginCommands {
+            do {
+                _ = try ExternalPlugin.Configuration.words(of: command)
+            } catch {
+                throw ValidationError("--plugin-command: \(error.message)")
+            }
+        }
     }
 
     func run() throws {
@@ -123,7 +153,10 @@ struct ReplayCommand: ParsableCommand {
             outcome = try realtime ? ReplaySession.runOnLibuv(session, reader: reader) : session.runVirtual(reader)
         }
         if let error = outcome.outputError { throw error.reported() }
+        if outcome.pluginStopped { throw Exit.pluginStopped }
         if outcome.stopped { throw Exit.dataError }
         if outcome.failedCheck { throw Exit.checkFailed }
     }
 }
+
+extension ExternalPlugin.FailureMode: ExpressibleByArgument {}

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import EventLog
 import ResponderBus
+import ResponderBusExternal
 import ResponderBusReport
 import ResponderBusUV
 import Synchronization
@@ -15,6 +16,8 @@ final class ReplaySession {
     struct Outcome: Sendable {
         var stopped = false
         var failedCheck = false
+        /// An external plugin failed with `--plugin-failure stop`.
+        var pluginStopped = false
         /// The first output that could not be written (standard output, `--record`, `--report`).
         var outputError: OutputError?
     }
@@ -36,6 +39,9 @@ final class ReplaySession {
     private var recordOutput: Output?
     private var recordFile: OutputFile?
     private var report: ReplayReport?
+    /// The `--plugin-command` plugins of the current session, shut down when it ends.
+    private var externalPlugins: [ExternalPlugin] = []
+    private var pluginStopped = false
 
     /// Plugins loaded from libraries, registered after the built-ins.
     let loadedPlugins: [LoadedPlugin]
@@ -99,6 +105,7 @@ final class ReplaySession {
             }
         }
         let replayer = Replayer(bus: bus)
+        try startExternalPlugins(on: bus, replayer: replayer)
         replayer.apply(header)
         let text = command.format == .text
         do throws(OutputError) {
@@ -161,6 +168,41 @@ final class ReplaySession {
             check = coverage
         }
         return (replayer, recorder, check)
+    }
+
+    /// Starts the `--plugin-command` plugins (shutting down the previous session's) and registers
+    /// them after the loaded libraries. Loop-confined.
+    private func startExternalPlugins(on bus: Bus, replayer: Replayer) throws {
+        shutDownExternalPlugins()
+        for command in command.pluginCommands {
+            let plugin: ExternalPlugin
+            do {
+                let words = try ExternalPlugin.Configuration.words(of: command)
+                plugin = try ExternalPlugin(
+                    ExternalPlugin.Configuration(
+                        command: words, timeout: .milliseconds(self.command.pluginTimeout), failureMode: self.command.pluginFailure),
+                    header: header)
+                try bus.register(plugin, at: plugin.preferredPosition)
+            } catch let error as ExternalPluginError {
+                complain("cannot use plugin command '\(command)': \(error.message)")
+                throw Exit.pluginError
+            } catch let error as PluginRegistrationError {
+                complain("cannot use plugin command '\(command)': \(error.message)")
+                throw Exit.pluginError
+            }
+            plugin.onStop = { [unowned self, unowned replayer] message in
+                complain("\(message); stopping (--plugin-failure stop)")
+                pluginStopped = true
+                replayer.stop()
+            }
+            externalPlugins.append(plugin)
+        }
+    }
+
+    /// Ends the external plugins' processes.
+    func shutDownExternalPlugins() {
+        for plugin in externalPlugins { plugin.shutDown() }
+        externalPlugins = []
     }
 
     // MARK: Running
@@ -226,6 +268,8 @@ final class ReplaySession {
     /// Prints the summary and what the checks found.
     func finish(_ summary: Replayer.Summary, bus: Bus) -> Outcome {
         var outcome = Outcome()
+        shutDownExternalPlugins()
+        outcome.pluginStopped = pluginStopped
         let firstResponder = bus.screen.firstResponder?.id.rawValue
         let originY = bus.screen.rootOriginY
         let pipeline = bus.pluginNames

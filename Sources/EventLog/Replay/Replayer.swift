@@ -51,6 +51,15 @@ public final class Replayer {
 
     /// What the last replay counted.
     private var summary = Summary()
+    /// Set by ``stop()``: no further turn is posted.
+    public private(set) var stopRequested = false
+
+    /// Stops the replay after the turn being posted (from a plugin's callback, say, when an
+    /// external plugin fails with `--plugin-failure stop`): no later record is posted, and the
+    /// replay returns (or completes) with what it has counted. Loop-confined.
+    public func stop() {
+        stopRequested = true
+    }
     /// The real-time replay under way, if any (its summary changes as it goes).
     private var live: LiveRun?
 
@@ -83,14 +92,14 @@ public final class Replayer {
         var run = makeRun(ReadAhead(reader, threaded: readAhead && ends, batchSize: ends ? 256 : 1), strict: strict)
         // A strict stop leaves the reader thread ahead of the replay: stop it before returning.
         defer { run.finish() }
-        while let t = run.nextExternalTime() {
+        while !stopRequested, let t = run.nextExternalTime() {
             loop.advance(to: .saturating(seconds: t))
             logTimeAnchor = nil
             // The turn's events are posted from one callback, as a timer due now would be; nothing
             // else is due after advance(to:), so running the callback here is the same thing.
             loop.runAsTurn { run.postTurn(at: t) }
         }
-        if !run.stopped { loop.runUntilQuiet(limit: 1_000_000) }
+        if !run.stopped && !stopRequested { loop.runUntilQuiet(limit: 1_000_000) }
         run.finish()
         summary = run.summary
         onProgress(reader.bytesConsumed, reader.totalBytes)
@@ -123,8 +132,8 @@ public final class Replayer {
 
         func step() {
             onProgress(reader.bytesConsumed, reader.totalBytes)
-            guard let t = live.advance({ $0.nextExternalTime() }) else {
-                if following && !live.stopped {
+            guard !stopRequested, let t = live.advance({ $0.nextExternalTime() }) else {
+                if following && !live.stopped && !stopRequested {
                     waitForMore?(step)
                 } else {
                     loop.schedule(after: .saturating(seconds: 1 / speed)) { [self] in
@@ -140,6 +149,7 @@ public final class Replayer {
             // are at most `LogLimits.maximumSeconds`; so is the wait here).
             let due = following ? loop.now : start + .saturating(seconds: min(t / speed, LogLimits.maximumSeconds))
             loop.schedule(after: due - loop.now) { [self] in
+                if stopRequested { return step() }
                 logTimeAnchor = (t, loop.now, speed)
                 postingTurn = true
                 live.advance { $0.postTurn(at: t) }

@@ -1,0 +1,291 @@
+"""Write ResponderBus plugins in Python: the `responder-bus-plugin` protocol, version 1.
+
+Standard library only. A plugin is a class with a name, the events it wants and a method per
+event; this module speaks the protocol on standard input and output, keeps a model of the screen
+(views, frames, first responder, keyboard) from the events the host sends, and gives each call the
+same context as a Swift plugin: the screen, the first responder, post and diagnose.
+
+    from responder_bus_plugin import Plugin, run
+
+    class ReturnCounter(Plugin):
+        name = "ReturnCounter"
+        events = ["returnKey"]
+
+        def on_event(self, event, context):
+            context.diagnose("info", "Return on " + event["view"], views=[event["view"]])
+
+    if __name__ == "__main__":
+        run(ReturnCounter())
+
+Standard output belongs to the protocol: print to standard error (the host turns each line into
+an info diagnostic), or use context.diagnose.
+"""
+
+import json
+import sys
+
+PROTOCOL = "responder-bus-plugin"
+VERSION = 1
+
+KEYBOARD_EVENTS = (
+    "keyboardWillShow", "keyboardDidShow", "keyboardWillHide", "keyboardDidHide",
+    "keyboardWillChangeFrame", "keyboardDidChangeFrame",
+)
+HIDE_EVENTS = ("keyboardWillHide", "keyboardDidHide")
+
+
+class Rect:
+    """A rectangle in points: x, y, width, height (the log format's order)."""
+
+    def __init__(self, x, y, width, height):
+        self.x, self.y, self.width, self.height = float(x), float(y), float(width), float(height)
+
+    @classmethod
+    def of(cls, values):
+        return None if values is None else cls(*values)
+
+    @property
+    def max_x(self):
+        return self.x + self.width
+
+    @property
+    def max_y(self):
+        return self.y + self.height
+
+    def offset(self, dx, dy):
+        return Rect(self.x + dx, self.y + dy, self.width, self.height)
+
+    def intersection(self, other):
+        x0, y0 = max(self.x, other.x), max(self.y, other.y)
+        x1, y1 = min(self.max_x, other.max_x), min(self.max_y, other.max_y)
+        if x0 >= x1 or y0 >= y1:
+            return None
+        return Rect(x0, y0, x1 - x0, y1 - y0)
+
+    def as_list(self):
+        return [self.x, self.y, self.width, self.height]
+
+    def __eq__(self, other):
+        return isinstance(other, Rect) and self.as_list() == other.as_list()
+
+    def __repr__(self):
+        return "Rect(%g, %g, %g, %g)" % tuple(self.as_list())
+
+
+class View:
+    """One view of the scene, as the log's `scene` record describes it."""
+
+    def __init__(self, spec, parent=None):
+        self.id = spec["id"]
+        self.kind = spec.get("kind", "view")
+        self.frame = Rect.of(spec.get("frame", [0, 0, 0, 0]))
+        self.tag = spec.get("tag")
+        self.is_hidden = bool(spec.get("isHidden", False))
+        self.is_enabled = bool(spec.get("isEnabled", True))
+        self.keyboard_distance = spec.get("keyboardDistance")
+        offset = spec.get("contentOffset") or [0, 0]
+        self.content_offset_y = float(offset[1])
+        self.bottom_inset = 0.0
+        self.parent = parent
+        self.children = [View(child, self) for child in spec.get("children", [])]
+
+    @property
+    def is_text_input(self):
+        return self.kind in ("textField", "textView", "searchBar")
+
+    def subtree(self):
+        yield self
+        for child in self.children:
+            yield from child.subtree()
+
+
+class Keyboard:
+    """Where the keyboard is: this app's own keyboard events, by the bus's rules."""
+
+    def __init__(self):
+        self.latest = None
+        self.is_hidden = True
+
+    def note(self, name, record):
+        if record.get("isLocal") is False:
+            return
+        if name in HIDE_EVENTS or record.get("end") is not None:
+            self.latest = record
+            self.is_hidden = name in HIDE_EVENTS
+
+    @property
+    def frame(self):
+        if self.is_hidden or self.latest is None:
+            return None
+        return Rect.of(self.latest.get("end"))
+
+
+class Screen:
+    """The model the host keeps, rebuilt here from the model events it always sends."""
+
+    def __init__(self, header):
+        size = header.get("screen", {})
+        self.width = float(size.get("width", 0))
+        self.height = float(size.get("height", 0))
+        self.safe_area = header.get("safeArea") or {}
+        self.root = None
+        self.views = {}
+        self.first_responder_id = None
+        self.last_field_action = None
+        self.keyboard = Keyboard()
+
+    def view(self, view_id):
+        return self.views.get(view_id)
+
+    @property
+    def first_responder(self):
+        return self.views.get(self.first_responder_id)
+
+    def frame_in_screen(self, view):
+        """The view's frame in screen coordinates (scroll views' offsets applied)."""
+        frame = view.frame
+        parent = view.parent
+        while parent is not None:
+            frame = frame.offset(parent.frame.x, parent.frame.y - parent.content_offset_y)
+            parent = parent.parent
+        return frame
+
+    def covered_part(self):
+        """The part of the screen this app's keyboard covers, or None (the bus's rule)."""
+        end = self.keyboard.frame
+        if end is None or end.width == 0 or end.height == 0:
+            return None
+        part = end.intersection(Rect(0, 0, self.width, self.height))
+        if part is None or end.max_y < self.height - 0.5:
+            return None
+        return part
+
+    def apply(self, record):
+        name = record["event"]
+        if name == "scene":
+            self.root = View(record["root"])
+            self.views = {view.id: view for view in self.root.subtree()}
+            self.first_responder_id = None
+            self.last_field_action = record.get("lastFieldAction")
+        elif name == "setFrame":
+            view = self.views.get(record["view"])
+            if view is not None:
+                view.frame = Rect.of(record["frame"])
+        elif name == "screen":
+            size = record.get("screen") or {}
+            self.width = float(size.get("width", self.width))
+            self.height = float(size.get("height", self.height))
+            if record.get("safeArea") is not None:
+                self.safe_area = record["safeArea"]
+        elif name == "didBeginEditing":
+            self.first_responder_id = record["view"]
+        elif name in ("didEndEditing", "resign"):
+            if self.first_responder_id == record["view"]:
+                self.first_responder_id = None
+        elif name == "focusChange":
+            self.first_responder_id = record.get("to")
+        elif name == "viewShift" and self.root is not None:
+            self.root.frame = Rect(self.root.frame.x, record["originY"], self.root.frame.width, self.root.frame.height)
+        elif name == "scroll":
+            view = self.views.get(record["view"])
+            if view is not None:
+                view.content_offset_y = float(record["contentOffsetY"])
+                view.bottom_inset = float(record["bottomInset"])
+        elif name in KEYBOARD_EVENTS:
+            self.keyboard.note(name, record)
+
+
+class Context:
+    """What a plugin sees during one delivery: the same as a Swift plugin's context."""
+
+    def __init__(self, plugin_name, screen, now, settings):
+        self.plugin_name = plugin_name
+        self.screen = screen
+        self.now = now
+        self.settings = settings
+        self.posted = []
+
+    @property
+    def first_responder(self):
+        return self.screen.first_responder
+
+    @property
+    def keyboard(self):
+        return self.screen.keyboard
+
+    def post(self, event, **fields):
+        """Derives an event of the log format: post("viewShift", originY=-120, duration=0.25, curve=7)."""
+        record = dict(fields)
+        record["event"] = event
+        self.posted.append(record)
+
+    def diagnose(self, level, message, views=(), metadata=None):
+        """Derives a diagnostic ("info", "warning" or "error") naming the views it is about."""
+        fields = {"level": level, "message": message}
+        if views:
+            fields["views"] = list(views)
+        if metadata:
+            fields["metadata"] = dict(metadata)
+        self.post("diagnostic", **fields)
+
+
+class Plugin:
+    """Subclass it: set name and events (and position: first, last, before:NAME or after:NAME)."""
+
+    name = "PythonPlugin"
+    events = ()
+    position = None
+
+    def on_start(self, screen, settings):
+        """Called once the host's handshake is read (and again after a restart)."""
+
+    def on_event(self, event, context):
+        """Called with each event the plugin asked for (a dict: the log record), model applied."""
+
+
+def _write(stream, message):
+    stream.write(json.dumps(message, separators=(",", ":")) + "\n")
+
+
+def run(plugin, stdin=None, stdout=None):
+    """Speaks the protocol until the host closes standard input; returns the exit status."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    first = stdin.readline()
+    if not first:
+        return 0
+    hello = json.loads(first)
+    if hello.get("type") != "hello" or hello.get("protocol") != PROTOCOL:
+        sys.stderr.write("the host's first line is not a %s hello\n" % PROTOCOL)
+        return 2
+    if hello.get("version") != VERSION:
+        sys.stderr.write("the host speaks version %r; this library speaks %d\n" % (hello.get("version"), VERSION))
+        return 2
+    reply = {"type": "hello", "protocol": PROTOCOL, "version": VERSION, "name": plugin.name, "events": list(plugin.events)}
+    if plugin.position:
+        reply["position"] = plugin.position
+    _write(stdout, reply)
+    stdout.flush()
+    settings = hello.get("settings") or {}
+    screen = Screen(hello.get("header") or {})
+    plugin.on_start(screen, settings)
+    for line in stdin:
+        if not line.strip():
+            continue
+        message = json.loads(line)
+        if message.get("type") == "error":
+            sys.stderr.write("the host refused this plugin: %s\n" % message.get("message"))
+            return 2
+        deliver = message.pop("deliver", False)
+        seq = message.pop("seq", None)
+        screen.apply(message)
+        if not deliver:
+            continue
+        context = Context(plugin.name, screen, message.get("t", 0.0), settings)
+        plugin.on_event(message, context)
+        for record in context.posted:
+            record.setdefault("t", context.now)
+            _write(stdout, record)
+        stdout.write('{"type":"done","seq":%d}\n' % seq)
+        stdout.flush()
+    return 0

@@ -1,0 +1,356 @@
+import EventLog
+import ResponderBus
+
+/// A plugin that runs in a process of its own and speaks the `responder-bus-plugin` protocol
+/// (version 1) on its standard input and output: any language, no ABI shared with the host, and a
+/// plugin that crashes, hangs or talks nonsense cannot take the bus down.
+///
+/// Register it like any plugin; it sits in the pipeline where its handshake asks (or where
+/// ``Bus/register(_:at:)`` puts it), and the events it derives enter the bus exactly as an
+/// in-process plugin's would, so verification, checks, recording and the report see no difference.
+/// The exchange is synchronous — each event the plugin asked for is answered before the pipeline
+/// goes on — so a replay gives the same results on the libuv loop and on virtual time.
+///
+/// ```swift
+/// let plugin = try ExternalPlugin(command: ["python3", "my_plugin.py"], header: header)
+/// try bus.register(plugin)
+/// ```
+///
+/// Faults are contained: a plugin that cannot be started, exits, crashes, does not answer within
+/// ``Configuration/timeout``, writes something that is not the protocol, or derives an event the
+/// bus cannot take is reported as an error diagnostic naming it and what it did, and restarted
+/// after a back-off (its model brought up to date) up to ``Configuration/maximumRestarts`` times,
+/// then disabled for the rest of the session — the bus goes on without it. With
+/// ``FailureMode/stop``, the first fault disables it and calls ``onStop`` instead. Lines it writes
+/// to standard error become info diagnostics.
+///
+/// See <doc:PluginProtocol> for the messages. Loop-confined, like the bus.
+public final class ExternalPlugin: EventObserving {
+    /// What to do when the plugin fails.
+    public enum FailureMode: String, Hashable, Sendable, CaseIterable {
+        /// Report it, restart it up to the limit, then go on without it (the default).
+        case `continue`
+        /// Report it, disable it and call ``ExternalPlugin/onStop``: the embedder ends the session.
+        case stop
+    }
+
+    /// How the host runs the plugin.
+    public struct Configuration: Sendable {
+        /// The program and its arguments; the program is looked up in `PATH`, never run through a
+        /// shell.
+        public var command: [String]
+        /// How long one delivery may take, from sending the event to the plugin's `done`.
+        public var timeout: Duration
+        /// How long starting may take, from spawning to the plugin's `hello` (interpreters start
+        /// slowly).
+        public var startTimeout: Duration
+        /// What a fault does.
+        public var failureMode: FailureMode
+        /// How many times a failed plugin is restarted before it is disabled.
+        public var maximumRestarts: Int
+        /// The wait (in loop time) before the first restart; it doubles with each restart.
+        public var restartBackoff: Duration
+        /// Settings passed in the handshake, for the plugin to read.
+        public var settings: [String: String]
+
+        /// A configuration with the defaults: 200 ms per delivery, 10 s to start, fail-open, three
+        /// restarts from 100 ms.
+        public init(
+            command: [String], timeout: Duration = .milliseconds(200), startTimeout: Duration = .seconds(10),
+            failureMode: FailureMode = .continue, maximumRestarts: Int = 3, restartBackoff: Duration = .milliseconds(100),
+            settings: [String: String] = [:]
+        ) {
+            self.command = command
+            self.timeout = timeout
+            self.startTimeout = startTimeout
+            self.failureMode = failureMode
+            self.maximumRestarts = maximumRestarts
+            self.restartBackoff = restartBackoff
+            self.settings = settings
+        }
+    }
+
+    /// The name the plugin gave in its handshake.
+    public let name: String
+    /// Where the plugin asked to sit in the pipeline.
+    public let preferredPosition: PluginPosition?
+    /// The events the plugin asked for, by their log-format names.
+    public let requestedEvents: Set<String>
+    /// How the plugin runs.
+    public let configuration: Configuration
+    /// Called once, on the loop, when a fault stops a plugin whose mode is ``FailureMode/stop``,
+    /// with the fault's description.
+    public var onStop: ((String) -> Void)?
+
+    /// Whether the plugin has been disabled for the rest of the session.
+    public private(set) var isDisabled = false
+    /// How many times the plugin has been restarted.
+    public private(set) var restarts = 0
+    /// How many deliveries the plugin has answered.
+    public private(set) var deliveries = 0
+
+    private let header: LogHeader
+    private var process: PluginProcess?
+    private var restartAt: Duration?
+    private var sequence = 0
+    private let requestedIDs: Set<Int>
+
+    /// Starts the plugin and performs the handshake.
+    ///
+    /// - Parameters:
+    ///   - configuration: how to run it.
+    ///   - header: the session's header (screen and safe area), sent in the handshake.
+    /// - Throws: ``ExternalPluginError`` when the plugin cannot be started or its handshake is not
+    ///   version 1 of the protocol.
+    public init(_ configuration: Configuration, header: LogHeader) throws(ExternalPluginError) {
+        self.configuration = configuration
+        self.header = header
+        let started = try Self.start(configuration, header: header)
+        process = started.process
+        name = started.hello.name
+        preferredPosition = started.hello.position
+        requestedEvents = Set(started.hello.events)
+        requestedIDs = Set(started.hello.events.compactMap { PluginProtocol.eventNames[$0]?.id })
+    }
+
+    /// Starts the plugin with the default configuration for `command`.
+    public convenience init(command: [String], header: LogHeader) throws(ExternalPluginError) {
+        try self.init(Configuration(command: command), header: header)
+    }
+
+    deinit {
+        process?.terminate(grace: .milliseconds(100))
+    }
+
+    /// The events the plugin asked for, and the ones that change the screen model, which it is
+    /// always sent.
+    public var observedEvents: Set<AnyEventName>? {
+        Set(
+            PluginProtocol.eventNames.compactMap { name, event in
+                requestedEvents.contains(name) || PluginProtocol.modelEvents.contains(name) ? event : nil
+            })
+    }
+
+    /// Ends the plugin's process (closing its input, then killing it after `grace`).
+    public func shutDown(grace: Duration = .milliseconds(500)) {
+        process?.terminate(grace: grace)
+        process = nil
+        isDisabled = true
+    }
+
+    // MARK: Delivery
+
+    /// Sends the event to the plugin: answered (and the plugin's derived events posted) when it asked
+    /// for it, as a model update otherwise.
+    public func observe(_ event: AnyEvent, context: PluginContext) {
+        guard !isDisabled, let logEvent = LogEvent(event) else { return }
+        let answered = requestedIDs.contains(event.name.id)
+        guard ensureRunning(context) else { return }
+        let record = LogRecord(t: context.now.seconds, event: logEvent, origin: event.origin)
+        if answered {
+            sequence += 1
+            deliver(record, sequence: sequence, context)
+        } else {
+            let line = PluginProtocol.eventLine(record, sequence: nil)
+            do throws(ProcessFault) {
+                try process?.send(line, before: ContinuousClock.now + configuration.timeout)
+            } catch {
+                fail(context, error.kind == .timedOut ? "did not read its input for \(configuration.timeout)" : error.message)
+            }
+        }
+        forwardErrors(context)
+    }
+
+    private func deliver(_ record: LogRecord, sequence: Int, _ context: PluginContext) {
+        guard let process else { return }
+        let deadline = ContinuousClock.now + configuration.timeout
+        var derived: [LogEvent] = []
+        do throws(ProcessFault) {
+            try process.send(PluginProtocol.eventLine(record, sequence: sequence), before: deadline)
+            while true {
+                let line = try process.readLine(before: deadline)
+                switch PluginProtocol.classify(line) {
+                case .done(let answered):
+                    guard answered == sequence else {
+                        return fail(context, "answered delivery \(answered.map(String.init) ?? "without a number") while \(sequence) was expected")
+                    }
+                    deliveries += 1
+                    for event in derived { event.post(from: context) }
+                    return
+                case .record(let bytes):
+                    switch validate(bytes, context) {
+                    case .success(let event): derived.append(event)
+                    case .failure(let problem): return fail(context, problem.message)
+                    }
+                case .control(let type):
+                    return fail(context, "sent '\(type)' in the middle of a delivery; only records and 'done' may come")
+                case .notProtocol(let why):
+                    return fail(context, "wrote something that is not the protocol (\(why)): \(PluginProtocol.excerpt(line))")
+                }
+            }
+        } catch {
+            switch error.kind {
+            case .timedOut: fail(context, "did not answer \(record.event.name) within \(configuration.timeout)")
+            case .exited, .spawn: fail(context, error.message)
+            }
+        }
+    }
+
+    /// The derived event on `bytes`, or why the bus cannot take it.
+    private func validate(_ bytes: ArraySlice<UInt8>, _ context: PluginContext) -> Result<LogEvent, Rejection> {
+        let record: LogRecord
+        do throws(LogReadError) {
+            record = try LogReader.record(line: Array(bytes))
+        } catch {
+            return .failure(Rejection("derived a record the bus cannot accept (\(error.message)): \(PluginProtocol.excerpt(bytes))"))
+        }
+        guard record.event.isDerivedKind else {
+            return .failure(Rejection("derived '\(record.event.name)', which is not an event plugins derive"))
+        }
+        let screen = context.screen
+        for view in record.event.namedViews where screen.view(view) == nil {
+            return .failure(Rejection("derived \(record.event.name) for view '\(view.rawValue)', which does not exist"))
+        }
+        return .success(record.event)
+    }
+
+    private struct Rejection: Error {
+        var message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    private func forwardErrors(_ context: PluginContext) {
+        guard let process else { return }
+        for line in process.availableErrorLines() where !line.isEmpty {
+            context.diagnose(.info, line)
+        }
+    }
+
+    // MARK: Faults
+
+    private func fail(_ context: PluginContext, _ what: String) {
+        if let process {
+            forwardErrors(context)
+            process.terminate(grace: .zero)
+        }
+        process = nil
+        if configuration.failureMode == .stop {
+            isDisabled = true
+            context.diagnose(.error, "plugin '\(name)' \(what); stopping (--plugin-failure stop)")
+            onStop?("plugin '\(name)' \(what)")
+            return
+        }
+        guard restarts < configuration.maximumRestarts else {
+            isDisabled = true
+            context.diagnose(
+                .error, "plugin '\(name)' \(what); it failed \(restarts + 1) times, so it is disabled for the rest of the session")
+            return
+        }
+        let backoff = configuration.restartBackoff * (1 << min(restarts, 20))
+        restarts += 1
+        restartAt = context.now + backoff
+        context.diagnose(
+            .error,
+            "plugin '\(name)' \(what); restarting it in \(backoff) (restart \(restarts) of \(configuration.maximumRestarts))")
+    }
+
+    /// Whether a process is there to talk to, restarting one whose back-off has passed.
+    private func ensureRunning(_ context: PluginContext) -> Bool {
+        if process != nil { return true }
+        guard let restartAt, context.now >= restartAt else { return false }
+        self.restartAt = nil
+        do throws(ExternalPluginError) {
+            let started = try Self.start(configuration, header: header)
+            guard started.hello.name == name else {
+                started.process.terminate(grace: .zero)
+                fail(context, "came back as '\(started.hello.name)'")
+                return false
+            }
+            process = started.process
+        } catch {
+            fail(context, "could not be restarted: \(error.message)")
+            return false
+        }
+        // Bring its model up to date: what it missed while it was down.
+        let now = context.now.seconds
+        do throws(ProcessFault) {
+            for event in PluginProtocol.modelSnapshot(of: context.screen) {
+                try process?.send(
+                    PluginProtocol.eventLine(LogRecord(t: now, event: event), sequence: nil),
+                    before: ContinuousClock.now + configuration.timeout)
+            }
+        } catch {
+            fail(context, error.message)
+            return false
+        }
+        return true
+    }
+
+    // MARK: Starting
+
+    private static func start(
+        _ configuration: Configuration, header: LogHeader
+    ) throws(ExternalPluginError) -> (process: PluginProcess, hello: PluginProtocol.PluginHello) {
+        let command = configuration.command.joined(separator: " ")
+        let process: PluginProcess
+        do throws(ProcessFault) {
+            process = try PluginProcess(arguments: configuration.command)
+        } catch {
+            throw ExternalPluginError(.cannotStart, "cannot start '\(command)': \(error.message)")
+        }
+        let deadline = ContinuousClock.now + configuration.startTimeout
+        let line: ArraySlice<UInt8>
+        do throws(ProcessFault) {
+            try process.send(PluginProtocol.hostHello(header: header, settings: configuration.settings), before: deadline)
+            line = try process.readLine(before: deadline)
+        } catch {
+            let stderr = process.availableErrorLines().joined(separator: "\n")
+            process.terminate(grace: .zero)
+            let detail = stderr.isEmpty ? "" : "; it said: \(stderr)"
+            switch error.kind {
+            case .timedOut:
+                throw ExternalPluginError(.noHandshake, "'\(command)' did not say hello within \(configuration.startTimeout)\(detail)")
+            case .exited, .spawn:
+                throw ExternalPluginError(.noHandshake, "'\(command)' \(error.message) before its handshake\(detail)")
+            }
+        }
+        switch PluginProtocol.pluginHello(line) {
+        case .success(let hello):
+            return (process, hello)
+        case .failure(let error):
+            if error.code == .versionMismatch {
+                try? process.send(PluginProtocol.errorLine(error.message), before: ContinuousClock.now + .milliseconds(100))
+            }
+            process.terminate(grace: .milliseconds(100))
+            throw ExternalPluginError(error.code, "'\(command)': \(error.message)")
+        }
+    }
+}
+
+/// Why an external plugin could not be used.
+public struct ExternalPluginError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kind of failure.
+    public enum Code: Hashable, Sendable {
+        /// The program could not be run.
+        case cannotStart
+        /// It ended, or said nothing, before its handshake.
+        case noHandshake
+        /// Its handshake is not one of this protocol.
+        case badHandshake
+        /// It speaks another version of the protocol.
+        case versionMismatch
+    }
+    /// The kind of failure.
+    public var code: Code
+    /// What happened, in words.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { message }
+}

@@ -1,0 +1,255 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What went wrong with a plugin's process, in words a diagnostic can carry.
+struct ProcessFault: Error, Equatable {
+    /// The kind, for the failure's code.
+    enum Kind: Equatable {
+        /// It could not be started.
+        case spawn
+        /// Its standard output closed, or its input could not be written: it exited or crashed.
+        case exited
+        /// No answer within the time limit.
+        case timedOut
+    }
+    var kind: Kind
+    var message: String
+}
+
+/// A plugin's child process: its standard input and output carry the protocol, one line per
+/// message; its standard error is read as lines of text.
+///
+/// Started with `posix_spawnp` (the command is looked up in `PATH`, never run through a shell).
+/// Its standard streams are socket pairs; its input is written with `MSG_NOSIGNAL`, so a plugin that
+/// died makes a write fail instead of raising `SIGPIPE` in the host. Every wait has a deadline
+/// (`poll`). Loop-confined, like the plugin that owns it.
+final class PluginProcess {
+    /// The child's process id.
+    let pid: pid_t
+    private let input: Int32
+    private let output: Int32
+    private let errors: Int32
+    private var outputBuffer: [UInt8] = []
+    private var outputStart = 0
+    private var errorBuffer: [UInt8] = []
+    private var reaped = false
+    private var closed = false
+    private var exitStatus: Int32 = 0
+
+    /// Starts `arguments[0]` (looked up in `PATH` when it has no slash) with the rest as its
+    /// arguments and the host's environment.
+    init(arguments: [String]) throws(ProcessFault) {
+        guard let program = arguments.first, !program.isEmpty else {
+            throw ProcessFault(kind: .spawn, message: "the command is empty")
+        }
+        var stdinPair: [Int32] = [-1, -1]
+        var stdoutPipe: [Int32] = [-1, -1]
+        var stderrPipe: [Int32] = [-1, -1]
+        func closeAll() {
+            for fd in stdinPair + stdoutPipe + stderrPipe where fd >= 0 { close(fd) }
+        }
+        // Socket pairs for all three (each end close-on-exec; the child's ends are dup'ed onto 0–2).
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        guard socketpair(AF_UNIX, type, 0, &stdinPair) == 0, socketpair(AF_UNIX, type, 0, &stdoutPipe) == 0,
+            socketpair(AF_UNIX, type, 0, &stderrPipe) == 0
+        else {
+            let reason = String(cString: strerror(errno))
+            closeAll()
+            throw ProcessFault(kind: .spawn, message: "cannot make its pipes: \(reason)")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdinPair[1], 0)
+        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for arg in argv { free(arg) } }
+        var child: pid_t = 0
+        let status = posix_spawnp(&child, program, &actions, nil, argv, environ)
+        close(stdinPair[1])
+        close(stdoutPipe[1])
+        close(stderrPipe[1])
+        guard status == 0 else {
+            close(stdinPair[0])
+            close(stdoutPipe[0])
+            close(stderrPipe[0])
+            throw ProcessFault(kind: .spawn, message: "cannot run '\(program)': \(String(cString: strerror(status)))")
+        }
+        pid = child
+        input = stdinPair[0]
+        output = stdoutPipe[0]
+        errors = stderrPipe[0]
+        for fd in [input, output, errors] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+    }
+
+    deinit {
+        terminate(grace: .zero)
+    }
+
+    // MARK: Writing
+
+    /// Writes `bytes` whole before `deadline`.
+    func send(_ bytes: [UInt8], before deadline: ContinuousClock.Instant) throws(ProcessFault) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { raw in
+                Glibc.send(input, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if written > 0 {
+                offset += written
+                continue
+            }
+            if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+                try wait(for: input, events: Int16(POLLOUT), before: deadline, doing: "reading its input")
+                continue
+            }
+            throw ProcessFault(kind: .exited, message: exitDescription(or: "closed its input"))
+        }
+    }
+
+    // MARK: Reading
+
+    /// The next line of its standard output (without the line break), waiting until `deadline`.
+    func readLine(before deadline: ContinuousClock.Instant) throws(ProcessFault) -> ArraySlice<UInt8> {
+        while true {
+            if let newline = outputBuffer[outputStart...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = outputBuffer[outputStart..<newline]
+                outputStart = newline + 1
+                return line
+            }
+            if outputStart > 0 {
+                outputBuffer.removeFirst(outputStart)
+                outputStart = 0
+            }
+            switch fill(&outputBuffer, from: output) {
+            case .data: continue
+            case .end: throw ProcessFault(kind: .exited, message: exitDescription(or: "closed its output"))
+            case .wouldBlock: try wait(for: output, events: Int16(POLLIN), before: deadline, doing: "answering")
+            }
+        }
+    }
+
+    /// The complete lines its standard error holds now, without waiting (and, once it has ended,
+    /// the last unfinished one).
+    func availableErrorLines() -> [String] {
+        var ended = false
+        while true {
+            let result = fill(&errorBuffer, from: errors)
+            if result == .data { continue }
+            ended = result == .end
+            break
+        }
+        var lines: [String] = []
+        while let newline = errorBuffer.firstIndex(of: UInt8(ascii: "\n")) {
+            lines.append(String(decoding: errorBuffer[..<newline], as: UTF8.self))
+            errorBuffer.removeFirst(newline + 1)
+        }
+        if ended && !errorBuffer.isEmpty {
+            lines.append(String(decoding: errorBuffer, as: UTF8.self))
+            errorBuffer.removeAll()
+        }
+        return lines
+    }
+
+    private enum Fill { case data, end, wouldBlock }
+
+    private func fill(_ buffer: inout [UInt8], from fd: Int32) -> Fill {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count > 0 {
+            buffer.append(contentsOf: chunk[..<count])
+            return .data
+        }
+        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return .wouldBlock }
+        return .end
+    }
+
+    private func wait(for fd: Int32, events: Int16, before deadline: ContinuousClock.Instant, doing: String) throws(ProcessFault) {
+        let remaining = deadline - ContinuousClock.now
+        guard remaining > .zero else {
+            throw ProcessFault(kind: .timedOut, message: "did not finish \(doing) in time")
+        }
+        let (seconds, attoseconds) = remaining.components
+        let milliseconds = Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        var descriptor = pollfd(fd: fd, events: events, revents: 0)
+        _ = poll(&descriptor, 1, max(milliseconds, 1))
+    }
+
+    // MARK: Ending
+
+    /// What became of the process, if it has ended: "exited with status 3", "was killed by signal
+    /// 11 (SIGSEGV)"; `fallback` while it runs.
+    func exitDescription(or fallback: String) -> String {
+        if !reaped {
+            var status: Int32 = 0
+            // A process that closed its pipes is about to end: give it a moment to be reaped.
+            for _ in 0..<50 {
+                if waitpid(pid, &status, WNOHANG) == pid {
+                    reaped = true
+                    exitStatus = status
+                    break
+                }
+                usleep(1000)
+            }
+        }
+        guard reaped else { return fallback }
+        return Self.describe(exitStatus)
+    }
+
+    static func describe(_ status: Int32) -> String {
+        let signal = status & 0x7f
+        if signal == 0 { return "exited with status \((status >> 8) & 0xff)" }
+        let name = signalName(signal).map { " (\($0))" } ?? ""
+        return "was killed by signal \(signal)\(name)"
+    }
+
+    private static func signalName(_ signal: Int32) -> String? {
+        switch signal {
+        case SIGSEGV: "SIGSEGV"
+        case SIGABRT: "SIGABRT"
+        case SIGKILL: "SIGKILL"
+        case SIGTERM: "SIGTERM"
+        case SIGBUS: "SIGBUS"
+        case SIGILL: "SIGILL"
+        case SIGFPE: "SIGFPE"
+        case SIGTRAP: "SIGTRAP"
+        default: nil
+        }
+    }
+
+    /// Ends the process: closes its input (a plugin ends on end of input), waits up to `grace` for
+    /// it to exit, then kills it; reaps it and closes the pipes. Idempotent.
+    func terminate(grace: Duration) {
+        guard !closed else { return }
+        closed = true
+        defer {
+            close(input)
+            close(output)
+            close(errors)
+        }
+        guard !reaped else { return }
+        shutdown(input, Int32(SHUT_WR))
+        let deadline = ContinuousClock.now + grace
+        var status: Int32 = 0
+        while ContinuousClock.now < deadline {
+            if waitpid(pid, &status, WNOHANG) == pid {
+                reaped = true
+                exitStatus = status
+                break
+            }
+            usleep(1000)
+        }
+        if !reaped {
+            kill(pid, SIGKILL)
+            _ = waitpid(pid, &status, 0)
+            reaped = true
+            exitStatus = status
+        }
+    }
+}

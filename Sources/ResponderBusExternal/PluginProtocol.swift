@@ -1,0 +1,195 @@
+import EventLog
+import FoundationEssentials
+import ResponderBus
+
+/// The `responder-bus-plugin` protocol, version 1: the messages as bytes (see <doc:PluginProtocol>).
+public enum PluginProtocol {
+    /// The protocol's name, in both handshakes.
+    public static let name = "responder-bus-plugin"
+    /// The version this host speaks.
+    public static let version = 1
+
+    /// The log-format events a plugin can ask for, by name.
+    static let eventNames: [String: AnyEventName] = {
+        var names: [String: AnyEventName] = [:]
+        for kind in LogEvent.KeyboardEvent.allCases { names[kind.rawValue] = kind.eventName.erased }
+        let others: [AnyEventName] = [
+            EventName.didBeginEditing.erased, EventName.didEndEditing.erased, EventName.returnKey.erased,
+            EventName.scene.erased, EventName.setFrame.erased, EventName.screen.erased, EventName.viewShift.erased,
+            EventName.scroll.erased, EventName.focusChange.erased, EventName.action.erased, EventName.resign.erased,
+            EventName.diagnostic.erased,
+        ]
+        for name in others { names[name.rawValue] = name }
+        return names
+    }()
+
+    /// The events that change the screen model: sent to every plugin, asked for or not, so that it
+    /// can keep its own model.
+    public static let modelEvents: Set<String> = Set(LogEvent.KeyboardEvent.allCases.map(\.rawValue)).union([
+        "didBeginEditing", "didEndEditing", "scene", "setFrame", "screen", "viewShift", "scroll", "focusChange", "resign",
+    ])
+
+    // MARK: Host to plugin
+
+    /// The host's handshake line: protocol, version, the session's header and the settings.
+    static func hostHello(header: LogHeader, settings: [String: String]) -> [UInt8] {
+        let settingsText = settings.sorted { $0.key < $1.key }.map { "\(JSONText.string($0.key)):\(JSONText.string($0.value))" }
+            .joined(separator: ",")
+        let line =
+            "{\"header\":\(LogWriter.line(for: header)),\"protocol\":\(JSONText.string(name)),\"settings\":{\(settingsText)},\"type\":\"hello\",\"version\":\(version)}\n"
+        return Array(line.utf8)
+    }
+
+    /// An event line: the log record with `"deliver":true` and its `seq` when the plugin answers it,
+    /// `"deliver":false` when it is a model update only.
+    static func eventLine(_ record: LogRecord, sequence: Int?) -> [UInt8] {
+        var body: [UInt8] = []
+        LogWriter.append(record, to: &body)
+        let prefix = sequence.map { "{\"deliver\":true,\"seq\":\($0)," } ?? "{\"deliver\":false,"
+        var line = Array(prefix.utf8)
+        line.reserveCapacity(prefix.utf8.count + body.count)
+        line.append(contentsOf: body.dropFirst())
+        line.append(UInt8(ascii: "\n"))
+        return line
+    }
+
+    /// The line that tells a plugin why it is refused.
+    static func errorLine(_ message: String) -> [UInt8] {
+        Array("{\"message\":\(JSONText.string(message)),\"type\":\"error\"}\n".utf8)
+    }
+
+    // MARK: Plugin to host
+
+    /// A plugin's handshake.
+    struct PluginHello {
+        var name: String
+        var events: [String]
+        var position: PluginPosition?
+    }
+
+    private struct HelloMessage: Decodable {
+        var type: String?
+        var `protocol`: String?
+        var version: Int?
+        var name: String?
+        var events: [String]?
+        var position: String?
+    }
+
+    private struct ControlMessage: Decodable {
+        var type: String?
+        var seq: Int?
+    }
+
+    /// Reads a plugin's handshake, or says what is wrong with it.
+    static func pluginHello(_ line: ArraySlice<UInt8>) -> Result<PluginHello, ExternalPluginError> {
+        guard let hello = try? JSONDecoder().decode(HelloMessage.self, from: Data(line)), hello.type == "hello" else {
+            return .failure(ExternalPluginError(.badHandshake, "its first line is not a hello: \(excerpt(line))"))
+        }
+        guard hello.protocol == name else {
+            return .failure(
+                ExternalPluginError(.badHandshake, "its hello names protocol '\(hello.protocol ?? "")', not '\(name)'"))
+        }
+        guard hello.version == version else {
+            return .failure(
+                ExternalPluginError(
+                    .versionMismatch,
+                    "it speaks version \(hello.version.map(String.init) ?? "(none)") of the protocol; this host speaks version \(version)"))
+        }
+        guard let pluginName = hello.name, !pluginName.isEmpty else {
+            return .failure(ExternalPluginError(.badHandshake, "its hello has no name"))
+        }
+        let events = hello.events ?? []
+        if let unknown = events.first(where: { eventNames[$0] == nil }) {
+            return .failure(
+                ExternalPluginError(
+                    .badHandshake,
+                    "it asks for '\(unknown)', which is not an event of the log format (\(eventNames.keys.sorted().joined(separator: ", ")))"
+                ))
+        }
+        var position: PluginPosition?
+        if let text = hello.position {
+            guard let parsed = PluginPosition(protocolText: text) else {
+                return .failure(
+                    ExternalPluginError(.badHandshake, "its position '\(text)' is not first, last, before:NAME or after:NAME"))
+            }
+            position = parsed
+        }
+        return .success(PluginHello(name: pluginName, events: events, position: position))
+    }
+
+    /// What a line from a plugin is.
+    enum Message: Equatable {
+        /// The end of a delivery, with the number it answers.
+        case done(Int?)
+        /// A derived record.
+        case record(ArraySlice<UInt8>)
+        /// Another control message, by type.
+        case control(String)
+        /// Not a message of this protocol.
+        case notProtocol(String)
+    }
+
+    private static let donePrefix = Array("{\"type\":\"done\",\"seq\":".utf8)
+
+    /// Classifies a line from a plugin.
+    static func classify(_ line: ArraySlice<UInt8>) -> Message {
+        // The common case, written by both author libraries, without a JSON decoder.
+        if line.starts(with: donePrefix), line.last == UInt8(ascii: "}") {
+            let digits = line.dropFirst(donePrefix.count).dropLast()
+            if !digits.isEmpty, digits.count < 19, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                return .done(digits.reduce(0) { $0 * 10 + Int($1 - 0x30) })
+            }
+        }
+        guard let first = line.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else {
+            return .notProtocol("an empty line")
+        }
+        guard first == UInt8(ascii: "{") else { return .notProtocol("not a JSON object") }
+        if line.firstRange(of: Array("\"type\"".utf8)) != nil,
+            let control = try? JSONDecoder().decode(ControlMessage.self, from: Data(line)), let type = control.type
+        {
+            return type == "done" ? .done(control.seq) : .control(type)
+        }
+        return .record(line)
+    }
+
+    /// The start of a line, for a diagnostic.
+    static func excerpt(_ line: ArraySlice<UInt8>) -> String {
+        let text = String(decoding: line.prefix(120), as: UTF8.self)
+        return line.count > 120 ? text + "…" : text
+    }
+
+    // MARK: Model
+
+    /// The model events that bring a restarted plugin's model to the screen's state: the scene,
+    /// the root's shift, the keyboard and the first responder.
+    static func modelSnapshot(of screen: Screen) -> [LogEvent] {
+        guard let root = screen.root else { return [] }
+        var events: [LogEvent] = [.scene(SceneInfo(root: root.spec, lastFieldAction: screen.lastFieldAction))]
+        if let latest = screen.keyboard.latest {
+            events.append(.keyboard(screen.keyboard.frame == nil ? .keyboardDidHide : .keyboardDidShow, latest))
+        }
+        if let responder = screen.firstResponder {
+            events.append(.didBeginEditing(EditingInfo(view: responder.id)))
+        }
+        return events
+    }
+}
+
+extension PluginPosition {
+    /// Reads `first`, `last`, `before:NAME` or `after:NAME`.
+    init?(protocolText text: String) {
+        switch text {
+        case "first": self = .first
+        case "last": self = .last
+        default:
+            if text.hasPrefix("before:"), text.count > 7 {
+                self = .before(String(text.dropFirst(7)))
+            } else if text.hasPrefix("after:"), text.count > 6 {
+                self = .after(String(text.dropFirst(6)))
+            } else {
+                return nil
+            }
+        }
+    }
+}
