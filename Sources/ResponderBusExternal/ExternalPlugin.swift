@@ -93,6 +93,8 @@ public final class ExternalPlugin: EventObserving {
     private var process: PluginProcess?
     private var restartAt: Duration?
     private var sequence = 0
+    /// Model-update lines not sent yet.
+    private var pendingModel: [UInt8] = []
     private let requestedIDs: Set<Int>
 
     /// Starts the plugin and performs the handshake.
@@ -133,6 +135,10 @@ public final class ExternalPlugin: EventObserving {
 
     /// Ends the plugin's process (closing its input, then killing it after `grace`).
     public func shutDown(grace: Duration = .milliseconds(500)) {
+        if let process, !pendingModel.isEmpty {
+            try? process.send(pendingModel, before: ContinuousClock.now + configuration.timeout)
+            pendingModel.removeAll()
+        }
         process?.terminate(grace: grace)
         process = nil
         isDisabled = true
@@ -151,14 +157,23 @@ public final class ExternalPlugin: EventObserving {
             sequence += 1
             deliver(record, sequence: sequence, context)
         } else {
-            let line = PluginProtocol.eventLine(record, sequence: nil)
-            do throws(ProcessFault) {
-                try process?.send(line, before: ContinuousClock.now + configuration.timeout)
-            } catch {
-                fail(context, error.kind == .timedOut ? "did not read its input for \(configuration.timeout)" : error.message)
-            }
+            // Model updates wait for the next delivery (or fill a block): one write for many, and
+            // the plugin's model is current whenever it is asked.
+            PluginProtocol.appendEventLine(record, sequence: nil, to: &pendingModel)
+            if pendingModel.count >= 1 << 16 { flushModel(context) }
         }
-        forwardErrors(context)
+        if answered { forwardErrors(context) }
+    }
+
+    /// Sends the model updates waiting for the next delivery.
+    private func flushModel(_ context: PluginContext) {
+        guard !pendingModel.isEmpty, let process else { return }
+        defer { pendingModel.removeAll(keepingCapacity: true) }
+        do throws(ProcessFault) {
+            try process.send(pendingModel, before: ContinuousClock.now + configuration.timeout)
+        } catch {
+            fail(context, error.kind == .timedOut ? "did not read its input for \(configuration.timeout)" : error.message)
+        }
     }
 
     private func deliver(_ record: LogRecord, sequence: Int, _ context: PluginContext) {
@@ -166,7 +181,9 @@ public final class ExternalPlugin: EventObserving {
         let deadline = ContinuousClock.now + configuration.timeout
         var derived: [LogEvent] = []
         do throws(ProcessFault) {
-            try process.send(PluginProtocol.eventLine(record, sequence: sequence), before: deadline)
+            PluginProtocol.appendEventLine(record, sequence: sequence, to: &pendingModel)
+            defer { pendingModel.removeAll(keepingCapacity: true) }
+            try process.send(pendingModel, before: deadline)
             while true {
                 let line = try process.readLine(before: deadline)
                 switch PluginProtocol.classify(line) {
@@ -229,6 +246,7 @@ public final class ExternalPlugin: EventObserving {
     // MARK: Faults
 
     private func fail(_ context: PluginContext, _ what: String) {
+        pendingModel.removeAll()
         if let process {
             forwardErrors(context)
             process.terminate(grace: .zero)
@@ -271,17 +289,10 @@ public final class ExternalPlugin: EventObserving {
             fail(context, "could not be restarted: \(error.message)")
             return false
         }
-        // Bring its model up to date: what it missed while it was down.
+        // Bring its model up to date (what it missed while it was down), sent with what comes next.
         let now = context.now.seconds
-        do throws(ProcessFault) {
-            for event in PluginProtocol.modelSnapshot(of: context.screen) {
-                try process?.send(
-                    PluginProtocol.eventLine(LogRecord(t: now, event: event), sequence: nil),
-                    before: ContinuousClock.now + configuration.timeout)
-            }
-        } catch {
-            fail(context, error.message)
-            return false
+        for event in PluginProtocol.modelSnapshot(of: context.screen) {
+            PluginProtocol.appendEventLine(LogRecord(t: now, event: event), sequence: nil, to: &pendingModel)
         }
         return true
     }

@@ -40,17 +40,15 @@ public enum PluginProtocol {
         return Array(line.utf8)
     }
 
-    /// An event line: the log record with `"deliver":true` and its `seq` when the plugin answers it,
-    /// `"deliver":false` when it is a model update only.
-    static func eventLine(_ record: LogRecord, sequence: Int?) -> [UInt8] {
-        var body: [UInt8] = []
-        LogWriter.append(record, to: &body)
+    /// Appends an event line: the log record with `"deliver":true` and its `seq` when the plugin
+    /// answers it, `"deliver":false` when it is a model update only.
+    static func appendEventLine(_ record: LogRecord, sequence: Int?, to bytes: inout [UInt8]) {
+        let start = bytes.count
+        LogWriter.append(record, to: &bytes)
+        // The record's opening brace becomes the prefix's.
         let prefix = sequence.map { "{\"deliver\":true,\"seq\":\($0)," } ?? "{\"deliver\":false,"
-        var line = Array(prefix.utf8)
-        line.reserveCapacity(prefix.utf8.count + body.count)
-        line.append(contentsOf: body.dropFirst())
-        line.append(UInt8(ascii: "\n"))
-        return line
+        bytes.replaceSubrange(start..<start + 1, with: prefix.utf8)
+        bytes.append(UInt8(ascii: "\n"))
     }
 
     /// The line that tells a plugin why it is refused.
