@@ -78,6 +78,10 @@ let package = Package(
         ),
         // The README's embedding example, word for word (a test compares them and runs it).
         .executableTarget(
+            name: "keyboard-avoidance-process",
+            dependencies: ["KeyboardAvoidance", "ResponderBusExternal"]
+        ),
+        .executableTarget(
             name: "readme-example",
             dependencies: ["ResponderBus", "ResponderBusUV"]
         ),

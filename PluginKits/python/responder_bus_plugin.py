@@ -242,6 +242,11 @@ class Plugin:
     def on_event(self, event, context):
         """Called with each event the plugin asked for (a dict: the log record), model applied."""
 
+    def on_turn_end(self, context):
+        """Override it to decide once per loop turn, on the turn's final state: called at the end of
+        every turn in which the plugin was sent something (the host is asked for turns only when
+        a subclass overrides this)."""
+
 
 def _write(stream, message):
     stream.write(json.dumps(message, separators=(",", ":")) + "\n")
@@ -264,6 +269,9 @@ def run(plugin, stdin=None, stdout=None):
     reply = {"type": "hello", "protocol": PROTOCOL, "version": VERSION, "name": plugin.name, "events": list(plugin.events)}
     if plugin.position:
         reply["position"] = plugin.position
+    wants_turns = type(plugin).on_turn_end is not Plugin.on_turn_end
+    if wants_turns:
+        reply["turns"] = True
     _write(stdout, reply)
     stdout.flush()
     settings = hello.get("settings") or {}
@@ -273,9 +281,15 @@ def run(plugin, stdin=None, stdout=None):
         if not line.strip():
             continue
         message = json.loads(line)
-        if message.get("type") == "error":
+        kind = message.get("type")
+        if kind == "error":
             sys.stderr.write("the host refused this plugin: %s\n" % message.get("message"))
             return 2
+        if kind == "turnEnd":
+            context = Context(plugin.name, screen, message.get("t", 0.0), settings)
+            plugin.on_turn_end(context)
+            _answer(stdout, context, message["seq"])
+            continue
         deliver = message.pop("deliver", False)
         seq = message.pop("seq", None)
         screen.apply(message)
@@ -283,9 +297,13 @@ def run(plugin, stdin=None, stdout=None):
             continue
         context = Context(plugin.name, screen, message.get("t", 0.0), settings)
         plugin.on_event(message, context)
-        for record in context.posted:
-            record.setdefault("t", context.now)
-            _write(stdout, record)
-        stdout.write('{"type":"done","seq":%d}\n' % seq)
-        stdout.flush()
+        _answer(stdout, context, seq)
     return 0
+
+
+def _answer(stdout, context, seq):
+    for record in context.posted:
+        record.setdefault("t", context.now)
+        _write(stdout, record)
+    stdout.write('{"type":"done","seq":%d}\n' % seq)
+    stdout.flush()

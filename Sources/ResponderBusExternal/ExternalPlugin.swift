@@ -76,6 +76,9 @@ public final class ExternalPlugin: EventObserving {
     public let preferredPosition: PluginPosition?
     /// The events the plugin asked for, by their log-format names.
     public let requestedEvents: Set<String>
+    /// Whether the plugin asked to be told when each loop turn in which it was sent something ends
+    /// (`"turns":true`), to do its end-of-turn work then.
+    public let observesTurns: Bool
     /// How the plugin runs.
     public let configuration: Configuration
     /// Called once, on the loop, when a fault stops a plugin whose mode is ``FailureMode/stop``,
@@ -93,6 +96,7 @@ public final class ExternalPlugin: EventObserving {
     private var process: PluginProcess?
     private var restartAt: Duration?
     private var sequence = 0
+    private var turnOpen = false
     /// Model-update lines not sent yet.
     private var pendingModel: [UInt8] = []
     private let requestedIDs: Set<Int>
@@ -112,6 +116,7 @@ public final class ExternalPlugin: EventObserving {
         name = started.hello.name
         preferredPosition = started.hello.position
         requestedEvents = Set(started.hello.events)
+        observesTurns = started.hello.turns
         requestedIDs = Set(started.hello.events.compactMap { PluginProtocol.eventNames[$0]?.id })
     }
 
@@ -163,6 +168,10 @@ public final class ExternalPlugin: EventObserving {
             if pendingModel.count >= 1 << 16 { flushModel(context) }
         }
         if answered { forwardErrors(context) }
+        if observesTurns && !turnOpen && process != nil {
+            turnOpen = true
+            context.loop.runAtEndOfTurn { [weak self] in self?.endTurn(context) }
+        }
     }
 
     /// Sends the model updates waiting for the next delivery.
@@ -177,11 +186,20 @@ public final class ExternalPlugin: EventObserving {
     }
 
     private func deliver(_ record: LogRecord, sequence: Int, _ context: PluginContext) {
-        guard let process else { return }
+        PluginProtocol.appendEventLine(record, sequence: sequence, to: &pendingModel)
+        exchange(sequence: sequence, what: record.event.name, context)
+    }
+
+    /// Sends what is pending (ending with a line that asks for an answer numbered `sequence`) and
+    /// posts what the plugin derives once its `done` arrives; a fault is contained.
+    private func exchange(sequence: Int, what: String, _ context: PluginContext) {
+        guard let process else {
+            pendingModel.removeAll(keepingCapacity: true)
+            return
+        }
         let deadline = ContinuousClock.now + configuration.timeout
         var derived: [LogEvent] = []
         do throws(ProcessFault) {
-            PluginProtocol.appendEventLine(record, sequence: sequence, to: &pendingModel)
             defer { pendingModel.removeAll(keepingCapacity: true) }
             try process.send(pendingModel, before: deadline)
             while true {
@@ -189,7 +207,7 @@ public final class ExternalPlugin: EventObserving {
                 switch PluginProtocol.classify(line) {
                 case .done(let answered):
                     guard answered == sequence else {
-                        return fail(context, "answered delivery \(answered.map(String.init) ?? "without a number") while \(sequence) was expected")
+                        return fail(context, "answered \(answered.map(String.init) ?? "without a number") while \(sequence) was expected")
                     }
                     deliveries += 1
                     for event in derived { event.post(from: context) }
@@ -207,10 +225,21 @@ public final class ExternalPlugin: EventObserving {
             }
         } catch {
             switch error.kind {
-            case .timedOut: fail(context, "did not answer \(record.event.name) within \(configuration.timeout)")
+            case .timedOut: fail(context, "did not answer \(what) within \(configuration.timeout)")
             case .exited, .spawn: fail(context, error.message)
             }
         }
+    }
+
+    /// The end of a loop turn in which the plugin was sent something: a plugin that asked for turns
+    /// does its end-of-turn work and answers.
+    private func endTurn(_ context: PluginContext) {
+        turnOpen = false
+        guard !isDisabled, process != nil else { return }
+        sequence += 1
+        PluginProtocol.appendTurnEnd(sequence: sequence, t: context.now.seconds, to: &pendingModel)
+        exchange(sequence: sequence, what: "the end of the turn", context)
+        forwardErrors(context)
     }
 
     /// The derived event on `bytes`, or why the bus cannot take it.

@@ -51,6 +51,11 @@ public enum PluginProtocol {
         bytes.append(UInt8(ascii: "\n"))
     }
 
+    /// Appends the line that ends a loop turn for a plugin that asked for turns.
+    static func appendTurnEnd(sequence: Int, t: Double, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: "{\"seq\":\(sequence),\"t\":\(JSONText.number(t)),\"type\":\"turnEnd\"}\n".utf8)
+    }
+
     /// The line that tells a plugin why it is refused.
     static func errorLine(_ message: String) -> [UInt8] {
         Array("{\"message\":\(JSONText.string(message)),\"type\":\"error\"}\n".utf8)
@@ -63,6 +68,7 @@ public enum PluginProtocol {
         var name: String
         var events: [String]
         var position: PluginPosition?
+        var turns: Bool
     }
 
     private struct HelloMessage: Decodable {
@@ -72,6 +78,7 @@ public enum PluginProtocol {
         var name: String?
         var events: [String]?
         var position: String?
+        var turns: Bool?
     }
 
     private struct ControlMessage: Decodable {
@@ -113,7 +120,7 @@ public enum PluginProtocol {
             }
             position = parsed
         }
-        return .success(PluginHello(name: pluginName, events: events, position: position))
+        return .success(PluginHello(name: pluginName, events: events, position: position, turns: hello.turns ?? false))
     }
 
     /// What a line from a plugin is.

@@ -218,6 +218,32 @@ struct ExternalPluginTests {
         #expect(ContinuousClock.now - started < .seconds(5))
     }
 
+    @Test("a plugin that asks for turns decides once at the end of each turn, on the turn's final state")
+    func turns() throws {
+        let command = try Scripts.plugin(
+            events: ["keyboardWillChangeFrame", "keyboardWillShow"], onEvent: "seen.append(event['event'])", prelude: "seen = []",
+            onTurnEnd: """
+                if seen:
+                    context.diagnose("info", "turn at %g: %s; keyboard at %g" % (context.now, ",".join(seen), context.screen.covered_part().y))
+                del seen[:]
+                """)
+        let log = """
+            {"format":"responder-bus-log","version":1,"screen":{"width":375,"height":812}}
+            {"event":"keyboardWillChangeFrame","t":1,"end":[0,596,375,216]}
+            {"event":"keyboardWillShow","t":1,"end":[0,521,375,291]}
+            {"event":"keyboardWillChangeFrame","t":2,"end":[0,500,375,312]}
+
+            """
+        var observesTurns = false
+        let derived = try Scripts.replay(log, [Configuration(command: command)], inspect: { observesTurns = $0[0].observesTurns })
+        #expect(observesTurns)
+        #expect(
+            derived.compactMap(\.message) == [
+                "turn at 1: keyboardWillChangeFrame,keyboardWillShow; keyboard at 521",
+                "turn at 2: keyboardWillChangeFrame; keyboard at 500",
+            ])
+    }
+
     @Test("command lines are split like a shell splits them, without one")
     func words() throws {
         #expect(try Configuration.words(of: "python3 my_plugin.py") == ["python3", "my_plugin.py"])

@@ -11,8 +11,13 @@ enum Scripts {
 
     /// A plugin whose `on_event` is `body` (Python, indented by the caller's four spaces).
     static func plugin(
-        name: String = "Scripted", events: [String], position: String? = nil, onEvent body: String, prelude: String = ""
+        name: String = "Scripted", events: [String], position: String? = nil, onEvent body: String, prelude: String = "",
+        onTurnEnd: String? = nil
     ) throws -> [String] {
+        let turnEnd =
+            onTurnEnd.map {
+                "    def on_turn_end(self, context):\n" + $0.split(separator: "\n").map { "        " + $0 }.joined(separator: "\n")
+            } ?? ""
         let eventsList = events.map { "\"\($0)\"" }.joined(separator: ", ")
         let source = """
             import os, signal, sys, time
@@ -25,6 +30,7 @@ enum Scripts {
                 position = \(position.map { String(reflecting: $0) } ?? "None")
                 def on_event(self, event, context):
             \(body.split(separator: "\n", omittingEmptySubsequences: false).map { "        " + $0 }.joined(separator: "\n"))
+            \(turnEnd)
 
             sys.exit(run(P()))
 

@@ -1,0 +1,311 @@
+import EventLog
+import FoundationEssentials
+import ResponderBus
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs a plugin written against the ``ResponderBus`` plugin protocols in a process of its own,
+/// speaking the `responder-bus-plugin` protocol on standard input and output: the same plugin
+/// source can be registered in-process or run out of process (`--plugin-command`).
+///
+/// ```swift
+/// // Sources/MyPluginProcess/main.swift
+/// import ResponderBusExternal
+/// exit(ExternalPluginMain.run(MyPlugin()))
+/// ```
+///
+/// The plugin sits on a bus of its own, on virtual time, whose screen model the host's model
+/// events keep in step with the host's: every event is posted on it at its time, so the plugin
+/// reads `context.screen`, `context.firstResponder` and `context.keyboard` exactly as it would
+/// in-process, and what it posts (``PluginContext/post(_:_:style:coalescing:)``, diagnostics,
+/// `asap` posts at the end of the turn) goes back to the host as its answer. The events it asks
+/// for are the ones its protocols observe (``KeyboardObserving``: the six keyboard events;
+/// ``EditingObserving``: begin and end editing; ``ReturnKeyObserving``: Return;
+/// ``EventObserving``: its ``EventObserving/observedEvents``, or every event of the log format).
+///
+/// What a timer the plugin scheduled posts between deliveries is sent with the answer to the next
+/// delivery (the protocol answers deliveries; it has no unsolicited messages in version 1).
+public enum ExternalPluginMain {
+    /// Serves `plugin` until the host closes standard input; returns the exit status (0, or 2 when
+    /// the host's handshake is not one this side speaks).
+    public static func run(_ plugin: any ResponderPlugin) -> Int32 {
+        var server = PluginServer(plugin: plugin, input: 0, output: 1)
+        return server.run()
+    }
+
+    /// The log-format events `plugin`'s protocols observe, by name.
+    public static func requestedEvents(of plugin: any ResponderPlugin) -> [String] {
+        var names: Set<String> = []
+        if plugin is KeyboardObserving { names.formUnion(LogEvent.KeyboardEvent.allCases.map(\.rawValue)) }
+        if plugin is EditingObserving { names.formUnion(["didBeginEditing", "didEndEditing"]) }
+        if plugin is ReturnKeyObserving { names.insert("returnKey") }
+        if let observer = plugin as? EventObserving {
+            if let observed = observer.observedEvents {
+                names.formUnion(observed.map(\.rawValue).filter { PluginProtocol.eventNames[$0] != nil })
+            } else {
+                names.formUnion(PluginProtocol.eventNames.keys)
+            }
+        }
+        return names.sorted()
+    }
+}
+
+/// The plugin side of the protocol, over two file descriptors.
+struct PluginServer {
+    let plugin: any ResponderPlugin
+    let input: Int32
+    let output: Int32
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var out: [UInt8] = []
+
+    init(plugin: any ResponderPlugin, input: Int32, output: Int32) {
+        self.plugin = plugin
+        self.input = input
+        self.output = output
+    }
+
+    private struct HostHello: Decodable {
+        struct Header: Decodable {
+            struct ScreenSize: Decodable {
+                var width: Double
+                var height: Double
+            }
+            struct Insets: Decodable {
+                var top: Double?
+                var left: Double?
+                var bottom: Double?
+                var right: Double?
+            }
+            var screen: ScreenSize
+            var safeArea: Insets?
+        }
+        var type: String?
+        var `protocol`: String?
+        var version: Int?
+        var header: Header?
+    }
+
+    private struct Delivery: Decodable {
+        var deliver: Bool?
+        var seq: Int?
+    }
+
+    mutating func run() -> Int32 {
+        guard let first = readLine(),
+            let hello = try? JSONDecoder().decode(HostHello.self, from: Data(first)),
+            hello.type == "hello", hello.protocol == PluginProtocol.name, let header = hello.header
+        else {
+            complain("the host's first line is not a \(PluginProtocol.name) hello")
+            return 2
+        }
+        guard hello.version == PluginProtocol.version else {
+            complain("the host speaks version \(hello.version.map(String.init) ?? "(none)"); this plugin speaks \(PluginProtocol.version)")
+            return 2
+        }
+        let loop = VirtualTimeLoop()
+        let insets = header.safeArea.map {
+            EdgeInsets(top: $0.top ?? 0, left: $0.left ?? 0, bottom: $0.bottom ?? 0, right: $0.right ?? 0)
+        }
+        let bus = Bus(loop: loop, screen: Screen(size: Size(width: header.screen.width, height: header.screen.height), safeArea: insets ?? .zero))
+        do {
+            try bus.register(plugin)
+        } catch {
+            complain("cannot register \(plugin.name): \(error)")
+            return 2
+        }
+        write(helloLine())
+        flush()
+
+        // What the plugin derives, but not the incoming event itself when it is one of its own
+        // coming back as a model update.
+        let name = plugin.name
+        var derived: [UInt8] = []
+        var skipping: LogEvent?
+        let recorder = LogRecorder(bus: bus, selection: .derived, clock: { loop.now.seconds }) { record in
+            guard record.origin.derivingPlugin == name else { return }
+            if let skip = skipping, skip == record.event {
+                skipping = nil
+                return
+            }
+            LogWriter.append(record, to: &derived)
+            derived.append(UInt8(ascii: "\n"))
+        }
+        defer { recorder.stop() }
+        // The host's turn structure is kept: the events of one host turn are posted in one local
+        // turn, and its end-of-turn work runs when the host says the turn ended.
+        var status: Int32?
+        func answer(_ seq: Int) {
+            write(derived)
+            derived.removeAll(keepingCapacity: true)
+            write(Array("{\"type\":\"done\",\"seq\":\(seq)}\n".utf8))
+            flush()
+        }
+        func post(_ record: LogRecord, _ delivery: (deliver: Bool, seq: Int?)) {
+            skipping = record.origin.derivingPlugin == name ? record.event : nil
+            record.event.post(on: bus, origin: record.origin)
+            skipping = nil
+            if delivery.deliver, let seq = delivery.seq { answer(seq) }
+        }
+        while status == nil, let line = readLine() {
+            switch message(line) {
+            case .blank:
+                continue
+            case .stop(let code):
+                status = code
+            case .turnEnd(let seq):
+                answer(seq)
+            case .event(let record, let delivery):
+                let time = Duration.saturating(seconds: record.t)
+                if time > loop.now { loop.advance(to: time) }
+                var endOfTurn: Int?
+                loop.runAsTurn {
+                    post(record, delivery)
+                    guard turns else { return }
+                    while let next = readLine() {
+                        switch message(next) {
+                        case .blank: continue
+                        case .stop(let code):
+                            status = code
+                            return
+                        case .turnEnd(let seq):
+                            endOfTurn = seq
+                            return
+                        case .event(let record, let delivery):
+                            post(record, delivery)
+                        }
+                    }
+                }
+                if let endOfTurn { answer(endOfTurn) }
+            }
+        }
+        return status ?? 0
+    }
+
+    /// Whether the plugin is told when turns end: always, so that its `asap` posts and end-of-turn
+    /// work happen when they would in-process.
+    private let turns = true
+
+    private enum Message {
+        case blank
+        case stop(Int32)
+        case turnEnd(Int)
+        case event(LogRecord, (deliver: Bool, seq: Int?))
+    }
+
+    private struct TurnEnd: Decodable {
+        var type: String?
+        var seq: Int?
+    }
+
+    /// Reads one line from the host.
+    private func message(_ line: ArraySlice<UInt8>) -> Message {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .blank }
+        if line.firstRange(of: Array("\"type\"".utf8)) != nil, let control = try? JSONDecoder().decode(TurnEnd.self, from: Data(line)),
+            let type = control.type
+        {
+            if type == "turnEnd", let seq = control.seq { return .turnEnd(seq) }
+            complain(
+                type == "error" ? "the host refused this plugin: \(String(decoding: line, as: UTF8.self))" : "unexpected '\(type)' from the host")
+            return .stop(2)
+        }
+        do throws(LogReadError) {
+            return .event(try LogReader.record(line: Array(line)), Self.delivery(line))
+        } catch {
+            complain("cannot read the host's line: \(error.message)")
+            return .stop(2)
+        }
+    }
+
+    private func helloLine() -> [UInt8] {
+        let events = ExternalPluginMain.requestedEvents(of: plugin).map(JSONText.string).joined(separator: ",")
+        let position = plugin.preferredPosition.map { ",\"position\":\(JSONText.string(Self.text(of: $0)))" } ?? ""
+        return Array(
+            "{\"events\":[\(events)],\"name\":\(JSONText.string(plugin.name))\(position),\"protocol\":\(JSONText.string(PluginProtocol.name)),\"turns\":\(turns),\"type\":\"hello\",\"version\":\(PluginProtocol.version)}\n"
+                .utf8)
+    }
+
+    static func text(of position: PluginPosition) -> String {
+        switch position {
+        case .first: "first"
+        case .last: "last"
+        case .before(let name): "before:\(name)"
+        case .after(let name): "after:\(name)"
+        }
+    }
+
+    private static let deliverPrefix = Array("{\"deliver\":true,\"seq\":".utf8)
+    private static let modelPrefix = Array("{\"deliver\":false,".utf8)
+
+    /// Whether the line asks for an answer, and its number: read from the prefix the host writes,
+    /// or from the whole line when another host orders its keys differently.
+    static func delivery(_ line: ArraySlice<UInt8>) -> (deliver: Bool, seq: Int?) {
+        if line.starts(with: modelPrefix) { return (false, nil) }
+        if line.starts(with: deliverPrefix) {
+            var seq = 0
+            var index = line.startIndex + deliverPrefix.count
+            var digits = 0
+            while index < line.endIndex, line[index] >= 0x30, line[index] <= 0x39, digits < 18 {
+                seq = seq * 10 + Int(line[index] - 0x30)
+                index += 1
+                digits += 1
+            }
+            if digits > 0 { return (true, seq) }
+        }
+        guard let decoded = try? JSONDecoder().decode(Delivery.self, from: Data(line)) else { return (false, nil) }
+        return (decoded.deliver ?? false, decoded.seq)
+    }
+
+    // MARK: Bytes
+
+    /// The next line of input without its line break, `nil` at its end.
+    private mutating func readLine() -> ArraySlice<UInt8>? {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffer[start..<newline]
+                start = newline + 1
+                return line
+            }
+            if start > 0 {
+                buffer.removeFirst(start)
+                start = 0
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                guard !buffer.isEmpty else { return nil }
+                let last = buffer[...]
+                buffer = []
+                return last
+            }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    private mutating func write(_ bytes: [UInt8]) {
+        out.append(contentsOf: bytes)
+    }
+
+    private mutating func flush() {
+        var offset = 0
+        while offset < out.count {
+            let written = out.withUnsafeBytes { Glibc.write(output, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { break }
+            offset += written
+        }
+        out.removeAll(keepingCapacity: true)
+    }
+
+    private func complain(_ message: String) {
+        let bytes = Array("\(plugin.name): \(message)\n".utf8)
+        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,12 @@
+// The built-in keyboard avoidance, run out of process: the same plugin source as the in-process
+// one, served by ExternalPluginMain. A replay with
+//   --disable KeyboardAvoidance --plugin-command keyboard-avoidance-process
+// derives what the in-process plugin derives (the tests check it), and the benchmarks time it.
+import KeyboardAvoidance
+import ResponderBusExternal
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+exit(ExternalPluginMain.run(KeyboardAvoidance()))

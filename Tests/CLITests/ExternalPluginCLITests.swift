@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+@Suite("replay --plugin-command: plugins out of process")
+struct ExternalPluginCLITests {
+    static let avoidanceProcess = CLI.binary.deletingLastPathComponent().appendingPathComponent("keyboard-avoidance-process").path
+    static let pythonKit = CLI.repository.appendingPathComponent("PluginKits/python").path
+
+    @Test("the built-in avoidance run out of process derives exactly what it derives in-process, on virtual time and on libuv")
+    func sameResultsBothLoops() throws {
+        for log in [CLI.example, CLI.repository.appendingPathComponent("Sources/responder-bus/Examples/imported-textview-375x667.jsonl").path] {
+            let base = ["replay", log, "--format", "jsonl", "--disable", "TextViewOrdering"]
+            let inProcess = try CLI.run(base)
+            let external = ["--disable", "KeyboardAvoidance", "--plugin-command", Self.avoidanceProcess]
+            let virtual = try CLI.run(base + external)
+            let libuv = try CLI.run(base + external + ["--realtime", "--speed", "1000000"])
+            #expect(inProcess.status == 0)
+            #expect(virtual.status == 0, "\(virtual.stderr)")
+            #expect(libuv.status == 0, "\(libuv.stderr)")
+            #expect(inProcess.stdout.contains(#""by":"KeyboardAvoidance""#))
+            #expect(virtual.stdout == inProcess.stdout)
+            #expect(libuv.stdout == inProcess.stdout)
+        }
+    }
+
+    private func script(_ body: String) throws -> String {
+        let source = """
+            import os, signal, sys
+            sys.path.insert(0, \(String(reflecting: Self.pythonKit)))
+            from responder_bus_plugin import Plugin, run
+            class P(Plugin):
+                name = "Crashy"
+                events = ["keyboardWillShow"]
+                def on_event(self, event, context):
+                    \(body)
+            sys.exit(run(P()))
+
+            """
+        return try CLI.temporaryFile(source, name: "crashy.py")
+    }
+
+    @Test("a failing plugin: reported and the replay completes by default; --plugin-failure stop ends with 70")
+    func failureModes() throws {
+        let crashy = try script("os.kill(os.getpid(), signal.SIGKILL)")
+        let goOn = try CLI.run(["replay", CLI.example, "--format", "jsonl", "--plugin-command", "python3 \(crashy)"])
+        #expect(goOn.status == 0, "\(goOn.stderr)")
+        #expect(goOn.stdout.contains("plugin 'Crashy' was killed by signal 9 (SIGKILL); restarting it in 0.1 seconds (restart 1 of 3)"))
+        #expect(goOn.stdout.contains(#""by":"KeyboardAvoidance""#), "the other plugins went on")
+        let stop = try CLI.run(["replay", CLI.example, "--plugin-command", "python3 \(crashy)", "--plugin-failure", "stop"])
+        #expect(stop.status == 70)
+        #expect(stop.stderr.contains("plugin 'Crashy' was killed by signal 9 (SIGKILL); stopping (--plugin-failure stop)"))
+    }
+
+    @Test("a Python plugin's decisions appear in the timeline, its standard error as info diagnostics")
+    func pythonPlugin() throws {
+        let chatty = try script(#"sys.stderr.write("saw %s\n" % event["event"]); context.diagnose("warning", "checked", views=["name"])"#)
+        let run = try CLI.run(["replay", CLI.example, "--plugin-command", "python3 \(chatty)"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("→ Crashy: diagnostic warning: checked [views: 'name']"))
+        #expect(run.stdout.contains("→ Crashy: diagnostic info: saw keyboardWillShow"))
+        #expect(run.stdout.contains("plugins: TextViewOrdering → FieldAdvancing → KeyboardAvoidance → Crashy"))
+    }
+
+    @Test("bad commands: unbalanced quotes are a usage error, a missing program a plugin error, --help lists the options")
+    func badCommands() throws {
+        let quote = try CLI.run(["replay", CLI.example, "--plugin-command", "python3 'oops"])
+        #expect(quote.status == 64)
+        #expect(quote.stderr.contains("unterminated single quote"))
+        let missing = try CLI.run(["replay", CLI.example, "--plugin-command", "no-such-plugin-program-xyz --flag"])
+        #expect(missing.status == 78)
+        #expect(missing.stderr.contains("cannot use plugin command 'no-such-plugin-program-xyz --flag': cannot start"))
+        let timeout = try CLI.run(["replay", CLI.example, "--plugin-timeout", "0"])
+        #expect(timeout.status == 64)
+        let help = try CLI.run(["replay", "--help"])
+        for option in ["--plugin-command", "--plugin-timeout", "--plugin-failure"] {
+            #expect(help.stdout.contains(option), "\(option) in --help")
+        }
+    }
+}
