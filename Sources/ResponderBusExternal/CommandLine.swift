@@ -1,7 +1,7 @@
 extension ExternalPlugin.Configuration {
     /// Splits a command line into words the way a POSIX shell would — blanks separate words;
-    /// single quotes keep everything literally; double quotes keep blanks, with `\"`, `\\`, `\$` and
-    /// `` \` `` escaped; a backslash outside quotes keeps the next character — without expanding
+    /// single quotes keep everything literally; double quotes keep blanks, with a backslash escaping a double
+    /// quote, a backslash, a dollar sign or a backquote; a backslash outside quotes keeps the next character — without expanding
     /// anything (no variables, globs, pipes or redirections) and without running a shell.
     ///
     /// ```swift

@@ -6,7 +6,7 @@ import ResponderBus
 /// plugin that crashes, hangs or talks nonsense cannot take the bus down.
 ///
 /// Register it like any plugin; it sits in the pipeline where its handshake asks (or where
-/// ``Bus/register(_:at:)`` puts it), and the events it derives enter the bus exactly as an
+/// `Bus.register(_:at:)` puts it), and the events it derives enter the bus exactly as an
 /// in-process plugin's would, so verification, checks, recording and the report see no difference.
 /// The exchange is synchronous — each event the plugin asked for is answered before the pipeline
 /// goes on — so a replay gives the same results on the libuv loop and on virtual time.
@@ -24,7 +24,7 @@ import ResponderBus
 /// ``FailureMode/stop``, the first fault disables it and calls ``onStop`` instead. Lines it writes
 /// to standard error become info diagnostics.
 ///
-/// See <doc:PluginProtocol> for the messages. Loop-confined, like the bus.
+/// See <doc:PluginProtocolVersion1> for the messages. Loop-confined, like the bus.
 public final class ExternalPlugin: EventObserving {
     /// What to do when the plugin fails.
     public enum FailureMode: String, Hashable, Sendable, CaseIterable {

@@ -10,7 +10,7 @@ import ResponderBus
     import Darwin
 #endif
 
-/// Runs a plugin written against the ``ResponderBus`` plugin protocols in a process of its own,
+/// Runs a plugin written against the `ResponderBus` plugin protocols in a process of its own,
 /// speaking the `responder-bus-plugin` protocol on standard input and output: the same plugin
 /// source can be registered in-process or run out of process (`--plugin-command`).
 ///
@@ -23,11 +23,11 @@ import ResponderBus
 /// The plugin sits on a bus of its own, on virtual time, whose screen model the host's model
 /// events keep in step with the host's: every event is posted on it at its time, so the plugin
 /// reads `context.screen`, `context.firstResponder` and `context.keyboard` exactly as it would
-/// in-process, and what it posts (``PluginContext/post(_:_:style:coalescing:)``, diagnostics,
+/// in-process, and what it posts (`PluginContext.post(_:_:style:coalescing:)`, diagnostics,
 /// `asap` posts at the end of the turn) goes back to the host as its answer. The events it asks
-/// for are the ones its protocols observe (``KeyboardObserving``: the six keyboard events;
-/// ``EditingObserving``: begin and end editing; ``ReturnKeyObserving``: Return;
-/// ``EventObserving``: its ``EventObserving/observedEvents``, or every event of the log format).
+/// for are the ones its protocols observe (`KeyboardObserving`: the six keyboard events;
+/// `EditingObserving`: begin and end editing; `ReturnKeyObserving`: Return;
+/// `EventObserving`: its `observedEvents`, or every event of the log format).
 ///
 /// What a timer the plugin scheduled posts between deliveries is sent with the answer to the next
 /// delivery (the protocol answers deliveries; it has no unsolicited messages in version 1).

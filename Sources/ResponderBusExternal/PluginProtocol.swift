@@ -2,7 +2,7 @@ import EventLog
 import FoundationEssentials
 import ResponderBus
 
-/// The `responder-bus-plugin` protocol, version 1: the messages as bytes (see <doc:PluginProtocol>).
+/// The `responder-bus-plugin` protocol, version 1: the messages as bytes (see <doc:PluginProtocolVersion1>).
 public enum PluginProtocol {
     /// The protocol's name, in both handshakes.
     public static let name = "responder-bus-plugin"
