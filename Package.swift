@@ -50,7 +50,7 @@ let package = Package(
             name: "EventLog",
             dependencies: ["ResponderBus", .product(name: "DequeModule", package: "swift-collections")]
         ),
-        .target(name: "ResponderBusTesting", dependencies: ["ResponderBus", "EventLog"]),
+        .target(name: "ResponderBusTesting", dependencies: ["ResponderBus", "EventLog", "ResponderBusExternal"]),
         .target(name: "ResponderBusExternal", dependencies: ["ResponderBus", "EventLog"]),
         // The HTML report of a replay (`replay --report`, `render`): a library of the package, so that
         // its tests run in the test process; the CLI only writes what it makes.
@@ -66,7 +66,8 @@ let package = Package(
             name: "responder-bus",
             dependencies: [
                 "ResponderBus", "ResponderBusUV", "EventLog", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering",
-                "ResponderBusReport", "ResponderBusExternal", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ResponderBusReport", "ResponderBusExternal", "ResponderBusTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["Examples"],
             // Plugins loaded with dlopen bind their ResponderBus symbols to the host's copy.

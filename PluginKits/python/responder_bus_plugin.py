@@ -172,9 +172,8 @@ class Screen:
             if view is not None:
                 view.frame = Rect.of(record["frame"])
         elif name == "screen":
-            size = record.get("screen") or {}
-            self.width = float(size.get("width", self.width))
-            self.height = float(size.get("height", self.height))
+            self.width = float(record.get("width", self.width))
+            self.height = float(record.get("height", self.height))
             if record.get("safeArea") is not None:
                 self.safe_area = record["safeArea"]
         elif name == "didBeginEditing":

@@ -138,6 +138,17 @@ public final class ExternalPlugin: EventObserving {
             })
     }
 
+    /// Brings the plugin's model to the bus's screen as it is at registration (its size and safe
+    /// area, and a scene already loaded), sent with the first line that is answered.
+    public func didRegister(context: PluginContext) {
+        let screen = context.screen
+        let now = context.now.seconds
+        let events = [LogEvent.screen(ScreenChange(size: screen.size, safeArea: screen.safeArea))] + PluginProtocol.modelSnapshot(of: screen)
+        for event in events {
+            PluginProtocol.appendEventLine(LogRecord(t: now, event: event), sequence: nil, to: &pendingModel)
+        }
+    }
+
     /// Ends the plugin's process (closing its input, then killing it after `grace`).
     public func shutDown(grace: Duration = .milliseconds(500)) {
         if let process, !pendingModel.isEmpty {
@@ -283,22 +294,24 @@ public final class ExternalPlugin: EventObserving {
         process = nil
         if configuration.failureMode == .stop {
             isDisabled = true
-            context.diagnose(.error, "plugin '\(name)' \(what); stopping (--plugin-failure stop)")
+            report("plugin '\(name)' \(what); stopping (--plugin-failure stop)", context)
             onStop?("plugin '\(name)' \(what)")
             return
         }
         guard restarts < configuration.maximumRestarts else {
             isDisabled = true
-            context.diagnose(
-                .error, "plugin '\(name)' \(what); it failed \(restarts + 1) times, so it is disabled for the rest of the session")
+            report("plugin '\(name)' \(what); it failed \(restarts + 1) times, so it is disabled for the rest of the session", context)
             return
         }
         let backoff = configuration.restartBackoff * (1 << min(restarts, 20))
         restarts += 1
         restartAt = context.now + backoff
-        context.diagnose(
-            .error,
-            "plugin '\(name)' \(what); restarting it in \(backoff) (restart \(restarts) of \(configuration.maximumRestarts))")
+        report("plugin '\(name)' \(what); restarting it in \(backoff) (restart \(restarts) of \(configuration.maximumRestarts))", context)
+    }
+
+    /// Posts a fault as an error diagnostic derived by the plugin, typed `pluginProcessFailed`.
+    private func report(_ message: String, _ context: PluginContext) {
+        context.post(.diagnostic, Diagnostic(level: .error, message: message, failure: .pluginProcessFailed))
     }
 
     /// Whether a process is there to talk to, restarting one whose back-off has passed.

@@ -17,7 +17,8 @@ import ResponderBus
 /// 4. **survives being added and removed mid-session**: removed halfway through a session, it
 ///    derives nothing more; added again, it works;
 /// 5. **never crashes or throws** on any log of the ``LogCorpus`` (a crash would stop the test
-///    process; a thrown error shows up as an error diagnostic and fails the check);
+///    process; a thrown error shows up as an error diagnostic and fails the check; an out-of-process
+///    plugin's crash, hang or broken protocol likewise, see ``external(_:corpus:companions:)``);
 /// 6. derives **no event without a `by`**: everything it posts is derived under its own name, never
 ///    passed off as an external event.
 public struct PluginConformance {
@@ -40,6 +41,16 @@ public struct PluginConformance {
             "\(failures.count) conformance check\(failures.count == 1 ? "" : "s") failed:\n" + failures.map { "- \($0)" }.joined(separator: "\n")
         }
     }
+
+    /// Every check by the name its failures carry, with what it checks, in the order they run.
+    public static let checks: [(name: String, what: String)] = [
+        ("name", "the plugin has a non-empty name"),
+        ("no errors", "no log of the corpus makes it throw or fail"),
+        ("by", "everything it posts is derived under its own name"),
+        ("determinism", "two fresh instances derive the same events from the same log"),
+        ("silence", "it derives nothing from events none of its protocols cover"),
+        ("add/remove", "removed mid-session it derives nothing more; added again, it works"),
+    ]
 
     private let makePlugin: () -> any ResponderPlugin
     /// The logs replayed; the whole ``LogCorpus`` by default.
@@ -116,7 +127,7 @@ public struct PluginConformance {
             }
             for entry2 in outcome.derived(by: name) {
                 if let diagnostic = entry2.event.as(.diagnostic),
-                    diagnostic.payload.failure == .pluginThrew || diagnostic.payload.failure == .pluginSuspended
+                    [.pluginThrew, .pluginSuspended, .pluginProcessFailed].contains(diagnostic.payload.failure)
                 {
                     failures.append(Failure(check: "no errors", message: "\(entry.name): \(diagnostic.payload.message)"))
                 }

@@ -18,8 +18,14 @@ struct NewPluginCommand: ParsableCommand {
             `swift build` and `swift test` pass in it unchanged; the library to load is \
             .build/debug/lib<NAME>.so.
 
+            With --out-of-process, the package serves the plugin from an executable instead \
+            (.build/debug/<NAME>-process, for replay --plugin-command); with --language python, it is a \
+            plugin file, the author module and a unittest test, run with --plugin-command 'python3 NAME.py'.
+
             Examples:
               responder-bus new-plugin FocusReporter
+              responder-bus new-plugin FocusReporter --out-of-process
+              responder-bus new-plugin FocusReporter --language python
               responder-bus new-plugin FocusReporter --path ~/plugins     # writes ~/plugins/FocusReporter
               responder-bus new-plugin FocusReporter --responder-bus https://example.com/responder-bus.git
               cd FocusReporter && swift build && responder-bus replay session.jsonl --plugin .build/debug/libFocusReporter.so
@@ -37,6 +43,19 @@ struct NewPluginCommand: ParsableCommand {
         help: ArgumentHelp(
             "Where ResponderBus comes from: a local checkout's path or a git URL (default: this binary's source checkout).", valueName: "path|url"))
     var responderBus: String?
+
+    /// The language of the plugin.
+    enum Language: String, ExpressibleByArgument, CaseIterable {
+        case swift, python
+    }
+
+    @Option(help: "swift (a package) or python (a plugin file, the author module and a test; always out of process).")
+    var language: Language = .swift
+
+    @Flag(
+        name: .customLong("out-of-process"),
+        help: "Write a plugin that runs as a process of its own (replay --plugin-command) instead of a library loaded with --plugin.")
+    var outOfProcess = false
 
     func validate() throws {
         guard let first = name.unicodeScalars.first, first.properties.isXIDStart || first == "_",
@@ -64,7 +83,20 @@ struct NewPluginCommand: ParsableCommand {
         if stat(folder, &info) == 0 {
             throw ValidationError("'\(folder)' already exists; choose another --path or name")
         }
-        let files = PluginTemplate(name: name, responderBus: source, isURL: isURL).files
+        let files: [(String, String)]
+        switch language {
+        case .swift:
+            files = PluginTemplate(name: name, responderBus: source, isURL: isURL, outOfProcess: outOfProcess).files
+        case .python:
+            let modulePath = source + "/PluginKits/python/responder_bus_plugin.py"
+            guard !isURL, let module = Self.readFile(modulePath) else {
+                complain(
+                    "a Python plugin copies the author module from a ResponderBus checkout, and '\(modulePath)' cannot be read; pass --responder-bus with a checkout's path"
+                )
+                throw Exit.noInput
+            }
+            files = PythonPluginTemplate(name: name, authorModule: module).files
+        }
         for (relative, contents) in files {
             let file = folder + "/" + relative
             try Self.makeParents(of: file)
@@ -74,8 +106,34 @@ struct NewPluginCommand: ParsableCommand {
             }
         }
         print("Wrote \(folder)/ (\(files.count) files). Next:")
-        print("  cd \(folder) && swift build && swift test")
-        print("  responder-bus replay LOG --plugin \(folder)/.build/debug/lib\(name).so")
+        switch (language, outOfProcess) {
+        case (.python, _):
+            print("  cd \(folder) && python3 -m unittest")
+            print("  responder-bus replay LOG --plugin-command 'python3 \(folder)/\(name).py'")
+        case (.swift, true):
+            print("  cd \(folder) && swift build && swift test")
+            print("  responder-bus replay LOG --plugin-command \(folder)/.build/debug/\(name)-process")
+        case (.swift, false):
+            print("  cd \(folder) && swift build && swift test")
+            print("  responder-bus replay LOG --plugin \(folder)/.build/debug/lib\(name).so")
+        }
+    }
+
+    /// A small text file's contents, `nil` when it cannot be read.
+    static func readFile(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The checkout this binary was built from, when it is still there.

@@ -5,6 +5,8 @@ struct PluginTemplate {
     let name: String
     let responderBus: String
     let isURL: Bool
+    /// Served as a process of its own (`--plugin-command`) rather than loaded as a library.
+    var outOfProcess = false
 
     /// SwiftPM's identity for the dependency: its last path component, without `.git`.
     var identity: String {
@@ -15,13 +17,95 @@ struct PluginTemplate {
 
     var files: [(String, String)] {
         [
-            ("Package.swift", packageSwift),
+            ("Package.swift", outOfProcess ? processPackageSwift : packageSwift),
             ("Sources/\(name)/\(name).swift", plugin),
-            ("Sources/\(name)/EntryPoints.swift", entryPoints),
+            outOfProcess ? ("Sources/\(name)-process/main.swift", processMain) : ("Sources/\(name)/EntryPoints.swift", entryPoints),
             ("Tests/\(name)Tests/\(name)Tests.swift", tests),
-            ("README.md", readme),
+            ("README.md", outOfProcess ? processReadme : readme),
             (".gitignore", ".build/\n.swiftpm/\nPackage.resolved\n"),
         ]
+    }
+
+    /// The package of a plugin served out of process: the plugin's library, the executable that
+    /// serves it, and the same tests.
+    var processPackageSwift: String {
+        """
+        // swift-tools-version: 6.0
+        import PackageDescription
+
+        let package = Package(
+            name: "\(name)",
+            products: [
+                // What `responder-bus replay --plugin-command` runs: .build/debug/\(name)-process
+                .executable(name: "\(name)-process", targets: ["\(name)-process"]),
+                .library(name: "\(name)", targets: ["\(name)"]),
+            ],
+            dependencies: [
+                \(dependency),
+            ],
+            targets: [
+                .target(name: "\(name)", dependencies: [.product(name: "ResponderBus", package: "\(identity)")]),
+                .executableTarget(
+                    name: "\(name)-process",
+                    dependencies: ["\(name)", .product(name: "ResponderBusExternal", package: "\(identity)")]
+                ),
+                .testTarget(
+                    name: "\(name)Tests",
+                    dependencies: [
+                        "\(name)",
+                        .product(name: "ResponderBusTesting", package: "\(identity)"),
+                        // The built-in plugins, to test yours in the pipeline `responder-bus replay` runs.
+                        .product(name: "TextViewOrdering", package: "\(identity)"),
+                        .product(name: "FieldAdvancing", package: "\(identity)"),
+                        .product(name: "KeyboardAvoidance", package: "\(identity)"),
+                    ]
+                ),
+            ],
+            swiftLanguageModes: [.v6]
+        )
+
+        """
+    }
+
+    var processMain: String {
+        """
+        // Serves the plugin out of process: `responder-bus replay LOG --plugin-command .build/debug/\(name)-process`.
+        // The plugin's source is the same one a library would load in-process.
+        import ResponderBusExternal
+        import \(name)
+
+        #if canImport(Glibc)
+            import Glibc
+        #endif
+
+        exit(ExternalPluginMain.run(\(name)()))
+
+        """
+    }
+
+    var processReadme: String {
+        """
+        # \(name)
+
+        A [ResponderBus](\(isURL ? responderBus : "file://" + responderBus)) plugin, served out of process.
+
+        ```sh
+        swift build && swift test
+        responder-bus replay session.jsonl --plugin-command .build/debug/\(name)-process
+        responder-bus check-plugin -- .build/debug/\(name)-process
+        ```
+
+        - `Sources/\(name)/\(name).swift` — the plugin, written against the usual protocols: the same
+          source could be loaded in-process.
+        - `Sources/\(name)-process/main.swift` — serves it with `ExternalPluginMain`, speaking the
+          `responder-bus-plugin` protocol on standard input and output. A crash or a hang is reported
+          and contained; the replay goes on.
+        - `Tests/\(name)Tests` — tests with the ResponderBusTesting kit.
+
+        Out of process, the plugin need not be built with the toolchain `responder-bus` was built with:
+        the protocol, not the ABI, is the contract.
+
+        """
     }
 
     var dependency: String {

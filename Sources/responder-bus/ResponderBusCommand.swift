@@ -21,6 +21,6 @@ struct ResponderBusCommand: ParsableCommand {
               responder-bus render session.jsonl --at 3.2 -o frame.svg
               responder-bus new-plugin FocusReporter
             """,
-        subcommands: [ReplayCommand.self, TestCommand.self, ImportCommand.self, NewPluginCommand.self, RenderCommand.self]
+        subcommands: [ReplayCommand.self, TestCommand.self, ImportCommand.self, NewPluginCommand.self, CheckPluginCommand.self, RenderCommand.self]
     )
 }

@@ -61,6 +61,50 @@ struct ExternalPluginCLITests {
         #expect(run.stdout.contains("plugins: TextViewOrdering → FieldAdvancing → KeyboardAvoidance → Crashy"))
     }
 
+    @Test("new-plugin --language python writes a plugin whose own test passes, that replays, passes check-plugin and runs under test")
+    func pythonScaffold() throws {
+        let folder = try PluginCLITests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let made = try CLI.run(["new-plugin", "FocusPy", "--language", "python", "--path", folder, "--responder-bus", CLI.repository.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        let package = folder + "/FocusPy"
+        for file in ["FocusPy.py", "responder_bus_plugin.py", "test_FocusPy.py", "README.md"] {
+            #expect(FileManager.default.fileExists(atPath: package + "/" + file), "\(file)")
+        }
+        let unittest = try shell("python3 -m unittest", in: package)
+        #expect(unittest.status == 0, "\(unittest.output)")
+        #expect(unittest.output.contains("Ran 3 tests"))
+
+        let command = "python3 \(package)/FocusPy.py"
+        let replay = try CLI.run(["replay", CLI.example, "--plugin-command", command])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.contains("→ FocusPy: diagnostic info: the keyboard showed for 'name'"))
+        let check = try CLI.run(["check-plugin", "--", "python3", package + "/FocusPy.py"])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("✓ determinism"))
+        #expect(check.stdout.hasSuffix("all checks passed\n"))
+
+        let copy = folder + "/again.jsonl"
+        try FileManager.default.copyItem(atPath: CLI.example, toPath: copy)
+        let suite = try CLI.run(["test", CLI.example, copy, "--plugin-command", command, "--jobs", "2"])
+        #expect(suite.status == 0, "\(suite.stdout)\(suite.stderr)")
+        #expect(suite.stdout.contains("2 sessions: 2 passed"))
+    }
+
+    @Test("check-plugin fails a plugin that derives what it may not, and cannot check one that does not start")
+    func checkPluginFailures() throws {
+        let cheater = try script(#"context.post("didBeginEditing", view="name")"#)
+        let check = try CLI.run(["check-plugin", "--", "python3", cheater])
+        #expect(check.status == 1, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("✗ no errors"))
+        #expect(check.stdout.contains("derived 'didBeginEditing', which is not an event plugins derive"))
+        let missing = try CLI.run(["check-plugin", "--", "no-such-plugin-program-xyz"])
+        #expect(missing.status == 78)
+        #expect(missing.stderr.contains("cannot check 'no-such-plugin-program-xyz'"))
+        let nothing = try CLI.run(["check-plugin"])
+        #expect(nothing.status == 64)
+    }
+
     @Test("bad commands: unbalanced quotes are a usage error, a missing program a plugin error, --help lists the options")
     func badCommands() throws {
         let quote = try CLI.run(["replay", CLI.example, "--plugin-command", "python3 'oops"])

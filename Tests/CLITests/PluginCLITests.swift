@@ -71,6 +71,27 @@ struct PluginCLITests {
         #expect(strict.stdout.components(separatedBy: #""by":"FocusReporter""#).count - 1 == 2, "\(strict.stdout)")
     }
 
+    @Test("new-plugin --out-of-process writes a package whose executable serves the plugin: it builds, tests, replays and passes check-plugin")
+    func outOfProcessScaffold() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let made = try CLI.run(["new-plugin", "FocusProc", "--out-of-process", "--path", folder, "--responder-bus", CLI.repository.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        let package = folder + "/FocusProc"
+        #expect(FileManager.default.fileExists(atPath: package + "/Sources/FocusProc-process/main.swift"))
+        #expect(!FileManager.default.fileExists(atPath: package + "/Sources/FocusProc/EntryPoints.swift"))
+        let build = try shell("swift build", in: package)
+        try #require(build.status == 0, "swift build failed:\n\(build.output.suffix(3000))")
+        let test = try shell("swift test", in: package)
+        #expect(test.status == 0, "swift test failed:\n\(test.output.suffix(3000))")
+        let executable = package + "/.build/debug/FocusProc-process"
+        let replay = try CLI.run(["replay", CLI.example, "--plugin-command", executable])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.contains("→ FocusProc: diagnostic info: the keyboard showed for 'name'"))
+        let check = try CLI.run(["check-plugin", "--", executable])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    }
+
     @Test(
         "the guide's covered-button warner, put in a new-plugin package and loaded: its preferred place, the pipeline line, the summary, the report's outline"
     )

@@ -101,6 +101,10 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         case notApplied
         /// An event whose payload is not of its name's type was dropped; derived by `"bus"`.
         case wrongPayload
+        /// A plugin running in a process of its own could not be started again, exited, crashed,
+        /// did not answer in time, broke its protocol or derived an event the bus cannot take;
+        /// derived by that plugin.
+        case pluginProcessFailed
     }
 
     /// How serious it is.

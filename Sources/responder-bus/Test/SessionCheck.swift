@@ -1,5 +1,6 @@
 import EventLog
 import ResponderBus
+import ResponderBusExternal
 
 #if canImport(Glibc)
     import Glibc
@@ -71,6 +72,8 @@ struct SessionSettings: Sendable {
     var disabled: Set<String> = []
     /// Libraries loaded with `--plugin`: a fresh instance per session.
     var plugins: [PluginSource] = []
+    /// `--plugin-command` plugins: a process of each per session.
+    var pluginCommands: [ExternalPlugin.Configuration] = []
     /// `--verify-diagnostics`.
     var includesDiagnostics = false
     /// `--record-missing DIR`.
@@ -122,6 +125,17 @@ enum SessionCheck {
             }
         } catch {
             return fail(.error, "cannot set up the plugins: \(error)")
+        }
+        var external: [ExternalPlugin] = []
+        defer { for plugin in external { plugin.shutDown() } }
+        for configuration in settings.pluginCommands {
+            do {
+                let plugin = try ExternalPlugin(configuration, header: header)
+                external.append(plugin)
+                try bus.register(plugin, at: plugin.preferredPosition)
+            } catch {
+                return fail(.error, "cannot set up the plugin command '\(configuration.command.joined(separator: " "))': \(error)")
+            }
         }
         let replayer = Replayer(bus: bus)
         replayer.apply(header)

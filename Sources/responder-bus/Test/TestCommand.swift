@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import ResponderBus
+import ResponderBusExternal
 import ResponderBusReport
 
 #if canImport(Glibc)
@@ -73,6 +74,17 @@ struct TestCommand: ParsableCommand {
         help: ArgumentHelp("Load a plugin library, as `replay --plugin` does (repeatable).", valueName: "path[@position]"))
     var pluginPaths: [String] = []
 
+    @Option(
+        name: .customLong("plugin-command"),
+        help: ArgumentHelp(
+            "Run a plugin out of process, as `replay --plugin-command` does (repeatable): a process of it per session.", valueName: "command"))
+    var pluginCommands: [String] = []
+
+    @Option(
+        name: .customLong("plugin-timeout"),
+        help: ArgumentHelp("How long, in milliseconds, a --plugin-command plugin may take to answer one event.", valueName: "ms"))
+    var pluginTimeout = 200
+
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give the sessions to test: files, folders, or - for a list on standard input") }
         if let jobs, jobs < 1 || jobs > 1024 { throw ValidationError("--jobs must be between 1 and 1024, got \(jobs)") }
@@ -81,6 +93,16 @@ struct TestCommand: ParsableCommand {
         }
         try BuiltinPlugins.validate(disabling: disabled)
         for argument in pluginPaths { _ = try PluginArgument(argument) }
+        guard (1...600_000).contains(pluginTimeout) else {
+            throw ValidationError("--plugin-timeout must be between 1 and 600000 milliseconds, got \(pluginTimeout)")
+        }
+        for command in pluginCommands {
+            do {
+                _ = try ExternalPlugin.Configuration.words(of: command)
+            } catch {
+                throw ValidationError("--plugin-command: \(error.message)")
+            }
+        }
         if junit == "-" || junit == "" { throw ValidationError("--junit needs a file to write, such as --junit results.xml") }
         if reportDir == "" { throw ValidationError("--report-dir needs a folder, such as --report-dir failures") }
         if recordMissing == "" { throw ValidationError("--record-missing needs a folder, such as --record-missing snapshots") }
@@ -99,6 +121,10 @@ struct TestCommand: ParsableCommand {
                 complain(error.message)
                 throw Exit.pluginError
             }
+        }
+        for command in pluginCommands {
+            let words = (try? ExternalPlugin.Configuration.words(of: command)) ?? []
+            settings.pluginCommands.append(ExternalPlugin.Configuration(command: words, timeout: .milliseconds(pluginTimeout)))
         }
         var sessions: [SessionInput]
         do throws(SessionList.Problem) {
