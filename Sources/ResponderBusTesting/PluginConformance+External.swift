@@ -17,7 +17,7 @@ extension PluginConformance {
     ///   - configuration: how to run the plugin.
     ///   - corpus: the logs replayed; the whole ``LogCorpus`` by default.
     ///   - companions: the plugins it runs with, registered before it (none by default).
-    /// - Throws: ``ExternalPluginError`` when the plugin cannot be started at all (the reason, before
+    /// - Throws: `ExternalPluginError` when the plugin cannot be started at all (the reason, before
     ///   any check runs).
     public static func external(
         _ configuration: ExternalPlugin.Configuration, corpus: [LogCorpus.Entry] = LogCorpus.all,
