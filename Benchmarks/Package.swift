@@ -18,6 +18,14 @@ let package = Package(
             name: "CBenchSupport",
             linkerSettings: [.linkedLibrary("uv"), .linkedLibrary("pthread")]
         ),
+        // An external plugin that decides nothing, for group 6 (plugins out of process).
+        .executableTarget(
+            name: "NullKeyboardProcess",
+            dependencies: [
+                .product(name: "ResponderBus", package: "main"),
+                .product(name: "ResponderBusExternal", package: "main"),
+            ]
+        ),
         .executableTarget(
             name: "BusBenchmarks",
             dependencies: [
@@ -25,6 +33,7 @@ let package = Package(
                 .product(name: "ResponderBus", package: "main"),
                 .product(name: "ResponderBusUV", package: "main"),
                 .product(name: "EventLog", package: "main"),
+                .product(name: "ResponderBusExternal", package: "main"),
                 .product(name: "KeyboardAvoidance", package: "main"),
                 .product(name: "FieldAdvancing", package: "main"),
                 .product(name: "TextViewOrdering", package: "main"),

@@ -257,7 +257,7 @@ public final class ExternalPlugin: EventObserving {
     private func validate(_ bytes: ArraySlice<UInt8>, _ context: PluginContext) -> Result<LogEvent, Rejection> {
         let record: LogRecord
         do throws(LogReadError) {
-            record = try LogReader.record(line: Array(bytes))
+            record = try LogReader.record(line: bytes)
         } catch {
             return .failure(Rejection("derived a record the bus cannot accept (\(error.message)): \(PluginProtocol.excerpt(bytes))"))
         }

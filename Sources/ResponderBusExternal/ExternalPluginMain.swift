@@ -34,8 +34,14 @@ import ResponderBus
 public enum ExternalPluginMain {
     /// Serves `plugin` until the host closes standard input; returns the exit status (0, or 2 when
     /// the host's handshake is not one this side speaks).
-    public static func run(_ plugin: any ResponderPlugin) -> Int32 {
-        var server = PluginServer(plugin: plugin, input: 0, output: 1)
+    ///
+    /// - Parameters:
+    ///   - plugin: the plugin to serve.
+    ///   - turns: whether to ask the host for the end of each turn (`true`, the default, so that
+    ///     `asap` posts and end-of-turn work happen where they would in-process); a plugin that
+    ///     decides on each event alone can say `false` and save a round trip per turn.
+    public static func run(_ plugin: any ResponderPlugin, turns: Bool = true) -> Int32 {
+        var server = PluginServer(plugin: plugin, input: 0, output: 1, turns: turns)
         return server.run()
     }
 
@@ -64,11 +70,14 @@ struct PluginServer {
     private var buffer: [UInt8] = []
     private var start = 0
     private var out: [UInt8] = []
+    private var scratch = [UInt8](repeating: 0, count: 1 << 16)
+    private var spinUntil: ContinuousClock.Instant?
 
-    init(plugin: any ResponderPlugin, input: Int32, output: Int32) {
+    init(plugin: any ResponderPlugin, input: Int32, output: Int32, turns: Bool) {
         self.plugin = plugin
         self.input = input
         self.output = output
+        self.turns = turns
     }
 
     private struct HostHello: Decodable {
@@ -98,6 +107,7 @@ struct PluginServer {
     }
 
     mutating func run() -> Int32 {
+        _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
         guard let first = readLine(),
             let hello = try? JSONDecoder().decode(HostHello.self, from: Data(first)),
             hello.type == "hello", hello.protocol == PluginProtocol.name, let header = hello.header
@@ -188,9 +198,35 @@ struct PluginServer {
         return status ?? 0
     }
 
-    /// Whether the plugin is told when turns end: always, so that its `asap` posts and end-of-turn
-    /// work happen when they would in-process.
-    private let turns = true
+    /// Whether the plugin is told when turns end, so that its `asap` posts and end-of-turn work
+    /// happen when they would in-process.
+    private let turns: Bool
+
+    /// How long the plugin asks again for the host's next line before it sleeps in `poll`, giving
+    /// its core away at each try (`sched_yield`): longer than the host's wait for an answer, since
+    /// between two deliveries the host replays the events the plugin did not ask for, and a wake-up
+    /// from `poll` costs about 100 µs on a virtual machine.
+    static let spin = Duration.microseconds(500)
+
+    private static let turnEndPrefix = Array("{\"seq\":".utf8)
+    private static let turnEndSuffix = Array(",\"type\":\"turnEnd\"}".utf8)
+
+    /// The number of a `turnEnd` line as this host writes it (`{"seq":N,"t":T,"type":"turnEnd"}`),
+    /// read without a JSON decoder.
+    static func turnEnd(_ line: ArraySlice<UInt8>) -> Int? {
+        guard line.starts(with: turnEndPrefix), line.count > turnEndPrefix.count + turnEndSuffix.count,
+            line.suffix(turnEndSuffix.count).elementsEqual(turnEndSuffix)
+        else { return nil }
+        var seq = 0
+        var digits = 0
+        for byte in line.dropFirst(turnEndPrefix.count) {
+            guard byte >= 0x30, byte <= 0x39 else { break }
+            seq = seq * 10 + Int(byte - 0x30)
+            digits += 1
+            if digits > 18 { return nil }
+        }
+        return digits > 0 ? seq : nil
+    }
 
     private enum Message {
         case blank
@@ -207,7 +243,9 @@ struct PluginServer {
     /// Reads one line from the host.
     private func message(_ line: ArraySlice<UInt8>) -> Message {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .blank }
-        if line.firstRange(of: Array("\"type\"".utf8)) != nil, let control = try? JSONDecoder().decode(TurnEnd.self, from: Data(line)),
+        if let seq = Self.turnEnd(line) { return .turnEnd(seq) }
+        let isEvent = line.starts(with: Self.deliverPrefix) || line.starts(with: Self.modelPrefix)
+        if !isEvent, PluginProtocol.contains(line, PluginProtocol.typeKey), let control = try? JSONDecoder().decode(TurnEnd.self, from: Data(line)),
             let type = control.type
         {
             if type == "turnEnd", let seq = control.seq { return .turnEnd(seq) }
@@ -216,7 +254,7 @@ struct PluginServer {
             return .stop(2)
         }
         do throws(LogReadError) {
-            return .event(try LogReader.record(line: Array(line)), Self.delivery(line))
+            return .event(try LogReader.record(line: line), Self.delivery(line))
         } catch {
             complain("cannot read the host's line: \(error.message)")
             return .stop(2)
@@ -276,16 +314,29 @@ struct PluginServer {
                 buffer.removeFirst(start)
                 start = 0
             }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            let fd = input
+            let count = scratch.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                // The host's next line usually follows within microseconds: ask again for a moment
+                // (see `spin`), then sleep until it comes.
+                if spinUntil == nil { spinUntil = ContinuousClock.now + Self.spin }
+                if let spinUntil, ContinuousClock.now < spinUntil {
+                    sched_yield()
+                    continue
+                }
+                var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+                _ = poll(&descriptor, 1, -1)
+                continue
+            }
             if count < 0 && errno == EINTR { continue }
+            spinUntil = nil
             guard count > 0 else {
                 guard !buffer.isEmpty else { return nil }
                 let last = buffer[...]
                 buffer = []
                 return last
             }
-            buffer.append(contentsOf: chunk[..<count])
+            buffer.append(contentsOf: scratch[..<count])
         }
     }
 

@@ -150,12 +150,27 @@ public enum PluginProtocol {
             return .notProtocol("an empty line")
         }
         guard first == UInt8(ascii: "{") else { return .notProtocol("not a JSON object") }
-        if line.firstRange(of: Array("\"type\"".utf8)) != nil,
+        if contains(line, typeKey),
             let control = try? JSONDecoder().decode(ControlMessage.self, from: Data(line)), let type = control.type
         {
             return type == "done" ? .done(control.seq) : .control(type)
         }
         return .record(line)
+    }
+
+    static let typeKey = Array("\"type\"".utf8)
+
+    /// Whether `needle` occurs in `line` (a plain loop: Foundation's generic `firstRange(of:)` was
+    /// most of a model update's cost).
+    static func contains(_ line: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, line.count >= needle.count else { return false }
+        var index = line.startIndex
+        let last = line.endIndex - needle.count
+        while index <= last {
+            if line[index] == first && line[index..<index + needle.count].elementsEqual(needle) { return true }
+            index += 1
+        }
+        return false
     }
 
     /// The start of a line, for a diagnostic.

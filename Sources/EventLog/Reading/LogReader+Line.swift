@@ -13,6 +13,12 @@ extension LogReader {
     /// - Throws: ``LogReadError`` naming the column and the reason, as for a log's line; a header
     ///   line is refused (``LogReadError/Code/invalidValue``).
     public static func record(line bytes: [UInt8], number line: Int = 1) throws(LogReadError) -> LogRecord {
+        try record(line: bytes[...], number: line)
+    }
+
+    /// Reads one record line held in part of a buffer, without copying it (see
+    /// ``record(line:number:)-(([UInt8],_))``).
+    public static func record(line bytes: ArraySlice<UInt8>, number line: Int = 1) throws(LogReadError) -> LogRecord {
         let result = bytes.withUnsafeBufferPointer { buffer -> Result<Item?, LogReadError> in
             var parser = RecordParser(buffer, line: line, endsFile: false)
             var lastT = 0.0
