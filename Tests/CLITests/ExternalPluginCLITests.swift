@@ -105,6 +105,19 @@ struct ExternalPluginCLITests {
         #expect(nothing.status == 64)
     }
 
+    @Test("the README's example Python plugin warns when the keyboard covers the focused field")
+    func readmeExample() throws {
+        let example = CLI.repository.appendingPathComponent("PluginKits/python/examples/covered_field.py").path
+        let run = try CLI.run(["replay", CLI.example, "--disable", "KeyboardAvoidance", "--plugin-command", "python3 \(example)"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("→ CoveredField: diagnostic warning: the keyboard covers email by 203 points [views: 'email']"))
+        // With avoidance on, nothing is left covered.
+        let avoided = try CLI.run(["replay", CLI.example, "--plugin-command", "python3 \(example)"])
+        #expect(avoided.status == 0)
+        #expect(!avoided.stdout.contains("→ CoveredField: diagnostic"))
+        #expect(avoided.stdout.contains("plugins: TextViewOrdering → FieldAdvancing → KeyboardAvoidance → CoveredField"))
+    }
+
     @Test("bad commands: unbalanced quotes are a usage error, a missing program a plugin error, --help lists the options")
     func badCommands() throws {
         let quote = try CLI.run(["replay", CLI.example, "--plugin-command", "python3 'oops"])
