@@ -104,7 +104,7 @@ let package = Package(
             exclude: ["Golden"]
         ),
         .testTarget(name: "ResponderBusUVTests", dependencies: ["ResponderBus", "ResponderBusUV"]),
-        .testTarget(name: "ExternalPluginTests", dependencies: ["ResponderBusExternal", "ResponderBus", "EventLog"]),
+        .testTarget(name: "ExternalPluginTests", dependencies: ["ResponderBusExternal", "ResponderBus", "EventLog", "KeyboardAvoidance"]),
         .testTarget(name: "ReportTests", dependencies: ["ResponderBusReport", "ResponderBus", "EventLog", "ResponderBusTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -21,6 +21,7 @@ Standard output belongs to the protocol: print to standard error (the host turns
 an info diagnostic), or use context.diagnose.
 """
 
+import io
 import json
 import sys
 
@@ -80,10 +81,11 @@ class View:
         self.kind = spec.get("kind", "view")
         self.frame = Rect.of(spec.get("frame", [0, 0, 0, 0]))
         self.tag = spec.get("tag")
-        self.is_hidden = bool(spec.get("isHidden", False))
-        self.is_enabled = bool(spec.get("isEnabled", True))
+        self.is_hidden = bool(spec.get("hidden", False))
+        self.is_enabled = bool(spec.get("enabled", True))
         self.keyboard_distance = spec.get("keyboardDistance")
         offset = spec.get("contentOffset") or [0, 0]
+        self.content_offset_x = float(offset[0])
         self.content_offset_y = float(offset[1])
         self.bottom_inset = 0.0
         self.parent = parent
@@ -91,7 +93,8 @@ class View:
 
     @property
     def is_text_input(self):
-        return self.kind in ("textField", "textView", "searchBar")
+        """Whether it can be first responder (the bus's rule: text fields and text views)."""
+        return self.kind in ("textField", "textView")
 
     def subtree(self):
         yield self
@@ -142,11 +145,16 @@ class Screen:
         return self.views.get(self.first_responder_id)
 
     def frame_in_screen(self, view):
-        """The view's frame in screen coordinates (scroll views' offsets applied)."""
+        """The view's frame in screen coordinates: its ancestors' origins added, the content offsets
+        of the scroll views among them taken away (the bus's Screen.frameInScreen)."""
         frame = view.frame
         parent = view.parent
         while parent is not None:
-            frame = frame.offset(parent.frame.x, parent.frame.y - parent.content_offset_y)
+            dx, dy = parent.frame.x, parent.frame.y
+            if parent.kind == "scrollView":
+                dx -= parent.content_offset_x
+                dy -= parent.content_offset_y
+            frame = frame.offset(dx, dy)
             parent = parent.parent
         return frame
 
@@ -177,21 +185,31 @@ class Screen:
             if record.get("safeArea") is not None:
                 self.safe_area = record["safeArea"]
         elif name == "didBeginEditing":
-            self.first_responder_id = record["view"]
+            self._set_first_responder(record["view"])
         elif name in ("didEndEditing", "resign"):
             if self.first_responder_id == record["view"]:
                 self.first_responder_id = None
         elif name == "focusChange":
-            self.first_responder_id = record.get("to")
+            self._set_first_responder(record.get("to"))
         elif name == "viewShift" and self.root is not None:
             self.root.frame = Rect(self.root.frame.x, record["originY"], self.root.frame.width, self.root.frame.height)
         elif name == "scroll":
             view = self.views.get(record["view"])
-            if view is not None:
+            if view is not None and view.kind == "scrollView":
                 view.content_offset_y = float(record["contentOffsetY"])
                 view.bottom_inset = float(record["bottomInset"])
         elif name in KEYBOARD_EVENTS:
             self.keyboard.note(name, record)
+
+
+    def _set_first_responder(self, view_id):
+        # As the bus does: only a text input that exists can become first responder.
+        if view_id is None:
+            self.first_responder_id = None
+            return
+        view = self.views.get(view_id)
+        if view is not None and view.is_text_input:
+            self.first_responder_id = view_id
 
 
 class Context:
@@ -248,13 +266,15 @@ class Plugin:
 
 
 def _write(stream, message):
-    stream.write(json.dumps(message, separators=(",", ":")) + "\n")
+    # NaN and infinities are not JSON: refused here, in the plugin, rather than by the host.
+    stream.write(json.dumps(message, separators=(",", ":"), allow_nan=False) + "\n")
 
 
 def run(plugin, stdin=None, stdout=None):
     """Speaks the protocol until the host closes standard input; returns the exit status."""
-    stdin = stdin or sys.stdin
-    stdout = stdout or sys.stdout
+    # UTF-8 both ways, whatever the locale says (view ids may be any text).
+    stdin = stdin or io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8")
+    stdout = stdout or io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", line_buffering=False)
     first = stdin.readline()
     if not first:
         return 0
@@ -284,6 +304,9 @@ def run(plugin, stdin=None, stdout=None):
         if kind == "error":
             sys.stderr.write("the host refused this plugin: %s\n" % message.get("message"))
             return 2
+        if kind is not None and kind != "turnEnd":
+            sys.stderr.write("ignoring a '%s' message this library does not know\n" % kind)
+            continue
         if kind == "turnEnd":
             context = Context(plugin.name, screen, message.get("t", 0.0), settings)
             plugin.on_turn_end(context)

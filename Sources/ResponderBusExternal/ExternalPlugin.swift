@@ -143,8 +143,7 @@ public final class ExternalPlugin: EventObserving {
     public func didRegister(context: PluginContext) {
         let screen = context.screen
         let now = context.now.seconds
-        let events = [LogEvent.screen(ScreenChange(size: screen.size, safeArea: screen.safeArea))] + PluginProtocol.modelSnapshot(of: screen)
-        for event in events {
+        for event in PluginProtocol.modelSnapshot(of: screen) {
             PluginProtocol.appendEventLine(LogRecord(t: now, event: event), sequence: nil, to: &pendingModel)
         }
     }
@@ -152,7 +151,7 @@ public final class ExternalPlugin: EventObserving {
     /// Ends the plugin's process (closing its input, then killing it after `grace`).
     public func shutDown(grace: Duration = .milliseconds(500)) {
         if let process, !pendingModel.isEmpty {
-            try? process.send(pendingModel, before: ContinuousClock.now + configuration.timeout)
+            try? process.write(pendingModel, before: ContinuousClock.now + configuration.timeout)
             pendingModel.removeAll()
         }
         process?.terminate(grace: grace)
@@ -188,12 +187,20 @@ public final class ExternalPlugin: EventObserving {
     /// Sends the model updates waiting for the next delivery.
     private func flushModel(_ context: PluginContext) {
         guard !pendingModel.isEmpty, let process else { return }
-        defer { pendingModel.removeAll(keepingCapacity: true) }
+        let batch = takePending()
         do throws(ProcessFault) {
-            try process.send(pendingModel, before: ContinuousClock.now + configuration.timeout)
+            try process.write(batch, before: ContinuousClock.now + configuration.timeout)
         } catch {
             fail(context, error.kind == .timedOut ? "did not read its input for \(configuration.timeout)" : error.message)
         }
+    }
+
+    /// The lines waiting to be sent, taken out: what is appended while they are being sent (a
+    /// re-entrant delivery) waits for the next write.
+    private func takePending() -> [UInt8] {
+        var batch: [UInt8] = []
+        swap(&batch, &pendingModel)
+        return batch
     }
 
     private func deliver(_ record: LogRecord, sequence: Int, _ context: PluginContext) {
@@ -201,45 +208,51 @@ public final class ExternalPlugin: EventObserving {
         exchange(sequence: sequence, what: record.event.name, context)
     }
 
-    /// Sends what is pending (ending with a line that asks for an answer numbered `sequence`) and
-    /// posts what the plugin derives once its `done` arrives; a fault is contained.
+    /// Sends what is pending (ending with a line that asks for an answer numbered `sequence`) and,
+    /// once the plugin's `done` has come, posts what it derived; a fault is contained.
     private func exchange(sequence: Int, what: String, _ context: PluginContext) {
-        guard let process else {
-            pendingModel.removeAll(keepingCapacity: true)
-            return
-        }
+        let batch = takePending()
+        guard let process else { return }
         let deadline = ContinuousClock.now + configuration.timeout
         var derived: [LogEvent] = []
+        var problem: String?
         do throws(ProcessFault) {
-            defer { pendingModel.removeAll(keepingCapacity: true) }
-            try process.send(pendingModel, before: deadline)
-            while true {
+            try process.write(batch, before: deadline)
+            reading: while true {
                 let line = try process.readLine(before: deadline)
                 switch PluginProtocol.classify(line) {
+                case .blank:
+                    continue
                 case .done(let answered):
-                    guard answered == sequence else {
-                        return fail(context, "answered \(answered.map(String.init) ?? "without a number") while \(sequence) was expected")
+                    if answered != sequence {
+                        problem = "answered \(answered.map(String.init) ?? "without a number") while \(sequence) was expected"
                     }
-                    deliveries += 1
-                    for event in derived { event.post(from: context) }
-                    return
+                    break reading
                 case .record(let bytes):
                     switch validate(bytes, context) {
                     case .success(let event): derived.append(event)
-                    case .failure(let problem): return fail(context, problem.message)
+                    case .failure(let rejection): problem = rejection.message
                     }
+                    if problem != nil { break reading }
                 case .control(let type):
-                    return fail(context, "sent '\(type)' in the middle of a delivery; only records and 'done' may come")
+                    problem = "sent '\(type)' in the middle of a delivery; only records and 'done' may come"
+                    break reading
                 case .notProtocol(let why):
-                    return fail(context, "wrote something that is not the protocol (\(why)): \(PluginProtocol.excerpt(line))")
+                    problem = "wrote something that is not the protocol (\(why)): \(PluginProtocol.excerpt(line))"
+                    break reading
                 }
             }
         } catch {
             switch error.kind {
-            case .timedOut: fail(context, "did not answer \(what) within \(configuration.timeout)")
-            case .exited, .spawn: fail(context, error.message)
+            case .timedOut: problem = "did not answer \(what) within \(configuration.timeout)"
+            case .exited, .spawn, .broken: problem = error.message
             }
         }
+        if let problem { return fail(context, problem) }
+        deliveries += 1
+        // Posted once the exchange is over: a post that comes back to this plugin (its own event,
+        // as a model update or a delivery) starts a new batch and a new exchange.
+        for event in derived { event.post(from: context) }
     }
 
     /// The end of a loop turn in which the plugin was sent something: a plugin that asked for turns
@@ -327,6 +340,7 @@ public final class ExternalPlugin: EventObserving {
                 return false
             }
             process = started.process
+            sequence = 0
         } catch {
             fail(context, "could not be restarted: \(error.message)")
             return false
@@ -354,7 +368,7 @@ public final class ExternalPlugin: EventObserving {
         let deadline = ContinuousClock.now + configuration.startTimeout
         let line: ArraySlice<UInt8>
         do throws(ProcessFault) {
-            try process.send(PluginProtocol.hostHello(header: header, settings: configuration.settings), before: deadline)
+            try process.write(PluginProtocol.hostHello(header: header, settings: configuration.settings), before: deadline)
             line = try process.readLine(before: deadline)
         } catch {
             let stderr = process.availableErrorLines().joined(separator: "\n")
@@ -363,7 +377,7 @@ public final class ExternalPlugin: EventObserving {
             switch error.kind {
             case .timedOut:
                 throw ExternalPluginError(.noHandshake, "'\(command)' did not say hello within \(configuration.startTimeout)\(detail)")
-            case .exited, .spawn:
+            case .exited, .spawn, .broken:
                 throw ExternalPluginError(.noHandshake, "'\(command)' \(error.message) before its handshake\(detail)")
             }
         }
@@ -372,7 +386,7 @@ public final class ExternalPlugin: EventObserving {
             return (process, hello)
         case .failure(let error):
             if error.code == .versionMismatch {
-                try? process.send(PluginProtocol.errorLine(error.message), before: ContinuousClock.now + .milliseconds(100))
+                try? process.write(PluginProtocol.errorLine(error.message), before: ContinuousClock.now + .milliseconds(100))
             }
             process.terminate(grace: .milliseconds(100))
             throw ExternalPluginError(error.code, "'\(command)': \(error.message)")

@@ -72,6 +72,7 @@ struct PluginServer {
     private var out: [UInt8] = []
     private var scratch = [UInt8](repeating: 0, count: 1 << 16)
     private var spinUntil: ContinuousClock.Instant?
+    private var scanned = 0
 
     init(plugin: any ResponderPlugin, input: Int32, output: Int32, turns: Bool) {
         self.plugin = plugin
@@ -130,20 +131,14 @@ struct PluginServer {
             complain("cannot register \(plugin.name): \(error)")
             return 2
         }
-        write(helloLine())
+        emit(helloLine())
         flush()
 
-        // What the plugin derives, but not the incoming event itself when it is one of its own
-        // coming back as a model update.
+        // What the plugin derives.
         let name = plugin.name
         var derived: [UInt8] = []
-        var skipping: LogEvent?
         let recorder = LogRecorder(bus: bus, selection: .derived, clock: { loop.now.seconds }) { record in
             guard record.origin.derivingPlugin == name else { return }
-            if let skip = skipping, skip == record.event {
-                skipping = nil
-                return
-            }
             LogWriter.append(record, to: &derived)
             derived.append(UInt8(ascii: "\n"))
         }
@@ -152,15 +147,22 @@ struct PluginServer {
         // turn, and its end-of-turn work runs when the host says the turn ended.
         var status: Int32?
         func answer(_ seq: Int) {
-            write(derived)
+            emit(derived)
             derived.removeAll(keepingCapacity: true)
-            write(Array("{\"type\":\"done\",\"seq\":\(seq)}\n".utf8))
+            emit(Array("{\"type\":\"done\",\"seq\":\(seq)}\n".utf8))
             flush()
         }
         func post(_ record: LogRecord, _ delivery: (deliver: Bool, seq: Int?)) {
-            skipping = record.origin.derivingPlugin == name ? record.event : nil
-            record.event.post(on: bus, origin: record.origin)
-            skipping = nil
+            // The plugin's own events come back as model updates: its bus has them already, and
+            // in-process it would see each once.
+            if record.origin.derivingPlugin != name {
+                let before = derived.count
+                record.event.post(on: bus, origin: record.origin)
+                // A line it is not asked about is a model update; one it observes is only ever
+                // the host bringing its model up to date (at registration, after a restart), and
+                // what it would derive from that is not an answer to anything.
+                if !delivery.deliver { derived.removeSubrange(before...) }
+            }
             if delivery.deliver, let seq = delivery.seq { answer(seq) }
         }
         while status == nil, let line = readLine() {
@@ -305,13 +307,17 @@ struct PluginServer {
     /// The next line of input without its line break, `nil` at its end.
     private mutating func readLine() -> ArraySlice<UInt8>? {
         while true {
-            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            // Only what arrived since the last look is searched (a scene can be megabytes).
+            if let newline = buffer[max(start, scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = buffer[start..<newline]
                 start = newline + 1
+                scanned = start
                 return line
             }
+            scanned = buffer.count
             if start > 0 {
                 buffer.removeFirst(start)
+                scanned -= start
                 start = 0
             }
             let fd = input
@@ -340,15 +346,23 @@ struct PluginServer {
         }
     }
 
-    private mutating func write(_ bytes: [UInt8]) {
+    private mutating func emit(_ bytes: [UInt8]) {
         out.append(contentsOf: bytes)
     }
 
+    /// Writes what was emitted, whole (standard output may share the non-blocking file of standard
+    /// input, so a full pipe is waited for, not dropped).
     private mutating func flush() {
         var offset = 0
+        let fd = output
         while offset < out.count {
-            let written = out.withUnsafeBytes { Glibc.write(output, $0.baseAddress! + offset, $0.count - offset) }
+            let written = out.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 && errno == EINTR { continue }
+            if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&descriptor, 1, -1)
+                continue
+            }
             guard written > 0 else { break }
             offset += written
         }
@@ -357,6 +371,6 @@ struct PluginServer {
 
     private func complain(_ message: String) {
         let bytes = Array("\(plugin.name): \(message)\n".utf8)
-        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
 }

@@ -16,6 +16,8 @@ struct ProcessFault: Error, Equatable {
         case exited
         /// No answer within the time limit.
         case timedOut
+        /// It wrote something no answer can be (a line too long).
+        case broken
     }
     var kind: Kind
     var message: String
@@ -38,6 +40,9 @@ final class PluginProcess {
     private var scratch = [UInt8](repeating: 0, count: 1 << 16)
     private var outputStart = 0
     private var errorBuffer: [UInt8] = []
+    private var errorsEnded = false
+    /// How far `outputBuffer` has been searched for a line break.
+    private var outputScanned = 0
     private var reaped = false
     private var closed = false
     private var exitStatus: Int32 = 0
@@ -71,8 +76,15 @@ final class PluginProcess {
         posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for arg in argv { free(arg) } }
+        // A process group of its own, so that a wrapper's children (a shell script without exec,
+        // `uv run`) end with it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
         var child: pid_t = 0
-        let status = posix_spawnp(&child, program, &actions, nil, argv, environ)
+        let status = posix_spawnp(&child, program, &actions, &attributes, argv, environ)
         close(stdinPair[1])
         close(stdoutPipe[1])
         close(stderrPipe[1])
@@ -96,11 +108,11 @@ final class PluginProcess {
     // MARK: Writing
 
     /// Writes `bytes` whole before `deadline`.
-    func send(_ bytes: [UInt8], before deadline: ContinuousClock.Instant) throws(ProcessFault) {
+    func write(_ bytes: [UInt8], before deadline: ContinuousClock.Instant) throws(ProcessFault) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { raw in
-                Glibc.send(input, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                send(input, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
             }
             if written > 0 {
                 offset += written
@@ -116,6 +128,9 @@ final class PluginProcess {
 
     // MARK: Reading
 
+    /// The longest line a plugin may write: a longer one is a fault, not a reason to fill memory.
+    static let maximumLineLength = 16 << 20
+
     /// The next line of its standard output (without the line break), waiting until `deadline`.
     func readLine(before deadline: ContinuousClock.Instant) throws(ProcessFault) -> ArraySlice<UInt8> {
         // An answer usually comes within microseconds: ask again for a moment before sleeping in
@@ -123,17 +138,26 @@ final class PluginProcess {
         // at p50 blocking, 6 µs with both sides asking again for up to 50 µs).
         let spinUntil = ContinuousClock.now + Self.spin
         while true {
-            if let newline = outputBuffer[outputStart...].firstIndex(of: UInt8(ascii: "\n")) {
+            // Only what arrived since the last look is searched.
+            if let newline = outputBuffer[max(outputStart, outputScanned)...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = outputBuffer[outputStart..<newline]
                 outputStart = newline + 1
+                outputScanned = outputStart
                 return line
             }
+            outputScanned = outputBuffer.count
             if outputStart > 0 {
                 outputBuffer.removeFirst(outputStart)
+                outputScanned -= outputStart
                 outputStart = 0
             }
+            guard outputBuffer.count <= Self.maximumLineLength else {
+                throw ProcessFault(kind: .broken, message: "wrote a line longer than \(Self.maximumLineLength >> 20) MiB")
+            }
             switch fill(&outputBuffer, from: output) {
-            case .data: continue
+            case .data:
+                // A plugin that keeps writing is held to the deadline too.
+                if ContinuousClock.now >= deadline { throw ProcessFault(kind: .timedOut, message: "did not finish answering in time") }
             case .end: throw ProcessFault(kind: .exited, message: exitDescription(or: "closed its output"))
             case .wouldBlock:
                 if ContinuousClock.now < spinUntil {
@@ -151,18 +175,26 @@ final class PluginProcess {
     /// the last unfinished one).
     func availableErrorLines() -> [String] {
         var ended = false
-        while true {
+        while errorBuffer.count < Self.maximumLineLength {
             let result = fill(&errorBuffer, from: errors)
             if result == .data { continue }
             ended = result == .end
             break
         }
+        return takeErrorLines(ended: ended)
+    }
+
+    /// Splits the complete lines off the standard error read so far; an unfinished line is kept
+    /// unless the stream `ended` or it outgrew the longest line.
+    private func takeErrorLines(ended: Bool) -> [String] {
         var lines: [String] = []
-        while let newline = errorBuffer.firstIndex(of: UInt8(ascii: "\n")) {
-            lines.append(String(decoding: errorBuffer[..<newline], as: UTF8.self))
-            errorBuffer.removeFirst(newline + 1)
+        var start = 0
+        while let newline = errorBuffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            lines.append(String(decoding: errorBuffer[start..<newline], as: UTF8.self))
+            start = newline + 1
         }
-        if ended && !errorBuffer.isEmpty {
+        errorBuffer.removeFirst(start)
+        if !errorBuffer.isEmpty && (ended || errorBuffer.count >= Self.maximumLineLength) {
             lines.append(String(decoding: errorBuffer, as: UTF8.self))
             errorBuffer.removeAll()
         }
@@ -186,6 +218,9 @@ final class PluginProcess {
         return .end
     }
 
+    /// Sleeps until `fd` is ready for `events` or `deadline` passes; standard error is read
+    /// meanwhile, so that a plugin writing much of it is never blocked on a full pipe while the host
+    /// waits for its answer.
     private func wait(for fd: Int32, events: Int16, before deadline: ContinuousClock.Instant, doing: String) throws(ProcessFault) {
         let remaining = deadline - ContinuousClock.now
         guard remaining > .zero else {
@@ -193,8 +228,16 @@ final class PluginProcess {
         }
         let (seconds, attoseconds) = remaining.components
         let milliseconds = Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
-        var descriptor = pollfd(fd: fd, events: events, revents: 0)
-        _ = poll(&descriptor, 1, max(milliseconds, 1))
+        var descriptors = [pollfd(fd: fd, events: events, revents: 0), pollfd(fd: errors, events: Int16(POLLIN), revents: 0)]
+        let ready = poll(&descriptors, errorsEnded ? 1 : 2, max(milliseconds, 1))
+        if ready > 0 && !errorsEnded && descriptors[1].revents != 0 {
+            while errorBuffer.count < Self.maximumLineLength {
+                let result = fill(&errorBuffer, from: errors)
+                if result == .data { continue }
+                if result == .end { errorsEnded = true }
+                break
+            }
+        }
     }
 
     // MARK: Ending
@@ -262,7 +305,7 @@ final class PluginProcess {
             usleep(1000)
         }
         if !reaped {
-            kill(pid, SIGKILL)
+            kill(-pid, SIGKILL)
             _ = waitpid(pid, &status, 0)
             reaped = true
             exitStatus = status

@@ -133,6 +133,8 @@ public enum PluginProtocol {
         case control(String)
         /// Not a message of this protocol.
         case notProtocol(String)
+        /// An empty line (or only blanks), skipped.
+        case blank
     }
 
     private static let donePrefix = Array("{\"type\":\"done\",\"seq\":".utf8)
@@ -146,9 +148,7 @@ public enum PluginProtocol {
                 return .done(digits.reduce(0) { $0 * 10 + Int($1 - 0x30) })
             }
         }
-        guard let first = line.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else {
-            return .notProtocol("an empty line")
-        }
+        guard let first = line.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return .blank }
         guard first == UInt8(ascii: "{") else { return .notProtocol("not a JSON object") }
         if contains(line, typeKey),
             let control = try? JSONDecoder().decode(ControlMessage.self, from: Data(line)), let type = control.type
@@ -181,11 +181,22 @@ public enum PluginProtocol {
 
     // MARK: Model
 
-    /// The model events that bring a restarted plugin's model to the screen's state: the scene,
-    /// the root's shift, the keyboard and the first responder.
+    /// The model events that bring a plugin's model to the screen's state (when it is registered
+    /// on a bus already running, and after a restart): the screen's size and safe area, the scene
+    /// with the root at its resting place, the root's shift, the insets avoidance gave scroll
+    /// views, the keyboard and the first responder.
     static func modelSnapshot(of screen: Screen) -> [LogEvent] {
-        guard let root = screen.root else { return [] }
-        var events: [LogEvent] = [.scene(SceneInfo(root: root.spec, lastFieldAction: screen.lastFieldAction))]
+        var events: [LogEvent] = [.screen(ScreenChange(size: screen.size, safeArea: screen.safeArea))]
+        guard let root = screen.root else { return events }
+        var spec = root.spec
+        spec.frame.origin.y = screen.restingRootOriginY
+        events.append(.scene(SceneInfo(root: spec, lastFieldAction: screen.lastFieldAction)))
+        if screen.rootOriginY != screen.restingRootOriginY {
+            events.append(.viewShift(ViewShift(originY: screen.rootOriginY, duration: 0, curve: 7)))
+        }
+        for view in screen.allViews where view.kind == .scrollView && view.contentInset.bottom != 0 {
+            events.append(.scroll(ScrollChange(view: view.id, contentOffsetY: view.contentOffset.y, bottomInset: view.contentInset.bottom)))
+        }
         if let latest = screen.keyboard.latest {
             events.append(.keyboard(screen.keyboard.frame == nil ? .keyboardDidHide : .keyboardDidShow, latest))
         }

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import KeyboardAvoidance
 import ResponderBus
 import ResponderBusExternal
 import Testing
@@ -242,6 +243,71 @@ struct ExternalPluginTests {
                 "turn at 1: keyboardWillChangeFrame,keyboardWillShow; keyboard at 521",
                 "turn at 2: keyboardWillChangeFrame; keyboard at 500",
             ])
+    }
+
+    @Test("what a plugin derives at the end of a turn comes back to its model, and to itself when it asked, without a fault")
+    func endOfTurnPostsComeBack() throws {
+        let command = try Scripts.plugin(
+            events: ["keyboardWillShow", "diagnostic"],
+            onEvent: """
+                if event["event"] == "keyboardWillShow":
+                    context.diagnose("info", "root at %g" % context.screen.root.frame.y)
+                """,
+            onTurnEnd: """
+                if context.screen.root.frame.y > -10:
+                    context.post("viewShift", originY=context.screen.root.frame.y - 5, duration=0.25, curve=7)
+                    context.diagnose("info", "moved")
+                """)
+        var restarts = -1
+        let derived = try Scripts.replay(Scripts.session(shows: 3), [Configuration(command: command)], inspect: { restarts = $0[0].restarts })
+        #expect(restarts == 0)
+        #expect(derived.filter { $0.level == .error }.isEmpty, "\(derived.compactMap(\.message))")
+        // The scene's turn moved the root to -5 and the next (didBeginEditing) to -10: each shift
+        // reached the plugin's model before the next turn, so it stopped there.
+        #expect(derived.compactMap(\.message).filter { $0 == "moved" }.count == 2)
+        #expect(derived.compactMap(\.message).filter { $0.hasPrefix("root at") } == ["root at -10", "root at -10", "root at -10"])
+    }
+
+    @Test("a plugin that writes much to standard error in one delivery is not blocked by it")
+    func chattyStandardError() throws {
+        let command = try Scripts.plugin(
+            events: ["keyboardWillShow"], onEvent: #"for i in range(3000): sys.stderr.write("line %d of a long story\n" % i)"#)
+        let derived = try Scripts.replay(Scripts.session(shows: 1), [Configuration(command: command)])
+        #expect(derived.filter { $0.level == .error }.isEmpty)
+        #expect(derived.filter { $0.level == .info }.count == 3000)
+        #expect(derived.last?.message == "line 2999 of a long story")
+    }
+
+    @Test("a line longer than 16 MiB is a fault, not a reason to fill memory")
+    func lineTooLong() throws {
+        let errors = try faults(#"sys.stdout.write("x" * (17 << 20)); sys.stdout.flush(); time.sleep(30)"#, timeout: .seconds(5), shows: 1)
+        #expect(errors == ["plugin 'Scripted' wrote a line longer than 16 MiB; restarting it in 0.1 seconds (restart 1 of 3)"])
+    }
+
+    @Test("a restarted plugin's model has the screen's size, the root where it rests and its shift")
+    func restartSnapshotKeepsTheShift() throws {
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("rb-crashed-\(UUID().uuidString)").path
+        let command = try Scripts.plugin(
+            events: ["keyboardWillShow"],
+            onEvent: """
+                if event["t"] >= 2 and not os.path.exists(\(String(reflecting: marker))):
+                    open(\(String(reflecting: marker)), "w").close()
+                    sys.exit(9)
+                context.diagnose("info", "%gx%g, root at %g" % (context.screen.width, context.screen.height, context.screen.root.frame.y))
+                """)
+        let derived = try Scripts.replay(
+            Scripts.session(shows: 4), [Configuration(command: command)],
+            before: { bus in
+                try bus.register(KeyboardAvoidance())
+                return nil
+            })
+        let said = derived.filter { $0.origin == .derived(by: "Scripted") }.compactMap(\.message)
+        #expect(said.count == 4, "\(said)")
+        // Avoidance moved the root up by the time of the second show; after the restart at t = 2,
+        // the plugin sees the same shift it saw before it crashed.
+        #expect(said.first == "375x812, root at 0")
+        #expect(said.last == said[said.count - 2], "\(said)")
+        #expect(said.last?.hasPrefix("375x812, root at -") == true, "\(said)")
     }
 
     @Test("command lines are split like a shell splits them, without one")

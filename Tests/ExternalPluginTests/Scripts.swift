@@ -66,12 +66,12 @@ enum Scripts {
     /// plugins `configurations` registered where they ask, after the observer `before` makes (kept
     /// for the replay).
     static func replay(
-        _ log: String, _ configurations: [ExternalPlugin.Configuration], before: ((Bus) throws -> ObservationToken)? = nil,
+        _ log: String, _ configurations: [ExternalPlugin.Configuration], before: ((Bus) throws -> ObservationToken?)? = nil,
         inspect: (([ExternalPlugin]) -> Void)? = nil
     ) throws -> [LogRecord] {
         let loop = VirtualTimeLoop()
         let bus = Bus(loop: loop, screen: Screen(size: header.screen))
-        let token = try before?(bus)
+        let token = try before?(bus) ?? nil
         defer { token?.cancel() }
         var plugins: [ExternalPlugin] = []
         for configuration in configurations {
