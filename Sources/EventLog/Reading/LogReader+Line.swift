@@ -16,8 +16,8 @@ extension LogReader {
         try record(line: bytes[...], number: line)
     }
 
-    /// Reads one record line held in part of a buffer, without copying it (see
-    /// ``record(line:number:)-(([UInt8],_))``).
+    /// Reads one record line held in part of a buffer, without copying it (as the form that takes
+    /// a whole array does).
     public static func record(line bytes: ArraySlice<UInt8>, number line: Int = 1) throws(LogReadError) -> LogRecord {
         let result = bytes.withUnsafeBufferPointer { buffer -> Result<Item?, LogReadError> in
             var parser = RecordParser(buffer, line: line, endsFile: false)
@@ -38,7 +38,7 @@ extension LogReader {
 
 extension LogEvent {
     /// Posts the event as one derived by the plugin whose `context` this is (as
-    /// ``PluginContext/post(_:_:style:coalescing:)`` would); nothing once the plugin has been removed.
+    /// `PluginContext.post(_:_:style:coalescing:)` would); nothing once the plugin has been removed.
     public func post(from context: PluginContext) {
         switch self {
         case .keyboard(let kind, let info): context.post(kind.eventName, info)
