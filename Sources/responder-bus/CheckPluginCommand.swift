@@ -29,8 +29,10 @@ struct CheckPluginCommand: ParsableCommand {
     func validate() throws {
         let words = command.first == "--" ? Array(command.dropFirst()) : command
         guard !words.isEmpty else { throw ValidationError("give the plugin's command after --, as in check-plugin -- python3 my_plugin.py") }
-        guard (1...600_000).contains(pluginTimeout) else {
-            throw ValidationError("--plugin-timeout must be between 1 and 600000 milliseconds, got \(pluginTimeout)")
+        do throws(PluginCommands.ValidationFailure) {
+            try PluginCommands.validate([], timeoutMilliseconds: pluginTimeout)
+        } catch {
+            throw ValidationError(error.message)
         }
     }
 

@@ -113,15 +113,10 @@ struct ReplayCommand: ParsableCommand {
         if follow && log == "-" { throw ValidationError("--follow needs a file to watch, not standard input") }
         if verifyDiagnostics && !verify { throw ValidationError("--verify-diagnostics goes with --verify") }
         if report == "-" { throw ValidationError("--report needs a file to write, such as --report session.html") }
-        guard (1...600_000).contains(pluginTimeout) else {
-            throw ValidationError("--plugin-timeout must be between 1 and 600000 milliseconds, got \(pluginTimeout)")
-        }
-        for command in pluginCommands {
-            do {
-                _ = try ExternalPlugin.Configuration.words(of: command)
-            } catch {
-                throw ValidationError("--plugin-command: \(error.message)")
-            }
+        do throws(PluginCommands.ValidationFailure) {
+            try PluginCommands.validate(pluginCommands, timeoutMilliseconds: pluginTimeout)
+        } catch {
+            throw ValidationError(error.message)
         }
     }
 

@@ -174,28 +174,20 @@ final class ReplaySession {
     /// them after the loaded libraries. Loop-confined.
     private func startExternalPlugins(on bus: Bus, replayer: Replayer) throws {
         shutDownExternalPlugins()
-        for command in command.pluginCommands {
-            let plugin: ExternalPlugin
-            do {
-                let words = try ExternalPlugin.Configuration.words(of: command)
-                plugin = try ExternalPlugin(
-                    ExternalPlugin.Configuration(
-                        command: words, timeout: .milliseconds(self.command.pluginTimeout), failureMode: self.command.pluginFailure),
-                    header: header)
-                try bus.register(plugin, at: plugin.preferredPosition)
-            } catch let error as ExternalPluginError {
-                complain("cannot use plugin command '\(command)': \(error.message)")
-                throw Exit.pluginError
-            } catch let error as PluginRegistrationError {
-                complain("cannot use plugin command '\(command)': \(error.message)")
-                throw Exit.pluginError
-            }
+        let configurations = PluginCommands.configurations(
+            command.pluginCommands, timeoutMilliseconds: command.pluginTimeout, failureMode: command.pluginFailure)
+        do throws(PluginCommands.StartFailure) {
+            externalPlugins = try PluginCommands.start(configurations, header: header, on: bus)
+        } catch {
+            complain(error.message)
+            throw Exit.pluginError
+        }
+        for plugin in externalPlugins {
             plugin.onStop = { [unowned self, unowned replayer] message in
                 complain("\(message); stopping (--plugin-failure stop)")
                 pluginStopped = true
                 replayer.stop()
             }
-            externalPlugins.append(plugin)
         }
     }
 

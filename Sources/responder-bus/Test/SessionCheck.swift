@@ -126,17 +126,13 @@ enum SessionCheck {
         } catch {
             return fail(.error, "cannot set up the plugins: \(error)")
         }
-        var external: [ExternalPlugin] = []
-        defer { for plugin in external { plugin.shutDown() } }
-        for configuration in settings.pluginCommands {
-            do {
-                let plugin = try ExternalPlugin(configuration, header: header)
-                external.append(plugin)
-                try bus.register(plugin, at: plugin.preferredPosition)
-            } catch {
-                return fail(.error, "cannot set up the plugin command '\(configuration.command.joined(separator: " "))': \(error)")
-            }
+        let external: [ExternalPlugin]
+        do throws(PluginCommands.StartFailure) {
+            external = try PluginCommands.start(settings.pluginCommands, header: header, on: bus)
+        } catch {
+            return fail(.error, error.message)
         }
+        defer { for plugin in external { plugin.shutDown() } }
         let replayer = Replayer(bus: bus)
         replayer.apply(header)
 

@@ -93,15 +93,10 @@ struct TestCommand: ParsableCommand {
         }
         try BuiltinPlugins.validate(disabling: disabled)
         for argument in pluginPaths { _ = try PluginArgument(argument) }
-        guard (1...600_000).contains(pluginTimeout) else {
-            throw ValidationError("--plugin-timeout must be between 1 and 600000 milliseconds, got \(pluginTimeout)")
-        }
-        for command in pluginCommands {
-            do {
-                _ = try ExternalPlugin.Configuration.words(of: command)
-            } catch {
-                throw ValidationError("--plugin-command: \(error.message)")
-            }
+        do throws(PluginCommands.ValidationFailure) {
+            try PluginCommands.validate(pluginCommands, timeoutMilliseconds: pluginTimeout)
+        } catch {
+            throw ValidationError(error.message)
         }
         if junit == "-" || junit == "" { throw ValidationError("--junit needs a file to write, such as --junit results.xml") }
         if reportDir == "" { throw ValidationError("--report-dir needs a folder, such as --report-dir failures") }
@@ -122,10 +117,7 @@ struct TestCommand: ParsableCommand {
                 throw Exit.pluginError
             }
         }
-        for command in pluginCommands {
-            let words = (try? ExternalPlugin.Configuration.words(of: command)) ?? []
-            settings.pluginCommands.append(ExternalPlugin.Configuration(command: words, timeout: .milliseconds(pluginTimeout)))
-        }
+        settings.pluginCommands = PluginCommands.configurations(pluginCommands, timeoutMilliseconds: pluginTimeout)
         var sessions: [SessionInput]
         do throws(SessionList.Problem) {
             sessions = try SessionList.collect(paths)

@@ -1,0 +1,62 @@
+import EventLog
+import ResponderBus
+import ResponderBusExternal
+
+/// The `--plugin-command` plugins of `replay` and `test`: how they are configured from the
+/// options, and started and registered for one session's bus.
+enum PluginCommands {
+    /// The configurations for the commands given (already checked to split into words).
+    static func configurations(
+        _ commands: [String], timeoutMilliseconds: Int, failureMode: ExternalPlugin.FailureMode = .continue
+    ) -> [ExternalPlugin.Configuration] {
+        commands.map { command in
+            ExternalPlugin.Configuration(
+                command: (try? ExternalPlugin.Configuration.words(of: command)) ?? [command],
+                timeout: .milliseconds(timeoutMilliseconds), failureMode: failureMode)
+        }
+    }
+
+    /// Rejects a command that does not split into words (exit 64).
+    static func validate(_ commands: [String], timeoutMilliseconds: Int) throws(ValidationFailure) {
+        guard (1...600_000).contains(timeoutMilliseconds) else {
+            throw ValidationFailure("--plugin-timeout must be between 1 and 600000 milliseconds, got \(timeoutMilliseconds)")
+        }
+        for command in commands {
+            do throws(ExternalPluginError) {
+                _ = try ExternalPlugin.Configuration.words(of: command)
+            } catch {
+                throw ValidationFailure("--plugin-command: \(error.message)")
+            }
+        }
+    }
+
+    /// A usage error's message.
+    struct ValidationFailure: Error {
+        let message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    /// Starts each plugin and registers it on `bus` where its handshake asks; on a failure, the
+    /// ones already started are shut down and the error names the command.
+    static func start(_ configurations: [ExternalPlugin.Configuration], header: LogHeader, on bus: Bus) throws(StartFailure) -> [ExternalPlugin] {
+        var started: [ExternalPlugin] = []
+        for configuration in configurations {
+            let command = configuration.command.joined(separator: " ")
+            do {
+                let plugin = try ExternalPlugin(configuration, header: header)
+                started.append(plugin)
+                try bus.register(plugin, at: plugin.preferredPosition)
+            } catch {
+                for plugin in started { plugin.shutDown() }
+                let message = (error as? ExternalPluginError)?.message ?? (error as? PluginRegistrationError)?.message ?? "\(error)"
+                throw StartFailure(message: "cannot use plugin command '\(command)': \(message)")
+            }
+        }
+        return started
+    }
+
+    /// Why a plugin command could not be used.
+    struct StartFailure: Error {
+        let message: String
+    }
+}
