@@ -118,6 +118,23 @@ struct ExternalPluginCLITests {
         #expect(avoided.stdout.contains("plugins: TextViewOrdering → FieldAdvancing → KeyboardAvoidance → CoveredField"))
     }
 
+    @Test("an external plugin's decisions are recorded, verified, checked and reported like any plugin's")
+    func recordVerifyReport() throws {
+        let example = CLI.repository.appendingPathComponent("PluginKits/python/examples/covered_field.py").path
+        let folder = try PluginCLITests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let plugin = ["--disable", "KeyboardAvoidance", "--plugin-command", "python3 \(example)"]
+        let first = try CLI.run(
+            ["replay", CLI.example, "--record", folder + "/rec.jsonl", "--report", folder + "/r.html", "--check"] + plugin)
+        #expect(first.status == 1, "--check: avoidance is off, so fields are left covered")
+        let recorded = try String(contentsOfFile: folder + "/rec.jsonl", encoding: .utf8)
+        #expect(recorded.contains(#""by":"CoveredField""#))
+        #expect(try String(contentsOfFile: folder + "/r.html", encoding: .utf8).contains("CoveredField"))
+        let verify = try CLI.run(["replay", folder + "/rec.jsonl", "--verify", "--verify-diagnostics"] + plugin)
+        #expect(verify.status == 0, "\(verify.stderr)")
+        #expect(verify.stderr.contains("verify: 6 derived events match the log"))
+    }
+
     @Test("bad commands: unbalanced quotes are a usage error, a missing program a plugin error, --help lists the options")
     func badCommands() throws {
         let quote = try CLI.run(["replay", CLI.example, "--plugin-command", "python3 'oops"])
