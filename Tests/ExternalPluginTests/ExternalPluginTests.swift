@@ -310,6 +310,30 @@ struct ExternalPluginTests {
         #expect(said.last?.hasPrefix("375x812, root at -") == true, "\(said)")
     }
 
+    @Test("writing to a plugin that is gone is a fault, not a SIGPIPE that ends the host")
+    func writeToDeadPlugin() throws {
+        let command = try Scripts.raw(
+            """
+            import json, sys
+            sys.stdin.readline()
+            print(json.dumps({"type": "hello", "protocol": "responder-bus-plugin", "version": 1, "name": "Gone", "events": ["keyboardWillShow"]}), flush=True)
+            sys.exit(5)
+            """)
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop, screen: Screen(size: Scripts.header.screen))
+        let plugin = try ExternalPlugin(Configuration(command: command, maximumRestarts: 0), header: Scripts.header)
+        try bus.register(plugin)
+        usleep(300_000)  // it has exited: its input's reader is gone
+        var errors: [String] = []
+        let token = bus.observe(.diagnostic) { if $0.payload.level == .error { errors.append($0.payload.message) } }
+        defer { token.cancel() }
+        bus.post(.keyboardWillShow, KeyboardInfo(end: Rect(x: 0, y: 521, width: 375, height: 291)))
+        loop.runUntilQuiet()
+        #expect(errors.count == 1)
+        #expect(errors.first?.hasPrefix("plugin 'Gone' exited with status 5") == true, "\(errors)")
+        #expect(plugin.isDisabled)
+    }
+
     @Test("command lines are split like a shell splits them, without one")
     func words() throws {
         #expect(try Configuration.words(of: "python3 my_plugin.py") == ["python3", "my_plugin.py"])
