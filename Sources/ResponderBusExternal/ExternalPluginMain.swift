@@ -67,12 +67,10 @@ struct PluginServer {
     let plugin: any ResponderPlugin
     let input: Int32
     let output: Int32
-    private var buffer: [UInt8] = []
-    private var start = 0
+    private var lines = LineBuffer()
     private var out: [UInt8] = []
     private var scratch = [UInt8](repeating: 0, count: 1 << 16)
     private var spinUntil: ContinuousClock.Instant?
-    private var scanned = 0
 
     init(plugin: any ResponderPlugin, input: Int32, output: Int32, turns: Bool) {
         self.plugin = plugin
@@ -307,18 +305,10 @@ struct PluginServer {
     /// The next line of input without its line break, `nil` at its end.
     private mutating func readLine() -> ArraySlice<UInt8>? {
         while true {
-            // Only what arrived since the last look is searched (a scene can be megabytes).
-            if let newline = buffer[max(start, scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = buffer[start..<newline]
-                start = newline + 1
-                scanned = start
-                return line
-            }
-            scanned = buffer.count
-            if start > 0 {
-                buffer.removeFirst(start)
-                scanned -= start
-                start = 0
+            if let line = lines.nextLine() { return line }
+            guard !lines.isOverlong else {
+                complain("the host wrote a line longer than \(LineBuffer.maximumLength >> 20) MiB")
+                return nil
             }
             let fd = input
             let count = scratch.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -336,13 +326,8 @@ struct PluginServer {
             }
             if count < 0 && errno == EINTR { continue }
             spinUntil = nil
-            guard count > 0 else {
-                guard !buffer.isEmpty else { return nil }
-                let last = buffer[...]
-                buffer = []
-                return last
-            }
-            buffer.append(contentsOf: scratch[..<count])
+            guard count > 0 else { return lines.rest() }
+            lines.append(scratch[..<count])
         }
     }
 

@@ -36,15 +36,13 @@ final class PluginProcess {
     /// The child's process id.
     let pid: pid_t
     private let input: Int32
-    private let output: Int32
+    private let outputDescriptor: Int32
     private let errors: Int32
-    private var outputBuffer: [UInt8] = []
+    /// Its standard output, a line at a time.
+    private var output = LineBuffer()
     private var scratch = [UInt8](repeating: 0, count: 1 << 16)
-    private var outputStart = 0
     private var errorBuffer: [UInt8] = []
     private var errorsEnded = false
-    /// How far `outputBuffer` has been searched for a line break.
-    private var outputScanned = 0
     private var reaped = false
     private var closed = false
     private var inputClosed = false
@@ -100,9 +98,9 @@ final class PluginProcess {
         }
         pid = child
         input = stdinPair[0]
-        output = stdoutPipe[0]
+        outputDescriptor = stdoutPipe[0]
         errors = stderrPipe[0]
-        for fd in [input, output, errors] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        for fd in [input, outputDescriptor, errors] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
     }
 
     deinit {
@@ -132,9 +130,6 @@ final class PluginProcess {
 
     // MARK: Reading
 
-    /// The longest line a plugin may write: a longer one is a fault, not a reason to fill memory.
-    static let maximumLineLength = 16 << 20
-
     /// The next line of its standard output (without the line break), waiting until `deadline`.
     func readLine(before deadline: ContinuousClock.Instant) throws(ProcessFault) -> ArraySlice<UInt8> {
         // An answer usually comes within microseconds: ask again for a moment before sleeping in
@@ -142,23 +137,11 @@ final class PluginProcess {
         // at p50 blocking, 6 µs with both sides asking again for up to 50 µs).
         let spinUntil = ContinuousClock.now + Self.spin
         while true {
-            // Only what arrived since the last look is searched.
-            if let newline = outputBuffer[max(outputStart, outputScanned)...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = outputBuffer[outputStart..<newline]
-                outputStart = newline + 1
-                outputScanned = outputStart
-                return line
+            if let line = output.nextLine() { return line }
+            guard !output.isOverlong else {
+                throw ProcessFault(kind: .broken, message: "wrote a line longer than \(LineBuffer.maximumLength >> 20) MiB")
             }
-            outputScanned = outputBuffer.count
-            if outputStart > 0 {
-                outputBuffer.removeFirst(outputStart)
-                outputScanned -= outputStart
-                outputStart = 0
-            }
-            guard outputBuffer.count <= Self.maximumLineLength else {
-                throw ProcessFault(kind: .broken, message: "wrote a line longer than \(Self.maximumLineLength >> 20) MiB")
-            }
-            switch fill(&outputBuffer, from: output) {
+            switch fill(&output, from: outputDescriptor) {
             case .data:
                 // A plugin that keeps writing is held to the deadline too.
                 if ContinuousClock.now >= deadline { throw ProcessFault(kind: .timedOut, message: "did not finish answering in time") }
@@ -170,7 +153,7 @@ final class PluginProcess {
                     sched_yield()
                     continue
                 }
-                try wait(for: output, events: Int16(POLLIN), before: deadline, doing: "answering")
+                try wait(for: outputDescriptor, events: Int16(POLLIN), before: deadline, doing: "answering")
             }
         }
     }
@@ -179,7 +162,7 @@ final class PluginProcess {
     /// the last unfinished one).
     func availableErrorLines() -> [String] {
         var ended = false
-        while errorBuffer.count < Self.maximumLineLength {
+        while errorBuffer.count < LineBuffer.maximumLength {
             let result = fill(&errorBuffer, from: errors)
             if result == .data { continue }
             ended = result == .end
@@ -198,7 +181,7 @@ final class PluginProcess {
             start = newline + 1
         }
         errorBuffer.removeFirst(start)
-        if !errorBuffer.isEmpty && (ended || errorBuffer.count >= Self.maximumLineLength) {
+        if !errorBuffer.isEmpty && (ended || errorBuffer.count >= LineBuffer.maximumLength) {
             lines.append(String(decoding: errorBuffer, as: UTF8.self))
             errorBuffer.removeAll()
         }
@@ -222,6 +205,17 @@ final class PluginProcess {
         return .end
     }
 
+    /// The same, onto the output's lines.
+    private func fill(_ buffer: inout LineBuffer, from fd: Int32) -> Fill {
+        let count = scratch.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count > 0 {
+            buffer.append(scratch[..<count])
+            return .data
+        }
+        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return .wouldBlock }
+        return .end
+    }
+
     /// Sleeps until `fd` is ready for `events` or `deadline` passes; standard error is read
     /// meanwhile, so that a plugin writing much of it is never blocked on a full pipe while the host
     /// waits for its answer.
@@ -235,7 +229,7 @@ final class PluginProcess {
         var descriptors = [pollfd(fd: fd, events: events, revents: 0), pollfd(fd: errors, events: Int16(POLLIN), revents: 0)]
         let ready = poll(&descriptors, errorsEnded ? 1 : 2, max(milliseconds, 1))
         if ready > 0 && !errorsEnded && descriptors[1].revents != 0 {
-            while errorBuffer.count < Self.maximumLineLength {
+            while errorBuffer.count < LineBuffer.maximumLength {
                 let result = fill(&errorBuffer, from: errors)
                 if result == .data { continue }
                 if result == .end { errorsEnded = true }
@@ -293,7 +287,7 @@ final class PluginProcess {
         closed = true
         defer {
             if !inputClosed { close(input) }
-            close(output)
+            close(outputDescriptor)
             close(errors)
         }
         guard !reaped else { return }

@@ -55,6 +55,18 @@ enum PluginCommands {
         return started
     }
 
+    /// Starts each plugin once and ends it again: whether it can be used at all, before a run that
+    /// starts it for every session.
+    static func probe(_ configurations: [ExternalPlugin.Configuration]) throws(StartFailure) {
+        for configuration in configurations {
+            do throws(ExternalPluginError) {
+                try ExternalPlugin(configuration, header: LogHeader(screen: Size(width: 375, height: 812))).shutDown()
+            } catch {
+                throw StartFailure(message: "cannot use plugin command '\(configuration.command.joined(separator: " "))': \(error.message)")
+            }
+        }
+    }
+
     /// Why a plugin command could not be used.
     struct StartFailure: Error {
         let message: String

@@ -49,17 +49,7 @@ struct PluginTemplate {
                     name: "\(name)-process",
                     dependencies: ["\(name)", .product(name: "ResponderBusExternal", package: "\(identity)")]
                 ),
-                .testTarget(
-                    name: "\(name)Tests",
-                    dependencies: [
-                        "\(name)",
-                        .product(name: "ResponderBusTesting", package: "\(identity)"),
-                        // The built-in plugins, to test yours in the pipeline `responder-bus replay` runs.
-                        .product(name: "TextViewOrdering", package: "\(identity)"),
-                        .product(name: "FieldAdvancing", package: "\(identity)"),
-                        .product(name: "KeyboardAvoidance", package: "\(identity)"),
-                    ]
-                ),
+                \(testTarget)
             ],
             swiftLanguageModes: [.v6]
         )
@@ -108,6 +98,23 @@ struct PluginTemplate {
         """
     }
 
+    /// The test target both packages declare, indented for its place in `targets:`.
+    var testTarget: String {
+        """
+        .testTarget(
+                    name: "\(name)Tests",
+                    dependencies: [
+                        "\(name)",
+                        .product(name: "ResponderBusTesting", package: "\(identity)"),
+                        // The built-in plugins, to test yours in the pipeline `responder-bus replay` runs.
+                        .product(name: "TextViewOrdering", package: "\(identity)"),
+                        .product(name: "FieldAdvancing", package: "\(identity)"),
+                        .product(name: "KeyboardAvoidance", package: "\(identity)"),
+                    ]
+                ),
+        """
+    }
+
     var dependency: String {
         isURL ? ".package(url: \"\(responderBus)\", branch: \"main\")" : ".package(path: \"\(responderBus)\")"
     }
@@ -128,17 +135,7 @@ struct PluginTemplate {
             ],
             targets: [
                 .target(name: "\(name)", dependencies: [.product(name: "ResponderBus", package: "\(identity)")]),
-                .testTarget(
-                    name: "\(name)Tests",
-                    dependencies: [
-                        "\(name)",
-                        .product(name: "ResponderBusTesting", package: "\(identity)"),
-                        // The built-in plugins, to test yours in the pipeline `responder-bus replay` runs.
-                        .product(name: "TextViewOrdering", package: "\(identity)"),
-                        .product(name: "FieldAdvancing", package: "\(identity)"),
-                        .product(name: "KeyboardAvoidance", package: "\(identity)"),
-                    ]
-                ),
+                \(testTarget)
             ],
             swiftLanguageModes: [.v6]
         )

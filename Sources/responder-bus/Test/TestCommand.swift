@@ -118,6 +118,14 @@ struct TestCommand: ParsableCommand {
             }
         }
         settings.pluginCommands = PluginCommands.configurations(pluginCommands, timeoutMilliseconds: pluginTimeout)
+        // A command that cannot start is said once, with 78, as `replay` says it, rather than as
+        // every session's failure.
+        do throws(PluginCommands.StartFailure) {
+            try PluginCommands.probe(settings.pluginCommands)
+        } catch {
+            complain(error.message)
+            throw Exit.pluginError
+        }
         var sessions: [SessionInput]
         do throws(SessionList.Problem) {
             sessions = try SessionList.collect(paths)
