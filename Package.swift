@@ -51,9 +51,9 @@ let package = Package(
             dependencies: ["ResponderBus", .product(name: "DequeModule", package: "swift-collections")]
         ),
         .target(name: "ResponderBusTesting", dependencies: ["ResponderBus", "EventLog", "ResponderBusExternal"]),
-        // pipe2 and a SIGPIPE-free write for the plugin processes' pipes (C calls Glibc's module lacks).
+        // Writing to a plugin process's pipe with SIGPIPE blocked on the writing thread.
         .target(name: "CPluginPipes"),
-        .target(name: "ResponderBusExternal", dependencies: ["ResponderBus", "EventLog", "CPluginPipes"]),
+        .target(name: "ResponderBusExternal", dependencies: ["ResponderBus", "EventLog", "CLibUV", "CPluginPipes"]),
         // The HTML report of a replay (`replay --report`, `render`): a library of the package, so that
         // its tests run in the test process; the CLI only writes what it makes.
         .target(name: "ResponderBusReport", dependencies: ["ResponderBus", "EventLog", "KeyboardAvoidance"]),

@@ -9,7 +9,10 @@ import ResponderBus
 /// `Bus.register(_:at:)` puts it), and the events it derives enter the bus exactly as an
 /// in-process plugin's would, so verification, checks, recording and the report see no difference.
 /// The exchange is synchronous — each event the plugin asked for is answered before the pipeline
-/// goes on — so a replay gives the same results on the libuv loop and on virtual time.
+/// goes on — so a replay gives the same results on the libuv loop and on virtual time. The process
+/// and its pipes are libuv's (`uv_spawn`, `uv_pipe`), on a libuv loop of the plugin's own that the
+/// host runs while it waits for an answer (the bus's own loop cannot be run from inside its
+/// callbacks).
 ///
 /// ```swift
 /// let plugin = try ExternalPlugin(command: ["python3", "my_plugin.py"], header: header)

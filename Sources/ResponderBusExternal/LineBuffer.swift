@@ -48,4 +48,9 @@ struct LineBuffer {
     mutating func append(_ chunk: ArraySlice<UInt8>) {
         bytes.append(contentsOf: chunk)
     }
+
+    /// Adds what a read callback left.
+    mutating func append(_ chunk: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: chunk)
+    }
 }

@@ -1,18 +1,26 @@
-// The two C calls ResponderBusExternal needs that Swift's Glibc module does not give it: pipe2
-// (a _GNU_SOURCE function, needed so that no other thread's child inherits a plugin's pipe before
-// it is close-on-exec) and a write that cannot raise SIGPIPE in the host.
+// The one thing ResponderBusExternal needs that neither libuv nor Swift's Glibc module gives it:
+// writing to a plugin's pipe without the risk of SIGPIPE ending the host. libuv leaves SIGPIPE to
+// the application (its documentation says to ignore it); a library cannot change the disposition
+// of its embedder's process, so it blocks the signal on its own thread while it writes.
 #ifndef CPLUGINPIPES_H
 #define CPLUGINPIPES_H
 
-#include <sys/types.h>
+#include <signal.h>
 
-/// pipe2(fds, O_CLOEXEC): both ends close-on-exec from the start. Returns 0, or -1 with errno.
-int rb_pipe_cloexec(int fds[2]);
+/// What `rb_sigpipe_block` changed, for `rb_sigpipe_restore` to undo.
+typedef struct {
+    sigset_t previousMask;
+    int wasBlocked;
+} rb_sigpipe_guard;
 
-/// write(2) to a pipe whose reader may have gone: SIGPIPE is blocked on the calling thread for the
-/// call, and the one it raised (if it raised one, and none was pending before) is consumed, so a
-/// dead plugin makes the write fail with EPIPE instead of ending the host. Returns what write
-/// returns, errno as write left it.
-ssize_t rb_write_nosigpipe(int fd, const void *bytes, size_t count);
+/// Blocks SIGPIPE on the calling thread, remembering its mask (one system call).
+void rb_sigpipe_block(rb_sigpipe_guard *guard);
+
+/// Restores the thread's signal mask. When `writeFailed` and SIGPIPE was not blocked before
+/// `rb_sigpipe_block`, first consumes the SIGPIPE the failed write raised on this thread (while it
+/// was blocked, it waited as pending), so a write to a pipe whose reader has gone fails with EPIPE
+/// instead of ending the process. Where the thread blocked SIGPIPE itself, its pending signal is
+/// left to its owner.
+void rb_sigpipe_restore(const rb_sigpipe_guard *guard, int writeFailed);
 
 #endif
