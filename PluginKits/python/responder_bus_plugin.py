@@ -23,7 +23,6 @@ an info diagnostic), or use context.diagnose.
 
 import io
 import json
-import signal
 import sys
 
 PROTOCOL = "responder-bus-plugin"
@@ -273,13 +272,6 @@ def _write(stream, message):
 
 def run(plugin, stdin=None, stdout=None):
     """Speaks the protocol until the host closes standard input; returns the exit status."""
-    if stdin is None:
-        # The host ends its plugins by closing their input; a terminal's Ctrl-C, which reaches
-        # every process of the host's group, is the host's to handle.
-        try:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
-        except ValueError:  # not the main thread
-            pass
     # UTF-8 both ways, whatever the locale says (view ids may be any text).
     stdin = stdin or io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8")
     stdout = stdout or io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", line_buffering=False)

@@ -40,11 +40,7 @@ public enum ExternalPluginMain {
     ///   - turns: whether to ask the host for the end of each turn (`true`, the default, so that
     ///     `asap` posts and end-of-turn work happen where they would in-process); a plugin that
     ///     decides on each event alone can say `false` and save a round trip per turn.
-    ///
-    /// It ignores `SIGINT`: the plugin runs in the host's process group, so a terminal's Ctrl-C
-    /// reaches it too, and the host, which handles it, ends its plugins by closing their input.
     public static func run(_ plugin: any ResponderPlugin, turns: Bool = true) -> Int32 {
-        signal(SIGINT, SIG_IGN)
         var server = PluginServer(plugin: plugin, input: 0, output: 1, turns: turns)
         return server.run()
     }

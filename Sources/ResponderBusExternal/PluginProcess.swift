@@ -49,7 +49,7 @@ struct ProcessFault: Error, Equatable {
 /// Its input is written with `SIGPIPE` blocked on the writing thread, so a plugin that died makes
 /// a write fail instead of ending the host. Loop-confined, like the plugin that owns it.
 final class PluginProcess {
-    /// The child's process id.
+    /// The child's process id (also its process group's: it leads a group of its own).
     let pid: pid_t
     private let handles: PluginProcessHandles
     /// Its standard output, a line at a time.
@@ -83,8 +83,14 @@ final class PluginProcess {
     /// Writes `bytes` whole before `deadline`.
     func write(_ bytes: [UInt8], before deadline: ContinuousClock.Instant) throws(ProcessFault) {
         guard !inputClosed else { throw ProcessFault(kind: .exited, message: exitDescription(or: "closed its input")) }
+        // A write libuv still holds (one that timed out) would be overtaken by this one.
+        guard !handles.writePending else {
+            throw ProcessFault(kind: .timedOut, message: "did not finish reading its input in time")
+        }
         var guardState = rb_sigpipe_guard()
-        var failed = false
+        // Failed until it has succeeded: a write libuv tried while the loop ran may have raised a
+        // SIGPIPE whose callback has not run yet when the deadline ends the wait.
+        var failed = true
         rb_sigpipe_block(&guardState)
         defer { rb_sigpipe_restore(&guardState, failed ? 1 : 0) }
         var offset = 0
@@ -95,7 +101,6 @@ final class PluginProcess {
                 continue
             }
             guard written == Int(UV_EAGAIN.rawValue) else {
-                failed = true
                 throw ProcessFault(kind: .exited, message: exitDescription(or: "closed its input"))
             }
             // The pipe is full: libuv writes the rest as the plugin reads (its output and errors are
@@ -105,11 +110,11 @@ final class PluginProcess {
                 try runOnce(before: deadline, doing: "reading its input")
             }
             guard handles.writeStatus == 0 else {
-                failed = true
                 throw ProcessFault(kind: .exited, message: exitDescription(or: "closed its input"))
             }
             offset = bytes.count
         }
+        failed = false
     }
 
     // MARK: Reading
@@ -148,7 +153,11 @@ final class PluginProcess {
     /// The complete lines its standard error holds now, without waiting (and, once it has ended,
     /// the last unfinished one).
     func availableErrorLines() -> [String] {
-        _ = handles.readNow(.errors)
+        // Everything there is (up to the longest line), and the end of the stream when it has ended:
+        // a plugin that exited leaves its last words, maybe without a line break.
+        while errorBuffer.count < LineBuffer.maximumLength, handles.readNow(.errors) {
+            takeOutput()
+        }
         takeOutput()
         return takeErrorLines(ended: handles.errors.pointee.ended)
     }
@@ -244,8 +253,7 @@ final class PluginProcess {
     }
 
     /// Ends the process: closes its input (a plugin ends on end of input), waits up to `grace` for
-    /// it to exit, then kills it and every process it started (a wrapper's children); closes its
-    /// handles and its loop. Idempotent.
+    /// it to exit, then kills its process group; closes its handles and its loop. Idempotent.
     func terminate(grace: Duration) {
         guard !closed else { return }
         if !inputClosed {
@@ -253,7 +261,7 @@ final class PluginProcess {
             handles.closeInput()
         }
         if !waitForExit(until: ContinuousClock.now + grace) {
-            ProcessTree.killAll(pid)
+            kill(-pid, SIGKILL)
             _ = waitForExit(until: ContinuousClock.now + .seconds(2))
         }
         closed = true

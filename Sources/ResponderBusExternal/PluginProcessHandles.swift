@@ -141,12 +141,10 @@ final class PluginProcessHandles {
                 options.exit_cb = PluginProcessCallbacks.exited
                 options.file = UnsafePointer(argv[0])
                 options.args = UnsafeMutablePointer(mutating: argv.baseAddress)
-                // Not UV_PROCESS_DETACHED: that is setsid(), and a session of its own is a
-                // scheduling group of its own where the kernel groups by session (autogroup, on by
-                // default), which took the host's share of the two cores down to half and the
-                // keyboard-plugin replay from 113k to 95k events/s. A wrapper's children are
-                // found and killed with it instead (``ProcessTree``).
-                options.flags = 0
+                // A session and process group of its own (setsid): a terminal's Ctrl-C is the
+                // host's to handle, and the plugin is killed with every process it started (a
+                // wrapper's children: a shell script without exec, `swift run`, `uv run`).
+                options.flags = UV_PROCESS_DETACHED.rawValue
                 options.stdio_count = Int32(stdio.count)
                 options.stdio = stdio.baseAddress
                 return uv_spawn(loop, process, &options)

@@ -195,6 +195,10 @@ struct ExternalPluginTests {
         let exits = failure(try Scripts.raw("import sys\nsys.stderr.write('no config\\n')\nsys.exit(2)\n"))
         #expect(exits?.code == .noHandshake)
         #expect(exits?.message.contains("exited with status 2 before its handshake; it said: no config") == true)
+        // Its last words without a line break, and more of them than a pipe holds at once.
+        let words = "import sys\nsys.stderr.write('x' * 100000 + '\\nno config, no newline')\nsys.exit(2)\n"
+        let unfinished = failure(try Scripts.raw(words))
+        #expect(unfinished?.message.hasSuffix("it said: \(String(repeating: "x", count: 100_000))\nno config, no newline") == true)
         let chatty = failure(try Scripts.raw("print('ready!', flush=True)\nimport sys\nsys.stdin.read()\n"))
         #expect(chatty?.code == .badHandshake)
         let unknown = failure(
