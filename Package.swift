@@ -79,11 +79,12 @@ let package = Package(
             name: "responder-bus-example",
             dependencies: ["ResponderBus", "ResponderBusUV"]
         ),
-        // The README's embedding example, word for word (a test compares them and runs it).
+        // The built-in keyboard avoidance served out of process (`--plugin-command`).
         .executableTarget(
             name: "keyboard-avoidance-process",
             dependencies: ["KeyboardAvoidance", "ResponderBusExternal"]
         ),
+        // The README's embedding example, word for word (a test compares them and runs it).
         .executableTarget(
             name: "readme-example",
             dependencies: ["ResponderBus", "ResponderBusUV"]

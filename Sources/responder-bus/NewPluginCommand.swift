@@ -89,10 +89,10 @@ struct NewPluginCommand: ParsableCommand {
             files = PluginTemplate(name: name, responderBus: source, isURL: isURL, outOfProcess: outOfProcess).files
         case .python:
             let modulePath = source + "/PluginKits/python/responder_bus_plugin.py"
-            guard !isURL, let module = Self.readFile(modulePath) else {
+            guard !isURL, let module = ImportCommand.readAll(modulePath).map({ String(decoding: $0, as: UTF8.self) }) else {
+                let why = isURL ? "--responder-bus names a git URL" : "'\(modulePath)' cannot be read"
                 complain(
-                    "a Python plugin copies the author module from a ResponderBus checkout, and '\(modulePath)' cannot be read; pass --responder-bus with a checkout's path"
-                )
+                    "a Python plugin copies the author module from a ResponderBus checkout, and \(why); pass --responder-bus with a checkout's path")
                 throw Exit.noInput
             }
             files = PythonPluginTemplate(name: name, authorModule: module).files
@@ -117,23 +117,6 @@ struct NewPluginCommand: ParsableCommand {
             print("  cd \(folder) && swift build && swift test")
             print("  responder-bus replay LOG --plugin \(folder)/.build/debug/lib\(name).so")
         }
-    }
-
-    /// A small text file's contents, `nil` when it cannot be read.
-    static func readFile(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { break }
-            bytes += chunk[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The checkout this binary was built from, when it is still there.

@@ -1,21 +1,43 @@
+import ArgumentParser
 import EventLog
 import ResponderBus
 import ResponderBusExternal
 
-/// The `--plugin-command` plugins of `replay` and `test`: how they are configured from the
-/// options, and started and registered for one session's bus.
-enum PluginCommands {
-    /// The configurations for the commands given (already checked to split into words).
-    static func configurations(
-        _ commands: [String], timeoutMilliseconds: Int, failureMode: ExternalPlugin.FailureMode = .continue
-    ) -> [ExternalPlugin.Configuration] {
-        commands.map { command in
-            ExternalPlugin.Configuration(
-                command: (try? ExternalPlugin.Configuration.words(of: command)) ?? [command],
-                timeout: .milliseconds(timeoutMilliseconds), failureMode: failureMode)
+/// `--plugin-command` and `--plugin-timeout`, as `replay` and `test` take them.
+struct PluginCommandOptions: ParsableArguments {
+    @Option(
+        name: .customLong("plugin-command"),
+        help: ArgumentHelp(
+            "Run a plugin in a process of its own, speaking the responder-bus-plugin protocol on its standard input and output (repeatable), as in --plugin-command 'python3 my_plugin.py'. Split into words like a shell would, never run through one. Any language; a plugin that crashes or hangs is reported and restarted, and cannot take the run down. It goes where its handshake asks, else last; `test` starts a process of it for each session.",
+            valueName: "command"))
+    var commands: [String] = []
+
+    @Option(
+        name: .customLong("plugin-timeout"),
+        help: ArgumentHelp("How long, in milliseconds, a --plugin-command plugin may take to answer one event.", valueName: "ms"))
+    var timeout = 200
+
+    func validate() throws {
+        do throws(PluginCommands.ValidationFailure) {
+            try PluginCommands.validate(commands, timeoutMilliseconds: timeout)
+        } catch {
+            throw ValidationError(error.message)
         }
     }
 
+    /// The configurations for the commands given (checked by `validate` to split into words).
+    func configurations(failureMode: ExternalPlugin.FailureMode = .continue) -> [ExternalPlugin.Configuration] {
+        commands.map { command in
+            ExternalPlugin.Configuration(
+                command: (try? ExternalPlugin.Configuration.words(of: command)) ?? [command],
+                timeout: .milliseconds(timeout), failureMode: failureMode)
+        }
+    }
+}
+
+/// The `--plugin-command` plugins of `replay`, `test` and `check-plugin`: their options checked,
+/// and the plugins started and registered for one session's bus.
+enum PluginCommands {
     /// Rejects a command that does not split into words (exit 64).
     static func validate(_ commands: [String], timeoutMilliseconds: Int) throws(ValidationFailure) {
         guard (1...600_000).contains(timeoutMilliseconds) else {

@@ -77,17 +77,7 @@ struct ReplayCommand: ParsableCommand {
             valueName: "path[@position]"))
     var pluginPaths: [String] = []
 
-    @Option(
-        name: .customLong("plugin-command"),
-        help: ArgumentHelp(
-            "Run a plugin in a process of its own, speaking the responder-bus-plugin protocol on its standard input and output (repeatable), as in --plugin-command 'python3 my_plugin.py'. Split into words like a shell would, never run through one. Any language; a plugin that crashes or hangs is reported and restarted, and cannot take the replay down. It goes where its handshake asks, else last.",
-            valueName: "command"))
-    var pluginCommands: [String] = []
-
-    @Option(
-        name: .customLong("plugin-timeout"),
-        help: ArgumentHelp("How long, in milliseconds, a --plugin-command plugin may take to answer one event.", valueName: "ms"))
-    var pluginTimeout = 200
+    @OptionGroup var pluginCommands: PluginCommandOptions
 
     @Option(
         name: .customLong("plugin-failure"),
@@ -113,11 +103,6 @@ struct ReplayCommand: ParsableCommand {
         if follow && log == "-" { throw ValidationError("--follow needs a file to watch, not standard input") }
         if verifyDiagnostics && !verify { throw ValidationError("--verify-diagnostics goes with --verify") }
         if report == "-" { throw ValidationError("--report needs a file to write, such as --report session.html") }
-        do throws(PluginCommands.ValidationFailure) {
-            try PluginCommands.validate(pluginCommands, timeoutMilliseconds: pluginTimeout)
-        } catch {
-            throw ValidationError(error.message)
-        }
     }
 
     func run() throws {

@@ -174,8 +174,7 @@ final class ReplaySession {
     /// them after the loaded libraries. Loop-confined.
     private func startExternalPlugins(on bus: Bus, replayer: Replayer) throws {
         shutDownExternalPlugins()
-        let configurations = PluginCommands.configurations(
-            command.pluginCommands, timeoutMilliseconds: command.pluginTimeout, failureMode: command.pluginFailure)
+        let configurations = command.pluginCommands.configurations(failureMode: command.pluginFailure)
         do throws(PluginCommands.StartFailure) {
             externalPlugins = try PluginCommands.start(configurations, header: header, on: bus)
         } catch {

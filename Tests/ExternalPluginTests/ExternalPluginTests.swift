@@ -119,13 +119,10 @@ struct ExternalPluginTests {
 
     @Test("a restarted plugin gets the screen it missed, and answers again")
     func restartBringsModelUpToDate() throws {
-        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("rb-crashed-\(UUID().uuidString)").path
         let command = try Scripts.plugin(
             events: ["keyboardWillShow"],
             onEvent: """
-                if not os.path.exists(\(String(reflecting: marker))):
-                    open(\(String(reflecting: marker)), "w").close()
-                    sys.exit(9)
+                \(Scripts.exitOnce(status: 9))
                 covered = context.screen.covered_part()
                 context.diagnose("info", "responder %s, keyboard at %g" % (context.first_responder.id, covered.y))
                 """)
@@ -290,13 +287,10 @@ struct ExternalPluginTests {
 
     @Test("a restarted plugin's model has the screen's size, the root where it rests and its shift")
     func restartSnapshotKeepsTheShift() throws {
-        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("rb-crashed-\(UUID().uuidString)").path
         let command = try Scripts.plugin(
             events: ["keyboardWillShow"],
             onEvent: """
-                if event["t"] >= 2 and not os.path.exists(\(String(reflecting: marker))):
-                    open(\(String(reflecting: marker)), "w").close()
-                    sys.exit(9)
+                \(Scripts.exitOnce(status: 9, when: #"event["t"] >= 2"#))
                 context.diagnose("info", "%gx%g, root at %g" % (context.screen.width, context.screen.height, context.screen.root.frame.y))
                 """)
         let derived = try Scripts.replay(
@@ -305,10 +299,15 @@ struct ExternalPluginTests {
                 try bus.register(KeyboardAvoidance())
                 return nil
             })
-        let said = derived.filter { $0.origin == .derived(by: "Scripted") }.compactMap(\.message)
-        #expect(said.count == 4, "\(said)")
-        // Avoidance moved the root up by the time of the second show; after the restart at t = 2,
-        // the plugin sees the same shift it saw before it crashed.
+        let scripted = derived.filter { $0.origin == .derived(by: "Scripted") }
+        #expect(
+            scripted.filter { $0.level == .error }.compactMap(\.message) == [
+                "plugin 'Scripted' exited with status 9; restarting it in 0.1 seconds (restart 1 of 3)"
+            ])
+        // Shows at t = 1, 3 and 4 (it exited at 2). Avoidance had moved the root up by then; the
+        // restarted plugin sees the same shift at 3 and 4 that the bus has.
+        let said = scripted.filter { $0.level == .info }.compactMap(\.message)
+        #expect(said.count == 3, "\(said)")
         #expect(said.first == "375x812, root at 0")
         #expect(said.last == said[said.count - 2], "\(said)")
         #expect(said.last?.hasPrefix("375x812, root at -") == true, "\(said)")

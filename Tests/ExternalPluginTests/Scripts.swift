@@ -38,6 +38,17 @@ enum Scripts {
         return try raw(source)
     }
 
+    /// Python lines for `on_event` that exit with `status` the first time `condition` holds, and
+    /// never again across restarts (a marker file remembers).
+    static func exitOnce(status: Int, when condition: String = "True") -> String {
+        let marker = String(reflecting: FileManager.default.temporaryDirectory.appendingPathComponent("rb-crashed-\(UUID().uuidString)").path)
+        return """
+            if (\(condition)) and not os.path.exists(\(marker)):
+                open(\(marker), "w").close()
+                sys.exit(\(status))
+            """
+    }
+
     /// A script with exactly this source.
     static func raw(_ source: String) throws -> [String] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rb-external-\(UUID().uuidString)")

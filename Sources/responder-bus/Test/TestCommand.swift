@@ -74,16 +74,7 @@ struct TestCommand: ParsableCommand {
         help: ArgumentHelp("Load a plugin library, as `replay --plugin` does (repeatable).", valueName: "path[@position]"))
     var pluginPaths: [String] = []
 
-    @Option(
-        name: .customLong("plugin-command"),
-        help: ArgumentHelp(
-            "Run a plugin out of process, as `replay --plugin-command` does (repeatable): a process of it per session.", valueName: "command"))
-    var pluginCommands: [String] = []
-
-    @Option(
-        name: .customLong("plugin-timeout"),
-        help: ArgumentHelp("How long, in milliseconds, a --plugin-command plugin may take to answer one event.", valueName: "ms"))
-    var pluginTimeout = 200
+    @OptionGroup var pluginCommands: PluginCommandOptions
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give the sessions to test: files, folders, or - for a list on standard input") }
@@ -93,11 +84,6 @@ struct TestCommand: ParsableCommand {
         }
         try BuiltinPlugins.validate(disabling: disabled)
         for argument in pluginPaths { _ = try PluginArgument(argument) }
-        do throws(PluginCommands.ValidationFailure) {
-            try PluginCommands.validate(pluginCommands, timeoutMilliseconds: pluginTimeout)
-        } catch {
-            throw ValidationError(error.message)
-        }
         if junit == "-" || junit == "" { throw ValidationError("--junit needs a file to write, such as --junit results.xml") }
         if reportDir == "" { throw ValidationError("--report-dir needs a folder, such as --report-dir failures") }
         if recordMissing == "" { throw ValidationError("--record-missing needs a folder, such as --record-missing snapshots") }
@@ -117,7 +103,7 @@ struct TestCommand: ParsableCommand {
                 throw Exit.pluginError
             }
         }
-        settings.pluginCommands = PluginCommands.configurations(pluginCommands, timeoutMilliseconds: pluginTimeout)
+        settings.pluginCommands = pluginCommands.configurations()
         // A command that cannot start is said once, with 78, as `replay` says it, rather than as
         // every session's failure.
         do throws(PluginCommands.StartFailure) {
