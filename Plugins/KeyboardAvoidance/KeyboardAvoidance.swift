@@ -173,25 +173,35 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
             restoreScrollViews(except: scrollView, on: screen, context)
         }
 
-        var placement: FieldPlacement?
+        // Where the root and the field's scroll view go. A field outside any scroll view (the
+        // usual case, decided on every settled turn) takes the rule's root target directly; a
+        // field in one goes through the whole rule.
+        var rootOffsetY = 0.0
+        var scroll: ScrollChange?
         if let field {
             var frame = screen.frameInScreen(of: field, unmoved: true)
-            var scrollPlacement: ScrollPlacement?
+            let gap = field.keyboardDistance ?? defaultGap
             if let scrollView {
                 let resting = restingScroll[scrollView.id] ?? (scrollView.contentOffset.y, scrollView.contentInset.bottom)
                 // Measure the field as if its scroll view were still at rest.
                 frame = frame.offsetBy(dx: 0, dy: scrollView.contentOffset.y - resting.offsetY)
-                scrollPlacement = ScrollPlacement(
+                let scrollPlacement = ScrollPlacement(
                     id: scrollView.id, frame: screen.frameInScreen(of: scrollView, unmoved: true),
                     restingOffsetY: resting.offsetY, restingBottomInset: resting.bottomInset,
                     contentHeight: scrollView.contentSize.height)
+                let decision = AvoidanceRule.decide(
+                    covering: covering, field: FieldPlacement(frame: frame, gap: gap, scrollView: scrollPlacement),
+                    screen: screen.size, safeTop: screen.safeArea.top)
+                rootOffsetY = decision.rootOffsetY
+                scroll = decision.scroll
+            } else if let covering {
+                rootOffsetY = AvoidanceRule.rootTarget(
+                    fieldMinY: frame.minY, fieldMaxY: frame.maxY, gap: gap, keyboardTop: covering.minY,
+                    screenHeight: screen.size.height, safeTop: screen.safeArea.top)
             }
-            placement = FieldPlacement(frame: frame, gap: field.keyboardDistance ?? defaultGap, scrollView: scrollPlacement)
         }
 
-        let decision = AvoidanceRule.decide(covering: covering, field: placement, screen: screen.size, safeTop: screen.safeArea.top)
-
-        if let scroll = decision.scroll, let node = screen.view(scroll.view) {
+        if let scroll, let node = screen.view(scroll.view) {
             if covering != nil, restingScroll[scroll.view] == nil {
                 restingScroll[scroll.view] = (node.contentOffset.y, node.contentInset.bottom)
             } else if covering == nil {
@@ -202,7 +212,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
             }
         }
 
-        let target = screen.restingRootOriginY + decision.rootOffsetY
+        let target = screen.restingRootOriginY + rootOffsetY
         if let root = screen.root, target != root.frame.origin.y {
             let model = screen.keyboard
             let animation = (honorsOtherAppsKeyboards ? model.anyApp.latest : model.ownApp.latest) ?? KeyboardInfo()

@@ -139,8 +139,11 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
 
     private func settled(_ context: PluginContext) {
         _ = settler.settle()
-        let covers = context.keyboard.coveredPart != nil
-        let hold = settler.settled(keyboardCovers: covers, hasField: context.firstResponder != nil, now: context.now)
+        // With a field, whether the keyboard covers changes nothing (`TurnSettler.settled`): it is
+        // measured only without one.
+        let hasField = context.firstResponder != nil
+        let covers = !hasField && context.keyboard.coveredPart != nil
+        let hold = settler.settled(keyboardCovers: covers, hasField: hasField, now: context.now)
         switch hold {
         case .started:
             heldTimeout?.cancel()

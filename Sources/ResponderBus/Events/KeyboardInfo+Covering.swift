@@ -15,7 +15,19 @@ extension KeyboardInfo {
     ///   - isHide: whether the event is a hide.
     @inlinable
     public func coveredPart(ofScreen screen: Size, isHide: Bool = false) -> Rect? {
-        guard !isHide, let end, !end.isNull, !end.isInfinite, !end.isEmpty else { return nil }
+        guard !isHide, let end else { return nil }
+        // The usual keyboard, docked inside the screen: the general case's answer, computed as
+        // `intersection` computes it, without its checks (read on every settled turn).
+        let x = end.origin.x
+        let y = end.origin.y
+        let x1 = x + end.size.width
+        let y1 = y + end.size.height
+        if x >= 0, y >= 0, x < x1, y < y1, x1 <= screen.width, y1 <= screen.height, y1 >= screen.height - 0.5,
+            screen.width < .greatestFiniteMagnitude / 2, screen.height < .greatestFiniteMagnitude / 2
+        {
+            return Rect(x: x, y: y, width: x1 - x, height: y1 - y)
+        }
+        guard !end.isNull, !end.isInfinite, !end.isEmpty else { return nil }
         let bounds = Rect(origin: .zero, size: screen)
         let part = end.intersection(bounds)
         guard !part.isNull, !part.isEmpty else { return nil }

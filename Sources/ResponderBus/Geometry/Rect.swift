@@ -76,7 +76,7 @@ public struct Rect: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// Whether any of the four numbers is NaN: such a rectangle covers nothing and bounds nothing.
-    @usableFromInline var hasNaN: Bool {
+    @inlinable var hasNaN: Bool {
         origin.x.isNaN || origin.y.isNaN || size.width.isNaN || size.height.isNaN
     }
 

@@ -53,6 +53,9 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
         var endOfTurn = Deque<QueuedWork>()
         var idle = Deque<QueuedWork>()
         var now: Duration = .zero
+        /// `tasks.min?.deadline`, kept up to date on insertion and removal: reading the heap's
+        /// minimum copies the task (two retains and releases), and every turn asks several times.
+        var earliest: Duration?
     }
     private let state = LoopConfined(State())
     private var tasks: Heap<Task> {
@@ -155,7 +158,7 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
 
     /// The deadline of the earliest scheduled task that has not run, if any.
     public var nextDeadline: Duration? {
-        tasks.min?.deadline
+        state.value.earliest
     }
 
     /// Runs everything due at the current time: submitted work, due timers, end-of-turn hooks
@@ -163,15 +166,16 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
     public func run() {
         adoptCallingThread()
         while true {
-            drainEndOfTurn()
-            moveInboxToTasks()
-            if let first = tasks.min, first.deadline <= now {
+            if !state.value.endOfTurn.isEmpty { drainEndOfTurn() }
+            if inboxCount.load(ordering: .acquiring) > 0 { moveInboxToTasks() }
+            if let earliest = state.value.earliest, earliest <= now {
                 let task = tasks.removeMin()
+                state.value.earliest = tasks.min?.deadline
                 task.handle.fire(task.work)
                 drainEndOfTurn()
                 continue
             }
-            if !idle.isEmpty {
+            if !state.value.idle.isEmpty {
                 var batch = idle
                 idle.removeAll()
                 while let work = batch.popFirst() { work.run() }
@@ -183,11 +187,18 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
         }
     }
 
+    /// Whether ``run()`` would find nothing to do: nothing queued for the end of the turn or for
+    /// idleness, nothing from other threads, nothing due at the current time.
+    private var hasNothingDueNow: Bool {
+        state.value.endOfTurn.isEmpty && state.value.idle.isEmpty && inboxCount.load(ordering: .acquiring) == 0
+            && !(state.value.earliest.map { $0 <= now } ?? false)
+    }
+
     /// Runs `work` now as one callback of the loop (what a task due now would be), then everything
     /// that becomes due. For replayers, which post each recorded turn this way without allocating
     /// a timer per turn. Call it when nothing is due (after ``advance(to:)``).
     package func runAsTurn(_ work: () -> Void) {
-        run()
+        if hasNothingDueNow { adoptCallingThread() } else { run() }
         work()
         run()
     }
@@ -201,10 +212,16 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
     /// Moves the clock forward to `time` (never backwards), running everything that falls due on the
     /// way, each at its own deadline.
     public func advance(to time: Duration) {
+        // What a replay does between two turns: nothing is due on the way, the clock just moves.
+        if hasNothingDueNow && !(state.value.earliest.map { $0 <= time } ?? false) {
+            adoptCallingThread()
+            now = max(now, time)
+            return
+        }
         while true {
             run()
-            guard let next = tasks.min, next.deadline <= time else { break }
-            now = max(now, next.deadline)
+            guard let next = state.value.earliest, next <= time else { break }
+            now = max(now, next)
         }
         now = max(now, time)
         run()
@@ -219,10 +236,10 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
     public func runUntilQuiet(limit: Int = 1_000_000) -> Bool {
         var count = 0
         run()
-        while let next = tasks.min {
+        while let next = state.value.earliest {
             if count >= limit { return false }
             count += 1
-            now = max(now, next.deadline)
+            now = max(now, next)
             run()
         }
         return true
@@ -231,6 +248,8 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
     private func enqueue(at deadline: Duration, handle: ScheduledWork, _ work: @escaping () -> Void) {
         sequence &+= 1
         tasks.insert(Task(deadline: deadline, sequence: sequence, handle: handle, work: work))
+        if let earliest = state.value.earliest, earliest <= deadline { return }
+        state.value.earliest = deadline
     }
 
     private func moveInboxToTasks() {
@@ -248,6 +267,6 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
     }
 
     private func drainEndOfTurn() {
-        while let work = endOfTurn.popFirst() { work.run() }
+        while let work = state.value.endOfTurn.popFirst() { work.run() }
     }
 }
