@@ -61,31 +61,14 @@ public struct FieldNavigator: Sendable {
     /// The neighbour in the order of ``orderedFields(in:)``, found in one pass over the candidates
     /// without sorting them (Return is pressed often; screens can be large).
     private func neighbour(of field: ViewNode, in screen: Screen, step: Int) -> ViewNode? {
-        let candidates = Self.candidates(on: screen)
-        let fieldIndex = candidates.firstIndex { $0 === field }
         switch order {
         case .tag:
             // An untagged field takes no part in tag order, and has no tag to go by.
             guard let tag = field.tag else { return nil }
-            var best: (tag: Int, index: Int)?
-            for (index, node) in candidates.enumerated() {
-                guard let candidate = node.tag else { continue }
-                let key = (candidate, index)
-                let eligible: Bool
-                if let fieldIndex {
-                    eligible = step > 0 ? key > (tag, fieldIndex) : key < (tag, fieldIndex)
-                } else {
-                    // The current field is not a candidate itself (hidden, disabled): still go by
-                    // its tag, so Return does not strand the user.
-                    eligible = step > 0 ? candidate > tag : candidate < tag
-                }
-                guard eligible else { continue }
-                if let current = best, step > 0 ? key >= current : key <= current { continue }
-                best = key
-            }
-            return best.map { candidates[$0.index] }
+            return Self.neighbourByTag(of: field, tag: tag, in: screen, step: step)
         case .position:
-            guard let fieldIndex else { return nil }
+            let candidates = Self.candidates(on: screen)
+            guard let fieldIndex = candidates.firstIndex(where: { $0 === field }) else { return nil }
             let frame = screen.frameInScreen(of: field, unmoved: true)
             let fieldKey = (frame.minY, frame.minX, fieldIndex)
             var best: (Double, Double, Int)?
@@ -97,6 +80,57 @@ public struct FieldNavigator: Sendable {
                 best = key
             }
             return best.map { candidates[$0.2] }
+        }
+    }
+
+    /// The neighbour in tag order (ties in tree order) in one walk of the tree, with no list of
+    /// candidates made: Return is pressed often. A candidate's key is (tag, index among the
+    /// candidates); the neighbour is the nearest key after (or before) the field's, so a candidate
+    /// with the field's own tag comes before the field when the walk meets it first, and after it
+    /// otherwise. When the field is not a candidate itself (hidden, disabled), only the tags count,
+    /// so that Return does not strand the user.
+    private static func neighbourByTag(of field: ViewNode, tag: Int, in screen: Screen, step: Int) -> ViewNode? {
+        var index = 0
+        var fieldSeen = false
+        // Going forward, the nearest greater key: the same whether or not the walk meets the field.
+        var next: (key: (Int, Int), node: ViewNode)?
+        // Going back, the nearest smaller key: before the field, one with an equal tag is smaller
+        // only if the field turns out to be a candidate (`beforeOrEqual`), never otherwise (`before`).
+        var beforeOrEqual: (key: (Int, Int), node: ViewNode)?
+        var before: (key: (Int, Int), node: ViewNode)?
+        var after: (key: (Int, Int), node: ViewNode)?
+        screen.root?.visitSubtree { node in
+            // A hidden view hides its whole subtree.
+            guard !node.isHidden else { return .skipChildren }
+            guard node.kind.isTextInput && node.isEnabled else { return .descend }
+            defer { index += 1 }
+            if !fieldSeen && node === field {
+                fieldSeen = true
+                return .descend
+            }
+            guard let candidate = node.tag else { return .descend }
+            let key = (candidate, index)
+            if step > 0 {
+                guard fieldSeen ? candidate >= tag : candidate > tag else { return .descend }
+                if let current = next, key >= current.key { return .descend }
+                next = (key, node)
+            } else if fieldSeen {
+                guard candidate < tag else { return .descend }
+                if let current = after, key <= current.key { return .descend }
+                after = (key, node)
+            } else {
+                if candidate <= tag, beforeOrEqual.map({ key > $0.key }) ?? true { beforeOrEqual = (key, node) }
+                if candidate < tag, before.map({ key > $0.key }) ?? true { before = (key, node) }
+            }
+            return .descend
+        }
+        if step > 0 { return next?.node }
+        guard fieldSeen else { return before?.node }
+        switch (beforeOrEqual, after) {
+        case (let early?, let late?): return early.key > late.key ? early.node : late.node
+        case (let early?, nil): return early.node
+        case (nil, let late?): return late.node
+        case (nil, nil): return nil
         }
     }
 }

@@ -23,7 +23,7 @@ import ResponderBus
 ///   `Will` produce nothing.
 /// - **Animation**: a `viewShift` carries the last keyboard event's duration (0.25 s when missing or
 ///   zero) and raw curve (7 when missing).
-public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
+public final class KeyboardAvoidance: KeyboardObserving, EventObserving, TurnSettledObserving {
     /// When avoidance applies its rule.
     public enum Timing: Hashable, Sendable {
         /// On `turnSettled` when a `TurnSettling` plugin runs earlier in the pipeline, otherwise on
@@ -90,7 +90,6 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
         [
             EventName.didBeginEditing.erased, EventName.didEndEditing.erased, EventName.focusChange.erased,
             EventName.resign.erased, EventName.setFrame.erased, EventName.screen.erased, EventName.scene.erased,
-            EventName.turnSettled.erased,
         ]
     }
 
@@ -112,12 +111,13 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving {
 
     // MARK: Other events
 
-    /// Decides on responder, frame and screen changes, or on `turnSettled`.
+    /// Decides once a turn settled, when it defers to settled turns.
+    public func turnSettled(_ event: Event<TurnSettled>, context: PluginContext) {
+        if defersToSettledTurns(context) { decide(context) }
+    }
+
+    /// Decides on responder, frame and screen changes.
     public func observe(_ event: AnyEvent, context: PluginContext) {
-        if event.name == EventName.turnSettled {
-            if defersToSettledTurns(context) { decide(context) }
-            return
-        }
         if event.name == EventName.scene {
             restingScroll.removeAll()
         }

@@ -26,7 +26,7 @@ import ResponderBus
 /// for a field.
 ///
 /// Register it **before** the plugins that decide on `turnSettled`.
-public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSettling {
+public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSettling, TurnSettledObserving {
     /// The plugin's name: `"TextViewOrdering"`.
     public let name: String
     /// How long a held keyboard frame waits for its field before a diagnostic says so.
@@ -88,12 +88,12 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
         set { settler.settleWindow = newValue }
     }
 
-    /// The responder events that end up in a turn, and `turnSettled` itself.
+    /// The responder events that end up in a turn (`turnSettled` itself comes to
+    /// ``turnSettled(_:context:)``).
     public var observedEvents: Set<AnyEventName>? {
         [
             EventName.didBeginEditing.erased, EventName.didEndEditing.erased, EventName.focusChange.erased,
             EventName.resign.erased, EventName.setFrame.erased, EventName.screen.erased, EventName.scene.erased,
-            EventName.turnSettled.erased,
         ]
     }
 
@@ -104,14 +104,15 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
         schedule(settler.note(isKeyboard: true), context)
     }
 
-    /// Notes a responder event, or checks a held frame when a turn settled.
+    /// Notes a responder event.
     public func observe(_ event: AnyEvent, context: PluginContext) {
-        if event.name == EventName.turnSettled {
-            // Only our own settles; another settler's are its business.
-            if event.origin.derivingPlugin == name { settled(context) }
-            return
-        }
         schedule(settler.note(isKeyboard: false), context)
+    }
+
+    /// Checks a held frame when a turn settled.
+    public func turnSettled(_ event: Event<TurnSettled>, context: PluginContext) {
+        // Only our own settles; another settler's are its business.
+        if event.origin.derivingPlugin == name { settled(context) }
     }
 
     private func schedule(_ action: TurnSettler.Action, _ context: PluginContext) {

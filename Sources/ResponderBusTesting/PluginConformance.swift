@@ -165,6 +165,7 @@ public struct PluginConformance {
         if plugin is any KeyboardObserving { covered.formUnion(EventName<KeyboardInfo>.allKeyboardEvents.map(\.id)) }
         if plugin is any EditingObserving { covered.formUnion([EventName.didBeginEditing.id, EventName.didEndEditing.id]) }
         if plugin is any ReturnKeyObserving { covered.insert(EventName.returnKey.id) }
+        if plugin is any TurnSettledObserving { covered.insert(EventName.turnSettled.id) }
         // A turn observer is called after every turn with activity: no event is outside it.
         if plugin is any TurnObserving { return [] }
         if let generic = plugin as? any EventObserving {

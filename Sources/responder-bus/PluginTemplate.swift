@@ -152,7 +152,8 @@ struct PluginTemplate {
         ///
         /// Replace this with your plugin: conform to the capability protocols you need
         /// (`KeyboardObserving`, `EditingObserving`, `ReturnKeyObserving`, `EventObserving`,
-        /// `TurnObserving` to look once a turn's decisions are applied), implement only the callbacks you
+        /// `TurnSettledObserving` to decide once per turn, `TurnObserving` to look once a turn's
+        /// decisions are applied), implement only the callbacks you
         /// use, read the screen and the keyboard through the context, and post what you decide through it.
         public final class \(name): KeyboardObserving {
             /// The plugin's name, as it appears in the `"by"` of what it derives.

@@ -363,3 +363,61 @@ struct PluginRoutingTests {
         #expect(bus.pluginNames.isEmpty)
     }
 }
+
+/// Writes down each `turnSettled` it gets, typed, and throws when asked to.
+final class SettledWatcher: TurnSettledObserving {
+    let journal: Journal
+    let name: String
+    var throwsOnSettle = false
+    init(_ journal: Journal, name: String) {
+        self.journal = journal
+        self.name = name
+    }
+    func turnSettled(_ event: Event<TurnSettled>, context: PluginContext) throws {
+        if throwsOnSettle { throw Boom() }
+        let by = event.origin.derivingPlugin ?? "external"
+        journal.entries.append("\(name):settled:\(event.payload.collapsedEvents):\(event.payload.firstResponder?.rawValue ?? "-"):\(by)")
+    }
+}
+
+@Suite("Plugins: turnSettled, typed (TurnSettledObserving)")
+struct TurnSettledObservingTests {
+    @Test("every turnSettled reaches the typed callback once, in pipeline order, and nothing else does")
+    func typedDelivery() throws {
+        let bus = Bus(loop: VirtualTimeLoop())
+        let journal = Journal()
+        try bus.register(SettledWatcher(journal, name: "second"))
+        try bus.register(SettledWatcher(journal, name: "first"), at: .first)
+        bus.post(.keyboardWillShow, KeyboardInfo())
+        bus.post(.didBeginEditing, EditingInfo(view: "nowhere"))
+        #expect(journal.entries.isEmpty)
+        bus.post(.turnSettled, TurnSettled(collapsedEvents: 3, firstResponder: "email"), origin: .derived(by: "Settler"))
+        #expect(journal.entries == ["first:settled:3:email:Settler", "second:settled:3:email:Settler"])
+    }
+
+    @Test("a throw in turnSettled is an error diagnostic by that plugin; the next plugin still gets the event")
+    func throwingSettle() throws {
+        let bus = Bus(loop: VirtualTimeLoop())
+        let journal = Journal()
+        let thrower = SettledWatcher(journal, name: "thrower")
+        thrower.throwsOnSettle = true
+        try bus.register(thrower)
+        try bus.register(SettledWatcher(journal, name: "after"))
+        var diagnostics: [Diagnostic] = []
+        let token = bus.observe(.diagnostic) { diagnostics.append($0.payload) }
+        bus.post(.turnSettled, TurnSettled(collapsedEvents: 1, firstResponder: nil))
+        #expect(journal.entries == ["after:settled:1:-:external"])
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.message.contains("'thrower' threw while handling 'turnSettled'") == true)
+        _ = token
+    }
+
+    @Test("an empty conformance compiles and is silent")
+    func emptyConformance() throws {
+        final class Quiet: TurnSettledObserving {}
+        let bus = Bus(loop: VirtualTimeLoop())
+        try bus.register(Quiet())
+        bus.post(.turnSettled, TurnSettled(collapsedEvents: 1, firstResponder: nil))
+        #expect(bus.pluginNames == ["Quiet"])
+    }
+}

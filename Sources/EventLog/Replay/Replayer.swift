@@ -93,7 +93,10 @@ public final class Replayer {
         // A strict stop leaves the reader thread ahead of the replay: stop it before returning.
         defer { run.finish() }
         while !stopRequested, let t = run.nextExternalTime() {
-            loop.advance(to: .saturating(seconds: t))
+            let nanoseconds = Duration.saturatingNanoseconds(t)
+            let time = Duration.nanoseconds(nanoseconds)
+            loop.advance(to: time)
+            turnTime = (time, nanoseconds)
             logTimeAnchor = nil
             // The turn's events are posted from one callback, as a timer due now would be; nothing
             // else is due after advance(to:), so running the callback here is the same thing.
@@ -166,6 +169,10 @@ public final class Replayer {
     public var currentSummary: Summary { live?.summary ?? summary }
 
     private var logTimeAnchor: (t: Double, at: Duration, speed: Double)?
+    /// The virtual-time replay's current turn: the loop's time and the same in whole nanoseconds,
+    /// which give its seconds cheaply (reading a `Duration`'s seconds costs a 128-bit division, and
+    /// every derived record is timed).
+    private var turnTime: (time: Duration, nanoseconds: Int64)?
     private var postingTurn = false
 
     /// The time in the log's own clock, in seconds. Use it to time what the plugins derive.
@@ -175,7 +182,11 @@ public final class Replayer {
     /// exactly as in a fast replay; later (a plugin's timer), that `t` plus the loop time since,
     /// times the speed.
     public var logTime: Double {
-        guard let anchor = logTimeAnchor else { return bus.loop.now.seconds }
+        guard let anchor = logTimeAnchor else {
+            let now = bus.loop.now
+            if let turnTime, turnTime.time == now { return Duration.seconds(nanoseconds: turnTime.nanoseconds) }
+            return now.seconds
+        }
         if postingTurn { return anchor.t }
         return anchor.t + (bus.loop.now - anchor.at).seconds * anchor.speed
     }
@@ -186,6 +197,7 @@ public final class Replayer {
         summary = Summary()
         live = nil
         logTimeAnchor = nil
+        turnTime = nil
         postingTurn = false
     }
 

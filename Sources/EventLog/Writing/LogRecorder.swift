@@ -109,12 +109,24 @@ extension Duration {
     /// (Named apart from the standard library's `Duration.seconds(_:)`, which traps, so that importing
     /// this module changes no call of it.)
     public static func saturating(seconds value: Double) -> Duration {
+        .nanoseconds(saturatingNanoseconds(value))
+    }
+
+    /// The whole nanoseconds ``saturating(seconds:)`` makes of `value`.
+    static func saturatingNanoseconds(_ value: Double) -> Int64 {
         let nanoseconds = (value * 1e9).rounded()
-        if nanoseconds.isNaN { return .zero }
+        if nanoseconds.isNaN { return 0 }
         // Double(Int64.max) rounds up past Int64.max: compare with a bound just below it.
-        if nanoseconds >= 9.2e18 { return .nanoseconds(Int64.max) }
-        if nanoseconds <= -9.2e18 { return .nanoseconds(Int64.min) }
-        return .nanoseconds(Int64(nanoseconds))
+        if nanoseconds >= 9.2e18 { return Int64.max }
+        if nanoseconds <= -9.2e18 { return Int64.min }
+        return Int64(nanoseconds)
+    }
+
+    /// `Duration.nanoseconds(nanoseconds).seconds`, bit for bit, from the count itself: the same
+    /// whole seconds and fraction (truncated, as ``components`` truncates), without the 128-bit
+    /// division that reading ``components`` costs (a replay times every derived record).
+    static func seconds(nanoseconds: Int64) -> Double {
+        Double(nanoseconds / 1_000_000_000) + Double((nanoseconds % 1_000_000_000) * 1_000_000_000) / 1e18
     }
 }
 

@@ -37,6 +37,8 @@ struct DeliveryState {
     @usableFromInline var idleQueue = Deque<QueuedPost>()
     /// Turn activity for ``TurnObserving`` plugins (read for every event when there are any).
     @usableFromInline var turnWatch = TurnWatch()
+    /// The registrations that threw during the current outermost post.
+    var failingRegistrations: [PluginRegistration] = []
 
     @usableFromInline init() {}
 }

@@ -73,8 +73,12 @@ public final class Bus: @unchecked Sendable {
     var nextSequence: UInt64 = 0
 
     var plugins: [PluginEntry] = []
-    /// The registrations of plugins that threw during the current outermost post.
-    var failingRegistrations: [PluginRegistration] = []
+    /// The registrations that threw during the current outermost post (in ``state``: read after
+    /// every cascade, without a run-time exclusivity check).
+    var failingRegistrations: [PluginRegistration] {
+        get { state.failingRegistrations }
+        set { state.failingRegistrations = newValue }
+    }
     /// Registrations of unregistered plugins whose contexts may still be held somewhere.
     var retiredRegistrations: [PluginRegistration] = []
 
@@ -195,7 +199,7 @@ public final class Bus: @unchecked Sendable {
             state.deadRecords.removeAll()
             for record in dead { detach(record) }
         }
-        if !failingRegistrations.isEmpty { forgiveFailures() }
+        if !state.failingRegistrations.isEmpty { forgiveFailures() }
         state.isDispatching = false
     }
 

@@ -160,6 +160,9 @@ extension Bus {
         if let returnKey = plugin as? any ReturnKeyObserving {
             route(.returnKey) { try returnKey.returnKey($0, context: $1) }
         }
+        if let settled = plugin as? any TurnSettledObserving {
+            route(.turnSettled) { try settled.turnSettled($0, context: $1) }
+        }
         if let generic = plugin as? any EventObserving {
             let body: (AnyEvent) -> Void = { event in
                 guard registration.isCallable else { return }

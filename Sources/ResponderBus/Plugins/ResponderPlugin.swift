@@ -1,7 +1,8 @@
 /// The root of the plugin protocols: anything with a name that can sit in a bus's pipeline.
 ///
 /// You do not conform to this protocol alone: conform to one or more capability protocols —
-/// ``KeyboardObserving``, ``EditingObserving``, ``ReturnKeyObserving``, ``EventObserving`` — and
+/// ``KeyboardObserving``, ``EditingObserving``, ``ReturnKeyObserving``, ``EventObserving``,
+/// ``TurnSettledObserving``, ``TurnObserving`` — and
 /// implement only the callbacks you need; protocol extensions supply do-nothing defaults for the
 /// rest. ``Bus/register(_:at:)`` looks at which capabilities a plugin conforms to and routes it the
 /// events each covers; a plugin that conforms to two gets both routes.

@@ -150,7 +150,9 @@ public final class ViewNode {
     private static func visit(_ node: Borrowed<ViewNode>, _ visit: (ViewNode) -> SubtreeVisit) {
         node.with { view in
             guard visit(view) == .descend else { return }
-            view._storage.value.children.withUnsafeBufferPointer { children in
+            // The stored field itself: through `value`'s getter the whole storage was copied
+            // (and destroyed) for every view visited.
+            view._storage._value.children.withUnsafeBufferPointer { children in
                 for index in children.indices { Self.visit(Borrowed(children[index]), visit) }
             }
         }
