@@ -53,10 +53,27 @@ public final class LogRecorder {
     ///   - clock: the time of a record in seconds; the loop's clock by default. A real-time replay
     ///     passes the log's own time (the loop's time since the replay began, times the speed).
     ///   - sink: receives each record, on the loop.
-    public init(
+    public convenience init(
         bus: Bus, selection: Selection = .all, clock: (() -> Double)? = nil, sink: @escaping (LogRecord) -> Void
     ) {
-        let clock = clock ?? { [unowned bus] in bus.loop.now.seconds }
+        self.init(bus: bus, selection: selection, clock: clock ?? { [unowned bus] in bus.loop.now.seconds }, sink: sink)
+    }
+
+    /// Starts recording `bus` with the times `clock` gives, calling `sink` with each record.
+    /// Loop-confined.
+    ///
+    /// The same as the initializer whose clock is optional, given a clock; a closure passed here is
+    /// called as it is (through an optional, each call went through two conversion thunks, and a
+    /// replay times every derived record).
+    ///
+    /// - Parameters:
+    ///   - bus: the bus to record.
+    ///   - selection: what to record.
+    ///   - clock: the time of a record in seconds.
+    ///   - sink: receives each record, on the loop.
+    public init(
+        bus: Bus, selection: Selection = .all, clock: @escaping () -> Double, sink: @escaping (LogRecord) -> Void
+    ) {
         self.bus = bus
         self.clock = clock
         // One typed observer per name the format knows: no boxing of payloads, no casts.

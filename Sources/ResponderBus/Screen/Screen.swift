@@ -42,13 +42,41 @@ public final class Screen {
         @usableFromInline var restingRootOriginY: Double = 0
         @usableFromInline var firstResponder: ViewNode?
         /// The views by identifier; changed only through ``Screen/index``, which forgets the
-        /// last look-up.
+        /// recent look-ups.
         var index: [ViewID: ViewNode] = [:]
-        /// The view ``Screen/view(_:)`` found last. A replayed record's view is looked up several
+        /// The views ``Screen/view(_:)`` found last. A replayed record's view is looked up several
         /// times in a row (the replayer checks it exists, the model applies it, a plugin reads it),
-        /// and hashing a string is most of a look-up. Borrowed: the index holds the node for as
-        /// long as this is set.
-        var lastLookup: (id: ViewID, node: Borrowed<ViewNode>)?
+        /// a session moves among a few fields, and hashing a string is most of a look-up.
+        var recentLookups = RecentLookups()
+    }
+
+    /// The last four views looked up, by identifier, replaced in turn. Borrowed: the index holds
+    /// each node for as long as it is here (changing the index empties this).
+    struct RecentLookups {
+        typealias Entry = (id: ViewID, node: Borrowed<ViewNode>)
+        var first: Entry?
+        var second: Entry?
+        var third: Entry?
+        var fourth: Entry?
+        var next = 0
+
+        func find(_ id: ViewID) -> Borrowed<ViewNode>? {
+            if let entry = first, entry.id == id { return entry.node }
+            if let entry = second, entry.id == id { return entry.node }
+            if let entry = third, entry.id == id { return entry.node }
+            if let entry = fourth, entry.id == id { return entry.node }
+            return nil
+        }
+
+        mutating func remember(_ id: ViewID, _ node: Borrowed<ViewNode>) {
+            switch next {
+            case 0: first = (id, node)
+            case 1: second = (id, node)
+            case 2: third = (id, node)
+            default: fourth = (id, node)
+            }
+            next = (next + 1) & 3
+        }
     }
     @usableFromInline let _storage: LoopConfined<Storage>
 
@@ -92,11 +120,11 @@ public final class Screen {
     private var index: [ViewID: ViewNode] {
         get { _storage.value.index }
         _modify {
-            _storage.value.lastLookup = nil
+            _storage.value.recentLookups = RecentLookups()
             yield &_storage.value.index
         }
         set {
-            _storage.value.lastLookup = nil
+            _storage.value.recentLookups = RecentLookups()
             _storage.value.index = newValue
         }
     }
@@ -144,10 +172,10 @@ public final class Screen {
     }
 
     private func lookUp(_ id: ViewID) -> Borrowed<ViewNode>? {
-        if let last = _storage.value.lastLookup, last.id == id { return last.node }
+        if let recent = _storage.value.recentLookups.find(id) { return recent }
         guard let node = _storage.value.index[id] else { return nil }
         let unmanaged = Borrowed(node)
-        _storage.value.lastLookup = (id, unmanaged)
+        _storage.value.recentLookups.remember(id, unmanaged)
         return unmanaged
     }
 
