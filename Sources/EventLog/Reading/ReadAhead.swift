@@ -24,7 +24,13 @@ final class ReadAhead: @unchecked Sendable {
             case problem, derived, external
         }
 
-        let items: UnsafeMutablePointer<LogReader.Item>
+        /// The records, where the kind is not a problem (moved out when taken).
+        let records: UnsafeMutablePointer<LogRecord>
+        /// Where each record came from, beside it.
+        let locations: UnsafeMutablePointer<RecordLocation>
+        /// The rejected lines, in order: an item whose kind is a problem is the next of these.
+        private var problems: [LogReadError] = []
+        private var problemsTaken = 0
         let kinds: UnsafeMutablePointer<Kind>
         /// The `t` of each record (0 for a problem).
         let times: UnsafeMutablePointer<Double>
@@ -37,7 +43,8 @@ final class ReadAhead: @unchecked Sendable {
         private(set) var taken = 0
 
         private init(capacity: Int) {
-            items = .allocate(capacity: capacity)
+            records = .allocate(capacity: capacity)
+            locations = .allocate(capacity: capacity)
             kinds = .allocate(capacity: capacity)
             times = .allocate(capacity: capacity)
             views = .allocate(capacity: capacity)
@@ -45,46 +52,70 @@ final class ReadAhead: @unchecked Sendable {
 
         /// Whether an item is left.
         @inline(__always) var hasItem: Bool { taken < count }
-        /// The next item's kind; only when ``hasItem``.
+        /// The next item's kind; call only when ``hasItem``.
         @inline(__always) var nextKind: Kind { kinds[taken] }
-        /// The next item's `t`; only when ``hasItem``.
+        /// The next item's `t`; call only when ``hasItem``.
         @inline(__always) var nextTime: Double { times[taken] }
-        /// The view the next item names; only when ``hasItem``.
+        /// The view the next item names; call only when ``hasItem``.
         @inline(__always) var nextView: ViewID? { views[taken] }
 
-        /// Moves the next item out; only when ``hasItem``.
-        @inline(__always)
+        /// Moves the next item out; call only when ``hasItem``.
         func take() -> LogReader.Item {
+            if kinds[taken] == .problem {
+                defer {
+                    problemsTaken += 1
+                    taken += 1
+                }
+                return .problem(problems[problemsTaken])
+            }
             defer { taken += 1 }
-            return (items + taken).move()
+            return .record((records + taken).move(), locations[taken])
         }
 
-        /// Fills a batch from `reader`, up to `capacity` items; `nil` at the end of the input.
+        /// Moves the next record out, with where it came from; call only when ``hasItem`` and the
+        /// next kind is not a problem. (A record moved straight out of its own buffer: the replay's
+        /// path for every external record, with no ``LogReader/Item`` made and taken apart.)
+        @inline(__always)
+        func takeRecord() -> (record: LogRecord, location: RecordLocation) {
+            defer { taken += 1 }
+            return ((records + taken).move(), locations[taken])
+        }
+
+        /// Reads up to `capacity` items from `reader`; `nil` when it has none left.
         static func read(_ reader: LogReader, capacity: Int) -> Batch? {
             let batch = Batch(capacity: capacity)
-            while batch.count < capacity, let item = reader.next() {
+            var problems: [LogReadError] = []
+            var count = 0
+            while count < capacity, let item = reader.next() {
                 switch item {
-                case .problem:
-                    batch.kinds[batch.count] = .problem
-                    batch.times[batch.count] = 0
-                    (batch.views + batch.count).initialize(to: nil)
+                case .problem(let error):
+                    batch.kinds[count] = .problem
+                    batch.times[count] = 0
+                    (batch.views + count).initialize(to: nil)
+                    problems.append(error)
                 case .record(let record, let location):
-                    batch.kinds[batch.count] = record.origin == .external ? .external : .derived
-                    batch.times[batch.count] = record.t
-                    (batch.views + batch.count).initialize(to: location.viewColumn == nil ? nil : record.event.viewID)
+                    batch.kinds[count] = record.origin == .external ? .external : .derived
+                    batch.times[count] = record.t
+                    (batch.views + count).initialize(to: location.viewColumn == nil ? nil : record.event.viewID)
+                    (batch.records + count).initialize(to: record)
+                    (batch.locations + count).initialize(to: location)
                 }
-                (batch.items + batch.count).initialize(to: item)
-                batch.count += 1
+                count += 1
             }
-            guard batch.count > 0 else { return nil }
+            guard count > 0 else { return nil }
+            batch.count = count
+            batch.problems = problems
             batch.bytesConsumed = reader.bytesConsumed
             return batch
         }
 
         deinit {
-            (items + taken).deinitialize(count: count - taken)
+            for index in taken..<count where kinds[index] != .problem {
+                (records + index).deinitialize(count: 1)
+            }
             views.deinitialize(count: count)
-            items.deallocate()
+            records.deallocate()
+            locations.deallocate()
             kinds.deallocate()
             times.deallocate()
             views.deallocate()

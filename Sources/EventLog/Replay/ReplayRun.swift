@@ -79,9 +79,8 @@ struct ReplayRun {
                 guard count < maxTurnSize, count == 0 || batch.nextTime == t else { return }
                 countItem(in: batch)
                 let view = batch.nextView
-                if case .record(let record, let location) = batch.take() {
-                    post(record, at: location, naming: view)
-                }
+                let next = batch.takeRecord()
+                post(next.record, at: next.location, naming: view)
                 count += 1
                 if stopped { return }
             }
