@@ -23,7 +23,7 @@ import ResponderBus
 ///   `Will` produce nothing.
 /// - **Animation**: a `viewShift` carries the last keyboard event's duration (0.25 s when missing or
 ///   zero) and raw curve (7 when missing).
-public final class KeyboardAvoidance: KeyboardObserving, EventObserving, TurnSettledObserving {
+public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, EventObserving, TurnSettledObserving {
     /// When avoidance applies its rule.
     public enum Timing: Hashable, Sendable {
         /// On `turnSettled` when a `TurnSettling` plugin runs earlier in the pipeline, otherwise on
@@ -85,11 +85,11 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving, TurnSet
         self.honorsOtherAppsKeyboards = honorsOtherAppsKeyboards
     }
 
-    /// The events other than keyboard events that avoidance depends on.
+    /// The events other than keyboard and editing events that avoidance depends on.
     public var observedEvents: Set<AnyEventName>? {
         [
-            EventName.didBeginEditing.erased, EventName.didEndEditing.erased, EventName.focusChange.erased,
-            EventName.resign.erased, EventName.setFrame.erased, EventName.screen.erased, EventName.scene.erased,
+            EventName.focusChange.erased, EventName.resign.erased, EventName.setFrame.erased, EventName.screen.erased,
+            EventName.scene.erased,
         ]
     }
 
@@ -116,7 +116,17 @@ public final class KeyboardAvoidance: KeyboardObserving, EventObserving, TurnSet
         if defersToSettledTurns(context) { decide(context) }
     }
 
-    /// Decides on responder, frame and screen changes.
+    /// Decides when a field begins editing.
+    public func didBeginEditing(_ event: Event<EditingInfo>, context: PluginContext) {
+        decideUnlessDeferred(context)
+    }
+
+    /// Decides when a field ends editing.
+    public func didEndEditing(_ event: Event<EditingInfo>, context: PluginContext) {
+        decideUnlessDeferred(context)
+    }
+
+    /// Decides on focus, frame and screen changes.
     public func observe(_ event: AnyEvent, context: PluginContext) {
         if event.name == EventName.scene {
             restingScroll.removeAll()

@@ -26,7 +26,7 @@ import ResponderBus
 /// for a field.
 ///
 /// Register it **before** the plugins that decide on `turnSettled`.
-public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSettling, TurnSettledObserving {
+public final class TextViewOrdering: KeyboardObserving, EditingObserving, EventObserving, TurnSettling, TurnSettledObserving {
     /// The plugin's name: `"TextViewOrdering"`.
     public let name: String
     /// How long a held keyboard frame waits for its field before a diagnostic says so.
@@ -88,12 +88,12 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
         set { settler.settleWindow = newValue }
     }
 
-    /// The responder events that end up in a turn (`turnSettled` itself comes to
-    /// ``turnSettled(_:context:)``).
+    /// The responder events that end up in a turn, but for editing (``didBeginEditing(_:context:)``,
+    /// ``didEndEditing(_:context:)``) and `turnSettled` itself (``turnSettled(_:context:)``).
     public var observedEvents: Set<AnyEventName>? {
         [
-            EventName.didBeginEditing.erased, EventName.didEndEditing.erased, EventName.focusChange.erased,
-            EventName.resign.erased, EventName.setFrame.erased, EventName.screen.erased, EventName.scene.erased,
+            EventName.focusChange.erased, EventName.resign.erased, EventName.setFrame.erased, EventName.screen.erased,
+            EventName.scene.erased,
         ]
     }
 
@@ -104,7 +104,17 @@ public final class TextViewOrdering: KeyboardObserving, EventObserving, TurnSett
         schedule(settler.note(isKeyboard: true), context)
     }
 
-    /// Notes a responder event.
+    /// Notes a field beginning to edit.
+    public func didBeginEditing(_ event: Event<EditingInfo>, context: PluginContext) {
+        schedule(settler.note(isKeyboard: false), context)
+    }
+
+    /// Notes a field ending editing.
+    public func didEndEditing(_ event: Event<EditingInfo>, context: PluginContext) {
+        schedule(settler.note(isKeyboard: false), context)
+    }
+
+    /// Notes a focus, frame or screen change.
     public func observe(_ event: AnyEvent, context: PluginContext) {
         schedule(settler.note(isKeyboard: false), context)
     }

@@ -102,7 +102,10 @@ public final class Bus: @unchecked Sendable {
         assert(
             Bus.firstModelEvent == BuiltinEvent.keyboardWillShow.rawValue && Bus.modelEventLimit == BuiltinEvent.modelEventLimit
                 && Bus.firstScreenEvent == BuiltinEvent.didBeginEditing.rawValue && BuiltinEvent.keyboardWillHide.rawValue == 2
-                && BuiltinEvent.keyboardDidHide.rawValue == 3,
+                && BuiltinEvent.keyboardDidHide.rawValue == 3 && Bus.diagnosticEvent == BuiltinEvent.diagnostic.rawValue
+                && Bus.screenChangingEvents
+                    == [.didBeginEditing, .didEndEditing, .scene, .setFrame, .screen, .viewShift, .scroll, .focusChange, .resign]
+                    .reduce(0) { (mask: Int, event: BuiltinEvent) in mask | 1 << event.rawValue },
             "the screen-model id range is out of date")
         self.loop = loop
         self.screen = screen
@@ -223,8 +226,9 @@ public final class Bus: @unchecked Sendable {
     func dispatch<Payload>(_ name: EventName<Payload>, _ payload: Payload, sender: AnyObject?, origin: EventOrigin) {
         let event = Event(name, payload, sender: sender, origin: origin)
         // The keyboard's six events are noted in the model here, inlined (the benchmark case "bus.post,
-        // 1 observer" posts keyboardWillShow); the other ids of the range go through the model stage
-        // (returnKey and action change nothing, but sit in the range). The rest skip the call.
+        // 1 observer" posts keyboardWillShow); the ids of the range that change the screen go through
+        // the model stage; the others of the range (returnKey, action, diagnostic, turnSettled) only
+        // count as turn activity, which is noted here without the call. The rest skip it all.
         if name.id < Bus.firstScreenEvent {
             withUnsafePointer(to: payload) {
                 screen._storage.value.keyboard.note(
@@ -232,7 +236,11 @@ public final class Bus: @unchecked Sendable {
             }
             if state.turnWatch.hasObservers { noteTurnActivity() }
         } else if name.id < Bus.modelEventLimit {
-            withUnsafePointer(to: payload) { applyToScreen(nameID: name.id, payload: UnsafeRawPointer($0)) }
+            if Bus.screenChangingEvents & (1 << name.id) != 0 {
+                withUnsafePointer(to: payload) { applyToScreen(nameID: name.id, payload: UnsafeRawPointer($0)) }
+            } else if state.turnWatch.hasObservers && name.id != Bus.diagnosticEvent {
+                noteTurnActivity()
+            }
         }
         // One array per name lists everything to call, in order (see `Route.delivery`). It is a
         // snapshot: an observer added or removed meanwhile changes the bus's copy, not this one
@@ -408,4 +416,8 @@ extension Bus {
     /// The first id after the six keyboard events (`didBeginEditing`), which the keyboard's ids precede.
     @inlinable package static var firstScreenEvent: Int { 6 }
     @inlinable package static var modelEventLimit: Int { 19 }
+    /// The ids of the range that change the screen (`applyToScreen` has a case for each), as bits.
+    @inlinable package static var screenChangingEvents: Int { 0b1_0111_1110_1100_0000 }
+    /// The id of `diagnostic`, which never counts as turn activity.
+    @inlinable package static var diagnosticEvent: Int { 17 }
 }
