@@ -45,12 +45,18 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
     /// Whether another app's keyboard (`isLocal: false`) is avoided too. Default `false`.
     public var honorsOtherAppsKeyboards: Bool {
         get { state.value.honorsOtherAppsKeyboards }
-        set { state.value.honorsOtherAppsKeyboards = newValue }
+        set {
+            state.value.honorsOtherAppsKeyboards = newValue
+            state.value.inputs &+= 1
+        }
     }
     /// The gap kept above the keyboard for fields that set no `keyboardDistance`.
     public var defaultGap: Double {
         get { state.value.defaultGap }
-        set { state.value.defaultGap = newValue }
+        set {
+            state.value.defaultGap = newValue
+            state.value.inputs &+= 1
+        }
     }
 
     /// What the plugin reads on every event, in the core's loop-confined box (no run-time
@@ -63,6 +69,25 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
         var screenChangingThisTurn = false
         /// The offset and inset each scroll view had before avoidance changed it.
         var restingScroll: [ViewID: (offsetY: Double, bottomInset: Double)] = [:]
+        /// Counts the changes to what a decision reads besides the screen and the keyboard: the
+        /// settings and ``restingScroll``.
+        var inputs: UInt64 = 0
+        /// What the last decision was made from (see ``DecisionInputs``).
+        var lastDecision: DecisionInputs?
+    }
+
+    /// What a decision is made from, in a form cheap to compare: the screen (its identity and
+    /// `Screen.revision`, which moves with every change of its views, first responder, size and
+    /// safe area), the part the keyboard covers, and the plugin's own inputs. A decision made
+    /// again from the same inputs changes nothing — what it posts changes the screen, and a
+    /// decision that posts nothing leaves everything as it found it — so it is skipped: the
+    /// `Did` events after their `Will`, a `didBeginEditing` echoing a focus change, an action on
+    /// the last field all settle turns that leave these as they were.
+    private struct DecisionInputs: Equatable {
+        var screen: ObjectIdentifier
+        var revision: UInt64
+        var covering: Rect?
+        var inputs: UInt64
     }
     private let state: LoopConfined<State>
 
@@ -72,7 +97,10 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
     }
     private var restingScroll: [ViewID: (offsetY: Double, bottomInset: Double)] {
         get { state.value.restingScroll }
-        _modify { yield &state.value.restingScroll }
+        _modify {
+            state.value.inputs &+= 1
+            yield &state.value.restingScroll
+        }
     }
 
     /// Creates the plugin.
@@ -173,6 +201,19 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
     private func decide(_ context: PluginContext) {
         let screen = context.screen
         let covering = coveredPart(on: screen)
+        // The screen's revision as this decision starts: what it posts may change the screen
+        // before it returns (outside a dispatch, a post is delivered at once), and the next
+        // decision must then look again.
+        let revision = screen.revision
+        if let last = state.value.lastDecision, last.revision == revision, last.covering == covering,
+            last.inputs == state.value.inputs, last.screen == ObjectIdentifier(screen)
+        {
+            return
+        }
+        defer {
+            state.value.lastDecision = DecisionInputs(
+                screen: ObjectIdentifier(screen), revision: revision, covering: covering, inputs: state.value.inputs)
+        }
         var field: ViewNode? = screen.firstResponder
         if let focused = field, !focused.isVisible { field = nil }
         let scrollView = field?.enclosingScrollView

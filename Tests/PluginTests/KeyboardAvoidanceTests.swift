@@ -208,4 +208,36 @@ struct KeyboardAvoidanceTests {
         #expect(harness.scrolls.last == ScrollChange(view: "list", contentOffsetY: 0, bottomInset: 0))
         #expect(harness.bus.screen.view("list")?.contentOffset.y == 0)
     }
+
+    @Test("a turn that changes nothing avoidance reads decides nothing, and the next change is decided in full")
+    func unchangedTurnsAndTheChangeAfter() {
+        let device = Device.iPhoneX
+        let avoidance = KeyboardAvoidance()
+        let harness = Harness(device: device, avoidance: avoidance)
+        let shown = KeyboardInfo.show(device, to: device.dockedKeyboard)
+        harness.turn(at: 0) { $0.post(.scene, device.signUpForm) }
+        harness.turn(at: 1) { $0.post(.didBeginEditing, EditingInfo(view: "email")) }
+        harness.turn(at: 1.01) { $0.post(.keyboardWillShow, shown) }
+        let first = Self.expectedShift(device, keyboardHeight: device.keyboardHeight)
+        #expect(harness.shifts == [first])
+        // Turns that change neither the screen nor the covered part: nothing, whatever comes.
+        harness.turn(at: 1.26) { $0.post(.keyboardDidShow, shown) }
+        harness.turn(at: 1.5) { $0.post(.didBeginEditing, EditingInfo(view: "email")) }
+        harness.turn(at: 2) { $0.post(.keyboardWillShow, KeyboardInfo.show(device, to: device.dockedKeyboard, duration: 0.4)) }
+        #expect(harness.shifts == [first])
+        // The screen moves under the field: decided again, against the new frame.
+        let email = harness.bus.screen.view("email")!
+        let lower = Rect(x: email.frame.minX, y: email.frame.minY + 30, width: email.frame.width, height: email.frame.height)
+        harness.turn(at: 3) { $0.post(.setFrame, FrameChange(view: "email", frame: lower)) }
+        let second = Self.expectedShift(device, keyboardHeight: device.keyboardHeight, fieldMinY: lower.minY)
+        #expect(second != first)
+        #expect(harness.shifts == [first, second])
+        // A setting changes between turns: the next turn decides with it, though the screen has not moved.
+        avoidance.defaultGap = 60
+        harness.turn(at: 4) { $0.post(.keyboardDidShow, shown) }
+        let third = min(
+            max(device.screen.height - device.keyboardHeight - (lower.maxY + 60), -device.keyboardHeight, device.safeArea.top - lower.minY), 0)
+        #expect(harness.shifts == [first, second, third])
+        #expect(harness.bus.screen.rootOriginY == third)
+    }
 }

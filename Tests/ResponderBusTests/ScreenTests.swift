@@ -706,3 +706,49 @@ import Testing
         #expect(error.message.contains("textField or textView"))
     }
 }
+
+@Suite("Screen.revision: moves with every change of the screen, and only then")
+struct ScreenRevisionTests {
+    /// The model stage's form: a text field `email` and a scroll view `list` among others.
+    static let form = ScreenModelStageTests.form
+
+    @Test("every kind of change moves it; a change to the same value of the first responder does not")
+    func changes() throws {
+        let bus = Bus(loop: VirtualTimeLoop())
+        let screen = bus.screen
+        var last = screen.revision
+        func expectMoved(_ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(screen.revision != last, "\(what) did not move the revision", sourceLocation: sourceLocation)
+            last = screen.revision
+        }
+        func expectStill(_ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(screen.revision == last, "\(what) moved the revision", sourceLocation: sourceLocation)
+        }
+        bus.post(.scene, Self.form)
+        expectMoved("a scene")
+        bus.post(.didBeginEditing, EditingInfo(view: "email"))
+        expectMoved("a first responder")
+        bus.post(.didBeginEditing, EditingInfo(view: "email"))
+        expectStill("the same first responder again")
+        bus.post(.keyboardWillShow, KeyboardInfo(end: Rect(x: 0, y: 521, width: 375, height: 291)))
+        expectStill("a keyboard event (the keyboard is read apart)")
+        bus.post(.returnKey, ReturnKeyInfo(view: "email"))
+        expectStill("Return, which changes nothing by itself")
+        bus.post(.setFrame, FrameChange(view: "email", frame: Rect(x: 20, y: 500, width: 335, height: 44)))
+        expectMoved("a frame")
+        bus.post(.viewShift, ViewShift(originY: -40), origin: .derived(by: "test"))
+        expectMoved("a shift of the root")
+        bus.post(.scroll, ScrollChange(view: "list", contentOffsetY: 30, bottomInset: 10), origin: .derived(by: "test"))
+        expectMoved("a scroll")
+        bus.post(.screen, ScreenChange(width: 812, height: 375))
+        expectMoved("a new screen size")
+        bus.post(.didEndEditing, EditingInfo(view: "list"))
+        expectStill("the end of editing of a view that is not first responder")
+        bus.post(.didEndEditing, EditingInfo(view: "email"))
+        expectMoved("the end of editing of the first responder")
+        bus.post(.resign, ResignInfo(view: "email"), origin: .derived(by: "test"))
+        expectStill("resigning when nothing is first responder")
+        bus.post(.scene, Self.form)
+        expectMoved("the same scene again")
+    }
+}

@@ -48,6 +48,9 @@ public final class Screen {
         /// times in a row (the replayer checks it exists, the model applies it, a plugin reads it),
         /// a session moves among a few fields, and hashing a string is most of a look-up.
         var recentLookups = RecentLookups()
+        /// Counts the changes to the views, the first responder, the size, the safe area and the
+        /// last field's action (not the keyboard: see ``Screen/revision``).
+        var revision: UInt64 = 0
     }
 
     /// The last four views looked up, by identifier, replaced in turn. Borrowed: the index holds
@@ -86,7 +89,21 @@ public final class Screen {
         set {
             _storage.value.size = newValue
             _storage.value.keyboard.screenChanged(to: newValue)
+            changed()
         }
+    }
+
+    /// A number that changes whenever the screen does — a view's frame, visibility, content offset
+    /// or inset, the tree, the first responder, the root's shift, the size, the safe area, the last
+    /// field's action — and not otherwise; the keyboard is not counted (read ``keyboard``). A
+    /// plugin that decides from the screen on every turn can skip a turn whose screen has not
+    /// changed since its last decision. Every change goes through the screen's own methods, which
+    /// the bus calls as events arrive (the views' setters are package-only).
+    package var revision: UInt64 { _storage.value.revision }
+
+    /// Notes a change for ``revision``.
+    private func changed() {
+        _storage.value.revision &+= 1
     }
     /// The keyboard, as the keyboard events tell it: the bus notes each of the six before any plugin
     /// sees it, so every plugin reads the same keyboard (see ``KeyboardModel``).
@@ -94,7 +111,10 @@ public final class Screen {
     /// The screen's safe area insets (the notch, the home indicator).
     public package(set) var safeArea: EdgeInsets {
         @inlinable get { _storage.value.safeArea }
-        set { _storage.value.safeArea = newValue }
+        set {
+            _storage.value.safeArea = newValue
+            changed()
+        }
     }
     /// The root view, or `nil` before a scene is loaded.
     public var root: ViewNode? { @inlinable get { _storage.value.root } }
@@ -103,7 +123,10 @@ public final class Screen {
     /// A `scene` event sets it.
     public package(set) var lastFieldAction: String? {
         @inlinable get { _storage.value.lastFieldAction }
-        set { _storage.value.lastFieldAction = newValue }
+        set {
+            _storage.value.lastFieldAction = newValue
+            changed()
+        }
     }
     /// The root's y origin as the scene laid it out, before any shift.
     ///
@@ -159,6 +182,7 @@ public final class Screen {
         index = newIndex
         lastFieldAction = scene.lastFieldAction
         _storage.value.restingRootOriginY = newRoot.frame.origin.y
+        changed()
     }
 
     /// The view with identifier `id`, or `nil`; O(1).
@@ -201,6 +225,7 @@ public final class Screen {
         }
         parentNode.appendChild(node, at: index.map { min(max($0, 0), parentNode.children.count) })
         self.index.merge(added) { old, _ in old }
+        changed()
         return node
     }
 
@@ -220,6 +245,7 @@ public final class Screen {
         } else {
             node.removeFromParent()
         }
+        changed()
     }
 
     // MARK: - Frames, screen changes and scrolling
@@ -234,6 +260,7 @@ public final class Screen {
         guard let node = view(id) else { throw .unknownView(id) }
         node.frame = frame
         if node === root { _storage.value.restingRootOriginY = frame.origin.y }
+        changed()
     }
 
     /// Moves the root view vertically so that its y origin is `originY`, in screen coordinates,
@@ -242,6 +269,7 @@ public final class Screen {
     /// The resting origin is kept: shifting back to ``restingRootOriginY`` puts the content back.
     package func shiftRoot(toOriginY originY: Double) {
         root?.frame.origin.y = originY
+        changed()
     }
 
     /// Applies a `screen` record: the new size, and the new safe area when it gives one.
@@ -262,6 +290,7 @@ public final class Screen {
         guard node.kind == .scrollView else { throw .notAScrollView(change.view, kind: node.kind) }
         node.contentOffset.y = change.contentOffsetY
         node.contentInset.bottom = change.bottomInset
+        changed()
     }
 
     // MARK: - First responder
@@ -287,6 +316,7 @@ public final class Screen {
         clearFirstResponder()
         node._storage.value.isFirstResponder = true
         _storage.value.firstResponder = node
+        changed()
     }
 
     /// Finds the first responder by a depth-first search from the root for the view whose
@@ -300,8 +330,10 @@ public final class Screen {
     }
 
     private func clearFirstResponder() {
-        firstResponder?._storage.value.isFirstResponder = false
+        guard let current = firstResponder else { return }
+        current._storage.value.isFirstResponder = false
         _storage.value.firstResponder = nil
+        changed()
     }
 
     // MARK: - Geometry
