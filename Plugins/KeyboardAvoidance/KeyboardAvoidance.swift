@@ -76,7 +76,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
         var lastDecision: DecisionInputs?
     }
 
-    /// What a decision is made from, in a form cheap to compare: the screen (its identity and
+    /// What a decision is made from, in a form cheap to compare: the screen (`Screen.identity` and
     /// `Screen.revision`, which moves with every change of its views, first responder, size and
     /// safe area), the part the keyboard covers, and the plugin's own inputs. A decision made
     /// again from the same inputs changes nothing — what it posts changes the screen, and a
@@ -84,7 +84,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
     /// `Did` events after their `Will`, a `didBeginEditing` echoing a focus change, an action on
     /// the last field all settle turns that leave these as they were.
     private struct DecisionInputs: Equatable {
-        var screen: ObjectIdentifier
+        var screen: UInt64
         var revision: UInt64
         var covering: Rect?
         var inputs: UInt64
@@ -206,13 +206,13 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
         // decision must then look again.
         let revision = screen.revision
         if let last = state.value.lastDecision, last.revision == revision, last.covering == covering,
-            last.inputs == state.value.inputs, last.screen == ObjectIdentifier(screen)
+            last.inputs == state.value.inputs, last.screen == screen.identity
         {
             return
         }
         defer {
             state.value.lastDecision = DecisionInputs(
-                screen: ObjectIdentifier(screen), revision: revision, covering: covering, inputs: state.value.inputs)
+                screen: screen.identity, revision: revision, covering: covering, inputs: state.value.inputs)
         }
         var field: ViewNode? = screen.firstResponder
         if let focused = field, !focused.isVisible { field = nil }

@@ -240,4 +240,25 @@ struct KeyboardAvoidanceTests {
         #expect(harness.shifts == [first, second, third])
         #expect(harness.bus.screen.rootOriginY == third)
     }
+
+    @Test("one avoidance instance moved to a second bus decides there from the start")
+    func movedToAnotherBus() throws {
+        let device = Device.iPhoneX
+        let avoidance = KeyboardAvoidance(timing: .everyEvent)
+        let shown = KeyboardInfo.show(device, to: device.dockedKeyboard)
+        var shifts: [Double] = []
+        for _ in 0..<2 {
+            // A bus of its own each time, whose screen has the same history as the last one had.
+            let bus = Bus(loop: VirtualTimeLoop(), screen: Screen(size: device.screen, safeArea: device.safeArea))
+            try bus.register(avoidance)
+            let token = bus.observe(.viewShift) { shifts.append($0.payload.originY) }
+            bus.post(.scene, device.signUpForm)
+            bus.post(.didBeginEditing, EditingInfo(view: "email"))
+            bus.post(.keyboardWillShow, shown)
+            #expect(bus.unregister(named: avoidance.name))
+            token.cancel()
+        }
+        let expected = Self.expectedShift(device, keyboardHeight: device.keyboardHeight)
+        #expect(shifts == [expected, expected])
+    }
 }

@@ -751,4 +751,10 @@ struct ScreenRevisionTests {
         bus.post(.scene, Self.form)
         expectMoved("the same scene again")
     }
+
+    @Test("every screen has an identity of its own")
+    func identities() {
+        let screens = (0..<100).map { _ in Screen() }
+        #expect(Set(screens.map(\.identity)).count == 100)
+    }
 }

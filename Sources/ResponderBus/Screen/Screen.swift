@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The headless model of one screen: its size and safe area, a tree of views, and the first
 /// responder.
 ///
@@ -101,6 +103,13 @@ public final class Screen {
     /// the bus calls as events arrive (the views' setters are package-only).
     package var revision: UInt64 { _storage.value.revision }
 
+    /// Which screen this is, unique in the process (an object's address can be reused once it is
+    /// freed): with ``revision``, what a plugin remembers about the screen it last looked at.
+    package let identity: UInt64
+
+    /// The next ``identity``.
+    private static let identities = Atomic<UInt64>(0)
+
     /// Notes a change for ``revision``.
     private func changed() {
         _storage.value.revision &+= 1
@@ -157,6 +166,7 @@ public final class Screen {
     /// The default size is an iPhone X-class phone in portrait (375×812 points).
     public init(size: Size = Size(width: 375, height: 812), safeArea: EdgeInsets = .zero) {
         _storage = LoopConfined(Storage(size: size, keyboard: KeyboardModel(screenSize: size), safeArea: safeArea))
+        identity = Self.identities.add(1, ordering: .relaxed).newValue
     }
 
     /// The screen's rectangle in its own coordinates: origin zero, the screen's ``size``.
