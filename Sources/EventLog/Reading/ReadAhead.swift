@@ -5,10 +5,11 @@ import ResponderBus
 ///
 /// A virtual-time replay spends about a fifth of its time reading and parsing lines; the rest is
 /// the bus, the plugins and the output, which must stay on the loop. The reader thread hands over
-/// batches of ``LogReader/Item``s, in line order, through a bounded `BatchChannel` (four batches
-/// of ``batchSize`` items by default; a reader waiting for room is woken once two are taken), so
-/// memory stays flat in the log's size. The consumer takes each item out of its batch by moving it:
-/// nothing is copied or retained twice.
+/// batches of items — records, and the rejected lines among them — in line order, through a
+/// bounded `BatchChannel` (four batches of ``batchSize`` items by default; a reader waiting for room
+/// is woken once two are taken), so memory stays flat in the log's size. The consumer takes each
+/// record out of its batch's buffer by moving it: nothing is copied or retained twice, and no
+/// ``LogReader/Item`` is made for a record the replay posts.
 ///
 /// A thread only for inputs that end (a regular file or bytes in memory): a batch is handed over
 /// when it is full, so a slow pipe or a followed file would see its records late. Those are read on
