@@ -183,8 +183,42 @@ public final class TextViewOrdering: KeyboardObserving, EditingObserving, EventO
         }
     }
 
-    private static func seconds(_ time: Duration) -> String {
-        let value = Double(time.components.seconds) + Double(time.components.attoseconds) / 1e18
-        return "t=\((value * 1000).rounded() / 1000) s"
+    /// `t=1.234 s`: the time rounded to the millisecond, written as `Double`'s description writes it.
+    static func seconds(_ time: Duration) -> String {
+        let (whole, attoseconds) = time.components
+        let value = Double(whole) + Double(attoseconds) / 1e18
+        let milliseconds = (value * 1000).rounded()
+        // A whole number of milliseconds below 2^40 (about 35 years) is written exactly as its
+        // decimal with the zeros after the point trimmed (one kept): a double that close to k/1000
+        // has an ulp under 1/4096, so no shorter decimal rounds to it, and that is the description's
+        // rule. Digits by hand, not the general float printer (a held frame is reported per turn).
+        guard milliseconds >= 0, milliseconds < 0x1p40, milliseconds.sign == .plus else {
+            return "t=\(milliseconds / 1000) s"
+        }
+        let k = Int(milliseconds)
+        return String(unsafeUninitializedCapacity: 24) { bytes in
+            var count = 0
+            func put(_ byte: UInt8) {
+                bytes[count] = byte
+                count += 1
+            }
+            put(UInt8(ascii: "t"))
+            put(UInt8(ascii: "="))
+            let whole = k / 1000
+            var divisor = 1
+            while divisor <= whole / 10 { divisor *= 10 }
+            while divisor > 0 {
+                put(UInt8(ascii: "0") + UInt8(whole / divisor % 10))
+                divisor /= 10
+            }
+            put(UInt8(ascii: "."))
+            let fraction = k % 1000
+            put(UInt8(ascii: "0") + UInt8(fraction / 100))
+            if fraction % 100 != 0 { put(UInt8(ascii: "0") + UInt8(fraction / 10 % 10)) }
+            if fraction % 10 != 0 { put(UInt8(ascii: "0") + UInt8(fraction % 10)) }
+            put(UInt8(ascii: " "))
+            put(UInt8(ascii: "s"))
+            return count
+        }
     }
 }

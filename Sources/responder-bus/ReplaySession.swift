@@ -127,13 +127,13 @@ final class ReplaySession {
         // holds neither the recorder nor the replayer, which `runVirtual`/`runOnLibuv` stop.
         let live = liveLoop != nil
         let recorder = LogRecorder(bus: bus, selection: recordOutput == nil ? .derived : .all, clock: { [unowned replayer] in replayer.logTime }) {
-            [self] record in
-            recordOutput?.line(record)
+            [self] (record: consuming LogRecord) in
+            recordOutput?.line(copy record)
             if live { flushAtEndOfTurn() }
             guard record.origin != .external else { return }
             derivedCount += 1
             verifier?.addProduced(record)
-            if text { output.line(Timeline.derived(record)) } else { output.line(record) }
+            if text { output.line(Timeline.derived(record)) } else { output.line(consume record) }
         }
         if text {
             recorder.onUnknown = { [unowned self] event, t in

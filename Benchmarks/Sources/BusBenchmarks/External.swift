@@ -76,7 +76,7 @@ func runExternal(_ results: Results, cli: String, log: String, smallLog: String)
         process.executableURL = URL(fileURLWithPath: cli)
         process.arguments = ["replay", smallLog, "--format", "jsonl", "--plugin-command", nullPlugin]
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("rb-external-bench-\(getpid()).jsonl")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        precondition(FileManager.default.createFile(atPath: file.path, contents: nil), "cannot create \(file.path)")
         defer { try? FileManager.default.removeItem(at: file) }
         process.standardOutput = try! FileHandle(forWritingTo: file)
         try! process.run()

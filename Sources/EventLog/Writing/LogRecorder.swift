@@ -54,7 +54,7 @@ public final class LogRecorder {
     ///     passes the log's own time (the loop's time since the replay began, times the speed).
     ///   - sink: receives each record, on the loop.
     public convenience init(
-        bus: Bus, selection: Selection = .all, clock: (() -> Double)? = nil, sink: @escaping (LogRecord) -> Void
+        bus: Bus, selection: Selection = .all, clock: (() -> Double)? = nil, sink: @escaping (consuming LogRecord) -> Void
     ) {
         self.init(bus: bus, selection: selection, clock: clock ?? { [unowned bus] in bus.loop.now.seconds }, sink: sink)
     }
@@ -72,15 +72,23 @@ public final class LogRecorder {
     ///   - clock: the time of a record in seconds.
     ///   - sink: receives each record, on the loop.
     public init(
-        bus: Bus, selection: Selection = .all, clock: @escaping () -> Double, sink: @escaping (LogRecord) -> Void
+        bus: Bus, selection: Selection = .all, clock: @escaping () -> Double, sink: @escaping (consuming LogRecord) -> Void
     ) {
         self.bus = bus
         self.clock = clock
-        // One typed observer per name the format knows: no boxing of payloads, no casts.
+        // One typed observer per name the format knows: no boxing of payloads, no casts. The bus
+        // leaves out the origins not selected, so a replay's recorder of derived events is not
+        // called for each external one.
+        let origins: OriginFilter? =
+            switch (selection.contains(.external), selection.contains(.derived)) {
+            case (true, true): .any
+            case (true, false): .external
+            case (false, true): .derived
+            case (false, false): nil
+            }
+        guard let origins else { return }
         func record<Payload>(_ name: EventName<Payload>, _ make: @escaping (Payload) -> LogEvent) -> ObservationToken {
-            bus.observe(name) { event in
-                let isDerived = event.origin != .external
-                guard isDerived ? selection.contains(.derived) : selection.contains(.external) else { return }
+            bus.observe(name, origins: origins) { event in
                 sink(LogRecord(t: clock(), event: make(event.payload), origin: event.origin))
             }
         }

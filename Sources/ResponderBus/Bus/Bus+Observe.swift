@@ -22,6 +22,20 @@ extension Bus {
         return ObservationToken(bus: self, record: record)
     }
 
+    /// Observes events of one name whose origin passes `origins`. Loop-confined. Package-internal:
+    /// a log recorder that keeps only derived events is then not called for every external one
+    /// (a replay posts a million of them).
+    package func observe<Payload>(
+        _ name: EventName<Payload>, origins: OriginFilter, _ body: @escaping (Event<Payload>) -> Void
+    ) -> ObservationToken {
+        loop.preconditionInLoop()
+        let record = TypedRecord(
+            nameID: name.id, sender: nil, sortKey: makeSequence(), inPipeline: false, pluginName: nil, origins: origins,
+            body: body)
+        attach(record)
+        return ObservationToken(bus: self, record: record)
+    }
+
     /// Observes events of every name, optionally from one sender only. Loop-confined.
     ///
     /// Delivery to an all-names observer boxes the payload into an ``AnyEvent`` (one allocation per

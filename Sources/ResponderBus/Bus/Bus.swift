@@ -273,13 +273,7 @@ public final class Bus: @unchecked Sendable {
     @inlinable
     func invokeTyped<Payload>(_ record: ObserverRecord, _ event: Event<Payload>) {
         guard !record.isRemoved else { return }
-        if record.senderID != nil {
-            if record.sender == nil {
-                if record.markRemoved() { state.deadRecords.append(record) }
-                return
-            }
-            guard record.accepts(event.sender) else { return }
-        }
+        if record.isFiltered && !passesFilters(record, sender: event.sender, origin: event.origin) { return }
         // Safe: a name id fixes its payload type, and typed records sit only under their own id.
         // Called through a guaranteed reference, so that the body is borrowed from the record
         // rather than copied out of it (a retain and a release of its context per call).
@@ -291,14 +285,7 @@ public final class Bus: @unchecked Sendable {
     @inlinable
     func invoke<Payload>(_ record: ObserverRecord, _ event: Event<Payload>, _ erased: AnyEvent) {
         guard !record.isRemoved else { return }
-        if record.senderID != nil {
-            if record.sender == nil {
-                // The sender died: this observation can never match again.
-                if record.markRemoved() { state.deadRecords.append(record) }
-                return
-            }
-            guard record.accepts(event.sender) else { return }
-        }
+        if record.isFiltered && !passesFilters(record, sender: event.sender, origin: event.origin) { return }
         // Through guaranteed references, as in `invokeTyped`.
         if record.isErased {
             Borrowed(assumingType(record, ErasedRecord.self)).with {
@@ -310,6 +297,21 @@ public final class Bus: @unchecked Sendable {
                 $0.body(event)
             }
         }
+    }
+
+    /// Whether a record that filters (``ObserverRecord/isFiltered``) takes a post from `sender` of
+    /// `origin`.
+    @inlinable
+    func passesFilters(_ record: ObserverRecord, sender: AnyObject?, origin: EventOrigin) -> Bool {
+        if record.senderID != nil {
+            if record.sender == nil {
+                // The sender died: this observation can never match again.
+                if record.markRemoved() { state.deadRecords.append(record) }
+                return false
+            }
+            guard record.accepts(sender) else { return false }
+        }
+        return record.origins.accepts(origin)
     }
 
     // MARK: Records

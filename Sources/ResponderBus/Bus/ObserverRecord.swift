@@ -23,9 +23,17 @@ class ObserverRecord {
     @usableFromInline final let isErased: Bool
     /// The plugin that owns this record, if any.
     final let pluginName: String?
+    /// The origins of the posts this record takes.
+    @usableFromInline final let origins: OriginFilter
+    /// Whether delivery must look at the post's sender or origin (``senderID`` or ``origins``
+    /// filters): one test for the usual record, which filters on neither.
+    @usableFromInline final let isFiltered: Bool
     @usableFromInline final let removed = Atomic<Bool>(false)
 
-    init(nameID: Int?, sender: AnyObject?, sortKey: UInt64, inPipeline: Bool, isErased: Bool, pluginName: String?) {
+    init(
+        nameID: Int?, sender: AnyObject?, sortKey: UInt64, inPipeline: Bool, isErased: Bool, pluginName: String?,
+        origins: OriginFilter = .any
+    ) {
         self.nameID = nameID
         self.senderID = sender.map(ObjectIdentifier.init)
         self.sender = sender
@@ -33,6 +41,8 @@ class ObserverRecord {
         self.inPipeline = inPipeline
         self.isErased = isErased
         self.pluginName = pluginName
+        self.origins = origins
+        self.isFiltered = sender != nil || origins != .any
     }
 
     /// Whether the observation was removed; thread-safe.
@@ -57,6 +67,32 @@ class ObserverRecord {
     }
 }
 
+/// Which posts an observation takes by their origin: a recorder of derived events only need not be
+/// called for every external one. Package-internal.
+@usableFromInline
+package enum OriginFilter: UInt8, Sendable {
+    /// Every post.
+    case any
+    /// Only posts whose origin is ``EventOrigin/external``.
+    case external
+    /// Only posts derived by a plugin.
+    case derived
+
+    /// Whether a post of `origin` passes.
+    @inlinable
+    func accepts(_ origin: EventOrigin) -> Bool {
+        switch self {
+        case .any: return true
+        case .external:
+            if case .external = origin { return true }
+            return false
+        case .derived:
+            if case .external = origin { return false }
+            return true
+        }
+    }
+}
+
 /// A record whose body takes a typed event.
 @usableFromInline
 final class TypedRecord<Payload: Sendable>: ObserverRecord {
@@ -64,12 +100,12 @@ final class TypedRecord<Payload: Sendable>: ObserverRecord {
 
     init(
         nameID: Int, sender: AnyObject?, sortKey: UInt64, inPipeline: Bool, pluginName: String?,
-        body: @escaping (Event<Payload>) -> Void
+        origins: OriginFilter = .any, body: @escaping (Event<Payload>) -> Void
     ) {
         self.body = body
         super.init(
             nameID: nameID, sender: sender, sortKey: sortKey, inPipeline: inPipeline, isErased: false,
-            pluginName: pluginName)
+            pluginName: pluginName, origins: origins)
     }
 }
 
