@@ -40,20 +40,21 @@ public final class LogReader {
     public let totalBytes: Int?
 
     /// How many bytes have been consumed so far.
-    public var bytesConsumed: Int { state.lines.bytesConsumed }
+    public var bytesConsumed: Int { state.value.lines.bytesConsumed }
     /// The number of the last line read.
-    public var lineNumber: Int { state.lines.lineNumber }
+    public var lineNumber: Int { state.value.lines.lineNumber }
     /// Whether the input may still grow (`tail -f`): at its current end, ``next()`` returns `nil`
     /// without treating an unfinished last line as cut off, and a later ``next()`` reads what was
     /// appended since.
     public var follows: Bool {
-        get { state.lines.follows }
-        set { state.lines.follows = newValue }
+        get { state.value.lines.follows }
+        set { state.value.lines.follows = newValue }
     }
 
-    /// Everything reading changes, as one value: each call below is one access to it, checked once
-    /// for exclusivity, however many of its fields the line touches.
-    private var state: State
+    /// Everything reading changes, as one value. A reader is used by one thread at a time (the
+    /// replay hands it to its read-ahead thread and takes it back), so the value lives in the
+    /// core's `LoopConfined` box: no run-time exclusivity check per line.
+    private let state: LoopConfined<State>
 
     /// Opens a log file (`-` for standard input).
     ///
@@ -77,11 +78,11 @@ public final class LogReader {
     private init(source: ByteSource, size: Int?, maxLineLength: Int) {
         self.totalBytes = size
         self.maxLineLength = maxLineLength
-        state = State(lines: LineSplitter(source: source, maxLineLength: maxLineLength))
+        state = LoopConfined(State(lines: LineSplitter(source: source, maxLineLength: maxLineLength)))
     }
 
     deinit {
-        if case .file(let descriptor, true) = state.lines.source { close(descriptor) }
+        if case .file(let descriptor, true) = state.value.lines.source { close(descriptor) }
     }
 
     // MARK: Header
@@ -92,7 +93,7 @@ public final class LogReader {
     ///   `responder-bus-log` header), ``LogReadError/Code/unsupportedVersion`` (a newer version), or
     ///   the problem with the line.
     public func readHeader() throws(LogReadError) -> LogHeader {
-        try state.readHeader()
+        try state.value.readHeader()
     }
 
     private static func header(from parser: inout RecordParser) throws(LogReadError) -> LogHeader {
@@ -133,7 +134,7 @@ public final class LogReader {
     /// The next record or rejected line, or `nil` at the end of the input. Reads the header first if
     /// ``readHeader()`` was not called (a bad header is then the first problem).
     public func next() -> Item? {
-        state.next()
+        state.value.next()
     }
 
     /// What reading changes: the lines, whether the header was read, and the last record's time.

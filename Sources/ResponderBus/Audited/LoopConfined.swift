@@ -13,8 +13,8 @@
 /// Use it only on the bus's loop (from callbacks, hooks and the loop's timers), and never pass
 /// ``value`` (or a part of it) `inout` to code that reaches the same box: nothing checks either.
 /// It is not `Sendable`. (State that is not a plugin's but is just as confined to one thread, such
-/// as the command-line tool's buffered output, written only by the thread that replays, may live
-/// in one on the same terms.)
+/// as the command-line tool's buffered output, written only by the thread that replays, or a log
+/// reader, which one thread at a time reads, may live in one on the same terms.)
 public final class LoopConfined<Value> {
     @usableFromInline @exclusivity(unchecked) var _value: Value
 
