@@ -228,6 +228,40 @@ struct RepeatedPostTests {
         #expect(setup.entries == ["didShow:1", "count:3 by RepeatingCounter", "count:4 by RepeatingCounter"])
     }
 
+    @Test("re-posted while it is the only queued event: one entry, the latest payload; removed, it queues again")
+    func onlyQueuedEntry() throws {
+        let setup = try Setup()
+        let (loop, bus) = (setup.loop, setup.bus)
+        loop.runAsTurn {
+            for _ in 0..<3 { bus.post(.keyboardWillChangeFrame, KeyboardInfo()) }
+            #expect(bus.queuedEventCount == 1)
+        }
+        loop.run()
+        #expect(setup.entries == ["count:3 by RepeatingCounter"])
+        // Its entry removed from outside, a re-post queues it again rather than changing a payload
+        // nothing will deliver.
+        loop.runAsTurn {
+            bus.post(.keyboardWillChangeFrame, KeyboardInfo())
+            #expect(bus.removeQueuedEvents(RepeatingCounter.counted) == 1)
+            bus.post(.keyboardWillChangeFrame, KeyboardInfo())
+            #expect(bus.queuedEventCount == 1)
+        }
+        loop.run()
+        #expect(setup.entries == ["count:3 by RepeatingCounter", "count:5 by RepeatingCounter"])
+        // With a when-idle event also waiting, it still goes to the back of its queue.
+        loop.runAsTurn {
+            bus.post(.keyboardWillChangeFrame, KeyboardInfo())
+            bus.post(.keyboardDidShow, KeyboardInfo(curve: 2), style: .whenIdle)
+            bus.post(.keyboardWillChangeFrame, KeyboardInfo())
+            #expect(bus.queuedEventCount == 2)
+        }
+        loop.run()
+        #expect(
+            setup.entries == [
+                "count:3 by RepeatingCounter", "count:5 by RepeatingCounter", "count:7 by RepeatingCounter", "didShow:2",
+            ])
+    }
+
     @Test("a coalescing post of the same name from elsewhere replaces it, and it replaces that one")
     func coalescesWithOrdinaryPosts() throws {
         let setup = try Setup()

@@ -52,6 +52,12 @@ extension Bus {
         }
     }
 
+    /// Whether the only queued event (of either queue) is the asap one with `sequence`.
+    @usableFromInline
+    func isOnlyQueuedEvent(sequence: UInt64) -> Bool {
+        sequence != 0 && state.asapQueue.count == 1 && state.idleQueue.isEmpty && state.asapQueue[0].sequence == sequence
+    }
+
     /// Whether either queue holds an event.
     @usableFromInline
     var hasQueuedEvents: Bool { !state.asapQueue.isEmpty || !state.idleQueue.isEmpty }

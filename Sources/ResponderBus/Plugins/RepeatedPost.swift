@@ -24,6 +24,9 @@ public final class RepeatedPost<Payload: Sendable> {
     @usableFromInline let origin: EventOrigin
     @usableFromInline let slot: LoopConfined<Payload>
     @usableFromInline let deliver: (Bus) -> Void
+    /// The sequence number of this object's entry in the bus's as-soon-as-possible queue, while
+    /// one waits there (0 otherwise): a re-post finds it without scanning the queue.
+    @usableFromInline let queued: LoopConfined<UInt64>
 
     /// Creates the repeated post of `name`, derived by the plugin whose `context` this is.
     ///
@@ -38,7 +41,12 @@ public final class RepeatedPost<Payload: Sendable> {
         self.name = name
         self.origin = origin
         self.slot = slot
-        deliver = { bus in bus.post(name, slot.value, sender: nil, origin: origin) }
+        let queued = LoopConfined<UInt64>(0)
+        self.queued = queued
+        deliver = { bus in
+            queued.value = 0
+            bus.post(name, slot.value, sender: nil, origin: origin)
+        }
     }
 }
 
@@ -60,6 +68,13 @@ extension PluginContext {
         guard registration.isActive else { return }
         withBus { bus in
             bus.loop.assertInLoop()
+            // Posted again while its entry is the only event queued (a turn's second event, say):
+            // removing the entry and queueing it again at the back would leave the queue as it is,
+            // so only the payload changes.
+            if style == .asap && repeated.queued.value != 0 && bus.isOnlyQueuedEvent(sequence: repeated.queued.value) {
+                repeated.slot.value = payload
+                return
+            }
             if bus.hasQueuedEvents { bus.removeQueued(nameID: repeated.name.id, senderID: nil, coalescing) }
             switch style {
             case .now:
@@ -67,8 +82,10 @@ extension PluginContext {
             case .asap, .whenIdle:
                 // Nothing of this name is queued any more: the slot is free for the new payload.
                 repeated.slot.value = payload
+                let sequence = bus.makeSequence()
+                repeated.queued.value = style == .asap ? sequence : 0
                 bus.enqueue(
-                    QueuedPost(nameID: repeated.name.id, senderID: nil, sequence: bus.makeSequence(), deliver: repeated.deliver),
+                    QueuedPost(nameID: repeated.name.id, senderID: nil, sequence: sequence, deliver: repeated.deliver),
                     whenIdle: style == .whenIdle)
             }
         }
