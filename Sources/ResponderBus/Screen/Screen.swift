@@ -58,7 +58,10 @@ public final class Screen {
     /// The last four views looked up, by identifier, replaced in turn. Borrowed: the index holds
     /// each node for as long as it is here (changing the index empties this).
     struct RecentLookups {
-        typealias Entry = (id: ViewID, node: Borrowed<ViewNode>)
+        /// An identifier, its length in UTF-8 (compared first: two different identifiers usually
+        /// differ in length, and comparing the lengths is cheaper than comparing the strings), and
+        /// its view.
+        typealias Entry = (id: ViewID, length: Int, node: Borrowed<ViewNode>)
         var first: Entry?
         var second: Entry?
         var third: Entry?
@@ -66,19 +69,21 @@ public final class Screen {
         var next = 0
 
         func find(_ id: ViewID) -> Borrowed<ViewNode>? {
-            if let entry = first, entry.id == id { return entry.node }
-            if let entry = second, entry.id == id { return entry.node }
-            if let entry = third, entry.id == id { return entry.node }
-            if let entry = fourth, entry.id == id { return entry.node }
+            let length = id.rawValue.utf8.count
+            if let entry = first, entry.length == length, entry.id == id { return entry.node }
+            if let entry = second, entry.length == length, entry.id == id { return entry.node }
+            if let entry = third, entry.length == length, entry.id == id { return entry.node }
+            if let entry = fourth, entry.length == length, entry.id == id { return entry.node }
             return nil
         }
 
         mutating func remember(_ id: ViewID, _ node: Borrowed<ViewNode>) {
+            let entry = (id, id.rawValue.utf8.count, node)
             switch next {
-            case 0: first = (id, node)
-            case 1: second = (id, node)
-            case 2: third = (id, node)
-            default: fourth = (id, node)
+            case 0: first = entry
+            case 1: second = entry
+            case 2: third = entry
+            default: fourth = entry
             }
             next = (next + 1) & 3
         }
@@ -357,9 +362,15 @@ public final class Screen {
     /// frame were in screen coordinates, and `unmoved` does not apply to it.
     public func frameInScreen(of view: ViewNode, unmoved: Bool = false) -> Rect {
         var frame = view.frame
-        if unmoved, view === root { frame.origin.y = restingRootOriginY }
-        let origin = contentOrigin(of: view.parent, unmoved: unmoved)
+        if unmoved, ObjectIdentifier(view) == rootIdentity { frame.origin.y = restingRootOriginY }
+        // From the parent's borrowed link (the public `parent` is a counted reference).
+        let origin = contentOrigin(of: view._storage.value.parent, unmoved: unmoved)
         return frame.offsetBy(dx: origin.x, dy: origin.y)
+    }
+
+    /// The root view's identity, read without counting a reference to it.
+    private var rootIdentity: ObjectIdentifier? {
+        _storage._value.root.map { ObjectIdentifier($0) }
     }
 
     /// Converts a rectangle from the coordinates of `from` to those of `to`; `nil` stands for the
@@ -378,11 +389,16 @@ public final class Screen {
 
     /// Where the origin of `view`'s content coordinates lies on the screen; `.zero` for `nil`.
     private func contentOrigin(of view: ViewNode?, unmoved: Bool) -> Point {
+        guard let view else { return .zero }
+        return contentOrigin(of: Borrowed(view), unmoved: unmoved)
+    }
+
+    /// ``contentOrigin(of:unmoved:)`` from a borrowed view.
+    private func contentOrigin(of view: Borrowed<ViewNode>?, unmoved: Bool) -> Point {
         var origin = Point.zero
-        guard let view else { return origin }
         // Walked without counting references (see `ViewNode.isVisible`).
-        let root = _storage.value.root.map { ObjectIdentifier($0) }
-        var next: Borrowed<ViewNode>? = Borrowed(view)
+        let root = rootIdentity
+        var next = view
         while let current = next {
             next = current.with { node in
                 var frameOrigin = node.frame.origin

@@ -149,7 +149,8 @@ public final class ViewNode {
 
     private static func visit(_ node: Borrowed<ViewNode>, _ visit: (ViewNode) -> SubtreeVisit) {
         node.with { view in
-            guard visit(view) == .descend else { return }
+            // A leaf's (empty) children are not reached for: that costs a retain and a release.
+            guard visit(view) == .descend, !view._storage._value.children.isEmpty else { return }
             // The stored field itself: through `value`'s getter the whole storage was copied
             // (and destroyed) for every view visited.
             view._storage._value.children.withUnsafeBufferPointer { children in
