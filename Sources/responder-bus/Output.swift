@@ -155,7 +155,7 @@ private final class BackgroundWriter: Sendable {
 
     static let batchSize = 256
     // The writer only has to keep up: it is woken when half the batches wait, not for each one.
-    private let channel = BatchChannel<[Item]>(capacity: 8, wakesConsumerAt: 4)
+    private let channel = BatchChannel<[Item]>(capacity: 32, wakesConsumerAt: 4)
     /// The errno of the first failed write, set by the thread.
     private let failure = Mutex<Int32?>(nil)
 
@@ -183,7 +183,8 @@ private final class BackgroundWriter: Sendable {
         guard started else { return nil }
     }
 
-    /// Hands a batch of lines to the thread (waiting while it is eight batches behind).
+    /// Hands a batch of lines to the thread (waiting while it is 32 batches behind: the thread may
+    /// wait to be scheduled on a loaded machine, and the replay should not wait with it).
     func put(_ batch: [Item]) {
         channel.put(batch)
     }

@@ -80,13 +80,13 @@ public final class Replayer {
     /// times).
     ///
     /// With `readAhead` (the default), an input that ends (a file, bytes in memory; not a pipe, not
-    /// a followed file) is read and parsed on a second thread a few hundred lines ahead, so that
+    /// a followed file) is read and parsed on a second thread a few thousand lines ahead, so that
     /// parsing overlaps with delivery; what is posted, reported and recorded is the same, in the
     /// same order. `reader` must not be used by anyone else until this returns.
     public func replay(_ reader: LogReader, on loop: VirtualTimeLoop, strict: Bool = false, readAhead: Bool = true) -> Summary {
         precondition(bus.loop === loop, "replay on the bus's own loop")
         begin()
-        // Read a few hundred lines ahead, on a second thread when the input ends; a pipe or a
+        // Read a few thousand lines ahead, on a second thread when the input ends; a pipe or a
         // followed file is read one record at a time, so what arrives is posted at once.
         let ends = reader.totalBytes != nil && !reader.follows
         var run = makeRun(ReadAhead(reader, threaded: readAhead && ends, batchSize: ends ? 256 : 1), strict: strict)

@@ -68,6 +68,7 @@ public final class Screen {
         var fourth: Entry?
         var next = 0
 
+        @inline(__always)
         func find(_ id: ViewID) -> Borrowed<ViewNode>? {
             let length = id.rawValue.utf8.count
             if let entry = first, entry.length == length, entry.id == id { return entry.node }
@@ -211,7 +212,9 @@ public final class Screen {
     }
 
     private func lookUp(_ id: ViewID) -> Borrowed<ViewNode>? {
-        if let recent = _storage.value.recentLookups.find(id) { return recent }
+        // Read in place (the stored field, `find` inlined): a call through `value`'s getter copied
+        // the look-ups for every call.
+        if let recent = _storage._value.recentLookups.find(id) { return recent }
         guard let node = _storage.value.index[id] else { return nil }
         let unmanaged = Borrowed(node)
         _storage.value.recentLookups.remember(id, unmanaged)
