@@ -133,35 +133,39 @@ extension Bus {
     ) -> [ObserverRecord] {
         var records: [ObserverRecord] = []
 
-        func route<P>(_ event: EventName<P>, _ call: @escaping (Event<P>, PluginContext) throws -> Void) {
-            records.append(
-                TypedRecord(nameID: event.id, sender: nil, sortKey: 0, inPipeline: true, pluginName: name) { delivered in
-                    guard registration.isCallable else { return }
-                    do {
-                        try call(delivered, context)
-                    } catch {
-                        context.reportFailure(error, handling: delivered.name.rawValue)
-                    }
-                })
+        // Each record's body calls the plugin's method itself (through `deliver`, inlined), rather
+        // than a closure that calls it: one closure call fewer per event delivered to a plugin.
+        func route<P>(_ event: EventName<P>, _ body: @escaping (Event<P>) -> Void) {
+            records.append(TypedRecord(nameID: event.id, sender: nil, sortKey: 0, inPipeline: true, pluginName: name, body: body))
+        }
+        /// Calls `method` unless the plugin may not be called now; a throw becomes a diagnostic.
+        @inline(__always)
+        func deliver<P>(_ delivered: Event<P>, _ method: () throws -> Void) {
+            guard registration.isCallable else { return }
+            do {
+                try method()
+            } catch {
+                context.reportFailure(error, handling: delivered.name.rawValue)
+            }
         }
 
         if let keyboard = plugin as? any KeyboardObserving {
-            route(.keyboardWillShow) { try keyboard.keyboardWillShow($0, context: $1) }
-            route(.keyboardDidShow) { try keyboard.keyboardDidShow($0, context: $1) }
-            route(.keyboardWillHide) { try keyboard.keyboardWillHide($0, context: $1) }
-            route(.keyboardDidHide) { try keyboard.keyboardDidHide($0, context: $1) }
-            route(.keyboardWillChangeFrame) { try keyboard.keyboardWillChangeFrame($0, context: $1) }
-            route(.keyboardDidChangeFrame) { try keyboard.keyboardDidChangeFrame($0, context: $1) }
+            route(.keyboardWillShow) { e in deliver(e) { try keyboard.keyboardWillShow(e, context: context) } }
+            route(.keyboardDidShow) { e in deliver(e) { try keyboard.keyboardDidShow(e, context: context) } }
+            route(.keyboardWillHide) { e in deliver(e) { try keyboard.keyboardWillHide(e, context: context) } }
+            route(.keyboardDidHide) { e in deliver(e) { try keyboard.keyboardDidHide(e, context: context) } }
+            route(.keyboardWillChangeFrame) { e in deliver(e) { try keyboard.keyboardWillChangeFrame(e, context: context) } }
+            route(.keyboardDidChangeFrame) { e in deliver(e) { try keyboard.keyboardDidChangeFrame(e, context: context) } }
         }
         if let editing = plugin as? any EditingObserving {
-            route(.didBeginEditing) { try editing.didBeginEditing($0, context: $1) }
-            route(.didEndEditing) { try editing.didEndEditing($0, context: $1) }
+            route(.didBeginEditing) { e in deliver(e) { try editing.didBeginEditing(e, context: context) } }
+            route(.didEndEditing) { e in deliver(e) { try editing.didEndEditing(e, context: context) } }
         }
         if let returnKey = plugin as? any ReturnKeyObserving {
-            route(.returnKey) { try returnKey.returnKey($0, context: $1) }
+            route(.returnKey) { e in deliver(e) { try returnKey.returnKey(e, context: context) } }
         }
         if let settled = plugin as? any TurnSettledObserving {
-            route(.turnSettled) { try settled.turnSettled($0, context: $1) }
+            route(.turnSettled) { e in deliver(e) { try settled.turnSettled(e, context: context) } }
         }
         if let generic = plugin as? any EventObserving {
             let body: (AnyEvent) -> Void = { event in
