@@ -50,6 +50,11 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
     private struct State {
         var tasks = Heap<Task>()
         var sequence: UInt64 = 0
+        /// The oldest end-of-turn work, when it was queued with nothing else waiting: most turns
+        /// queue one piece (the bus's drain of its as-soon-as-possible events), which then costs
+        /// no deque operations. Always older than everything in `endOfTurn`.
+        var firstEndOfTurn: (() -> Void)?
+        /// The other end-of-turn work, in order.
         var endOfTurn = Deque<QueuedWork>()
         var idle = Deque<QueuedWork>()
         var now: Duration = .zero
@@ -143,7 +148,16 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
 
     /// Queues `work` for the end of the current turn.
     public func runAtEndOfTurn(_ work: @escaping () -> Void) {
-        endOfTurn.append(QueuedWork(work))
+        if state.value.firstEndOfTurn == nil && state.value.endOfTurn.isEmpty {
+            state.value.firstEndOfTurn = work
+        } else {
+            endOfTurn.append(QueuedWork(work))
+        }
+    }
+
+    /// Whether end-of-turn work waits.
+    private var hasEndOfTurnWork: Bool {
+        state.value.firstEndOfTurn != nil || !state.value.endOfTurn.isEmpty
     }
 
     /// Queues `work` for when the loop has nothing else due at the current time.
@@ -153,7 +167,7 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
 
     /// Whether any work is waiting: due now, scheduled for later, or queued for a hook.
     public var hasPendingWork: Bool {
-        !tasks.isEmpty || !endOfTurn.isEmpty || !idle.isEmpty || inboxCount.load(ordering: .acquiring) > 0
+        !tasks.isEmpty || hasEndOfTurnWork || !idle.isEmpty || inboxCount.load(ordering: .acquiring) > 0
     }
 
     /// The deadline of the earliest scheduled task that has not run, if any.
@@ -166,7 +180,7 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
     public func run() {
         adoptCallingThread()
         while true {
-            if !state.value.endOfTurn.isEmpty { drainEndOfTurn() }
+            if hasEndOfTurnWork { drainEndOfTurn() }
             if inboxCount.load(ordering: .acquiring) > 0 { moveInboxToTasks() }
             if let earliest = state.value.earliest, earliest <= now {
                 let task = tasks.removeMin()
@@ -190,7 +204,7 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
     /// Whether ``run()`` would find nothing to do: nothing queued for the end of the turn or for
     /// idleness, nothing from other threads, nothing due at the current time.
     private var hasNothingDueNow: Bool {
-        state.value.endOfTurn.isEmpty && state.value.idle.isEmpty && inboxCount.load(ordering: .acquiring) == 0
+        !hasEndOfTurnWork && state.value.idle.isEmpty && inboxCount.load(ordering: .acquiring) == 0
             && !(state.value.earliest.map { $0 <= now } ?? false)
     }
 
@@ -267,6 +281,15 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
     }
 
     private func drainEndOfTurn() {
-        while let work = state.value.endOfTurn.popFirst() { work.run() }
+        while true {
+            if let first = state.value.firstEndOfTurn {
+                state.value.firstEndOfTurn = nil
+                first()
+            } else if let work = state.value.endOfTurn.popFirst() {
+                work.run()
+            } else {
+                return
+            }
+        }
     }
 }
