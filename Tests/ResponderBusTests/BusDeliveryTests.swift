@@ -108,6 +108,46 @@ struct BusDeliveryTests {
         _ = outer
     }
 
+    @Test("a post walks the observers as they were when it began, whatever its callbacks add and remove")
+    func walkIsASnapshot() {
+        // The delivery list is walked in place (no copy per post); a change made from a callback
+        // must copy it first. Removing the middle observer would otherwise shift the last one into
+        // its place (called twice, or a freed slot read), and adding many would move the list.
+        let bus = self.bus
+        var calls: [String] = []
+        var tokens: [String: ObservationToken] = [:]
+        var added: [ObservationToken] = []
+        tokens["A"] = bus.observe(.keyboardWillHide) { _ in
+            calls.append("A")
+            tokens["B"]?.cancel()
+            if added.isEmpty {
+                for index in 0..<64 { added.append(bus.observe(.keyboardWillHide) { _ in calls.append("N\(index)") }) }
+            }
+        }
+        tokens["B"] = bus.observe(.keyboardWillHide) { _ in calls.append("B") }
+        tokens["C"] = bus.observe(.keyboardWillHide) { _ in calls.append("C") }
+        bus.post(.keyboardWillHide, KeyboardInfo())
+        #expect(calls == ["A", "C"])
+        calls.removeAll()
+        bus.post(.keyboardWillHide, KeyboardInfo())
+        #expect(calls == ["A", "C"] + (0..<64).map { "N\($0)" })
+        // And from a nested post, delivered while the outer post is still under way.
+        calls.removeAll()
+        var nested: ObservationToken?
+        let outer = bus.observe(.keyboardDidHide) { _ in
+            calls.append("outer")
+            bus.post(.keyboardWillHide, KeyboardInfo())
+            tokens["C"]?.cancel()
+        }
+        bus.post(.keyboardDidHide, KeyboardInfo())
+        #expect(calls == ["outer", "A"] + (0..<64).map { "N\($0)" })
+        nested = bus.observe(.keyboardWillHide) { _ in calls.append("late") }
+        calls.removeAll()
+        bus.post(.keyboardWillHide, KeyboardInfo())
+        #expect(calls == ["A"] + (0..<64).map { "N\($0)" } + ["late"])
+        _ = (outer, nested, added)
+    }
+
     @Test("nested posts run to completion: queued FIFO behind the current event, never re-entering")
     func runToCompletion() {
         let bus = self.bus

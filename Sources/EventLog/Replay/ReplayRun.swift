@@ -52,13 +52,13 @@ struct ReplayRun {
     /// strict run stopped. The record stays where it is until ``postTurn(at:)``.
     mutating func nextExternalTime() -> Double? {
         while !stopped {
-            guard let batch, batch.hasItem else {
+            guard batch != nil, batch!.hasItem else {
                 batch = source.next()
                 if batch == nil { return nil }
                 continue
             }
-            if batch.nextKind == .external { return batch.nextTime }
-            handOver(from: batch)
+            if batch!.nextKind == .external { return batch!.nextTime }
+            handOver()
         }
         return nil
     }
@@ -69,17 +69,19 @@ struct ReplayRun {
     mutating func postTurn(at t: Double) {
         var count = 0
         // Batch by batch (the batch in hand is held once, not once per record).
-        while !stopped, let batch {
-            while batch.hasItem {
-                guard batch.nextKind == .external else {
-                    handOver(from: batch)
+        // Read through `batch!` each time rather than bound to a local: a local copy of the
+        // reference is a retain and a release per record.
+        while !stopped, batch != nil {
+            while batch!.hasItem {
+                guard batch!.nextKind == .external else {
+                    handOver()
                     if stopped { return }
                     continue
                 }
-                guard count < maxTurnSize, count == 0 || batch.nextTime == t else { return }
-                countItem(in: batch)
-                let view = batch.nextView
-                let next = batch.takeRecord()
+                guard count < maxTurnSize, count == 0 || batch!.nextTime == t else { return }
+                countItem()
+                let view = batch!.nextView
+                let next = batch!.takeRecord()
                 post(next.record, at: next.location, naming: view)
                 count += 1
                 if stopped { return }
@@ -88,10 +90,11 @@ struct ReplayRun {
         }
     }
 
-    /// Takes the next item, a rejected line or a recorded derived record, and hands it over.
-    private mutating func handOver(from batch: ReadAhead.Batch) {
-        countItem(in: batch)
-        switch batch.take() {
+    /// Takes the next item of the batch in hand, a rejected line or a recorded derived record, and
+    /// hands it over.
+    private mutating func handOver() {
+        countItem()
+        switch batch!.take() {
         case .problem(let error):
             reject(error)
         case .record(let record, let location):
@@ -106,10 +109,10 @@ struct ReplayRun {
         batch = nil
     }
 
-    /// Counts an item, and reports progress every 16,384 of them.
-    private mutating func countItem(in batch: ReadAhead.Batch) {
+    /// Counts an item of the batch in hand, and reports progress every 16,384 of them.
+    private mutating func countItem() {
         itemsRead += 1
-        if itemsRead & 0x3FFF == 0 { onProgress(batch.bytesConsumed, source.reader.totalBytes) }
+        if itemsRead & 0x3FFF == 0 { onProgress(batch!.bytesConsumed, source.reader.totalBytes) }
     }
 
     /// Posts a record, which names `view` (found by the reader), unless the scene has no such view

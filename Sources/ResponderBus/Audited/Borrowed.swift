@@ -8,7 +8,7 @@
 ///
 /// | made in | the object | kept alive by |
 /// |---|---|---|
-/// | `Bus.dispatch` | an observer record | the delivery snapshot being walked |
+/// | `Bus.dispatch` | an observer record | the delivery list being walked (kept by `DeliveryState.deliveryRecords(for:)`'s pinning) |
 /// | `PluginContext` | the bus | the bus itself: it marks its registrations dead in `deinit`, and a context checks that first |
 /// | `BusAnchor` | the bus | the bus: it clears the anchor, under the anchor's lock, first thing in `deinit` |
 /// | `CrossThreadInbox` | a channel | the inbox's own `channels` array, which never shrinks |

@@ -39,6 +39,50 @@ struct DeliveryState {
     @usableFromInline var turnWatch = TurnWatch()
     /// The registrations that threw during the current outermost post.
     var failingRegistrations: [PluginRegistration] = []
+    /// The delivery lists as they were before each change made during the current outermost post
+    /// (see ``deliveryRecords(for:)``); emptied when it ends.
+    @usableFromInline var pinnedDeliveries: [ContiguousArray<ObserverRecord>] = []
 
     @usableFromInline init() {}
+}
+
+extension DeliveryState {
+    /// The delivery list a post of name id `id` walks (the all-names route's for an id no route
+    /// has yet), and whether it holds an erased record: read in place, without the retain and
+    /// release of the list that a copy would cost on every post.
+    ///
+    /// ## Invariant
+    ///
+    /// The buffer stays valid, unchanged, until the outermost post ends (`isDispatching` goes back
+    /// to false), because nothing changes a delivery list in place meanwhile: every change to one
+    /// (`Bus.attach`, `Bus.detach`, `Bus.rebuildAllDeliveries`; an observer added or removed from
+    /// a callback) first calls ``pinDeliveriesBeforeChange()``, which holds a reference to every
+    /// list while a post is under way. The change then copies the list (copy on write) and the
+    /// walk goes on over the old one, as over a snapshot; the outermost post lets them go
+    /// (``unpinDeliveries()``). Every walk happens inside a post (`dispatch` is only called with
+    /// `isDispatching` set). Removal still takes effect at once through `ObserverRecord.isRemoved`.
+    ///
+    /// Mutating only so that it reads the bus's state in place (a non-mutating call copied the
+    /// whole state); it changes nothing.
+    @inlinable
+    mutating func deliveryRecords(for id: Int) -> (records: UnsafeBufferPointer<ObserverRecord>, hasErased: Bool) {
+        if id < routes.count {
+            return (routes[id].delivery.withUnsafeBufferPointer { $0 }, routes[id].deliveryHasErased)
+        }
+        return (wildcard.delivery.withUnsafeBufferPointer { $0 }, wildcard.deliveryHasErased)
+    }
+
+    /// Called before any change to a delivery list: during a post, holds a reference to every list
+    /// as it is, so that the change copies rather than changes the one being walked.
+    mutating func pinDeliveriesBeforeChange() {
+        guard isDispatching else { return }
+        pinnedDeliveries.append(wildcard.delivery)
+        for route in routes { pinnedDeliveries.append(route.delivery) }
+    }
+
+    /// Lets the lists pinned during the post that just ended go.
+    @usableFromInline
+    mutating func unpinDeliveries() {
+        pinnedDeliveries.removeAll()
+    }
 }

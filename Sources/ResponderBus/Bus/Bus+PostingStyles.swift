@@ -75,7 +75,13 @@ extension Bus {
             state.asapQueue.append(queued)
             if !asapDrainScheduled {
                 asapDrainScheduled = true
-                loop.runAtEndOfTurn { [self] in drainASAP() }
+                // On the virtual-time loop the bus itself is the work (``LoopWork``): one retain
+                // and one release a turn, where a closure capturing it cost two of each.
+                if let virtualTimeLoop {
+                    virtualTimeLoop.runAtEndOfTurn(draining: self)
+                } else {
+                    loop.runAtEndOfTurn { [self] in drainASAP() }
+                }
             }
         }
     }
@@ -135,7 +141,7 @@ extension Bus {
         return before - queue.count
     }
 
-    private func drainASAP() {
+    func drainASAP() {
         // Events queued asap while draining join this drain, as end-of-turn work does; each is
         // taken from the queue only when its turn comes, so a later post can still coalesce it away.
         while let next = state.asapQueue.popFirst() { next.deliver(self) }
@@ -154,5 +160,12 @@ extension Bus {
             idleDrainScheduled = true
             loop.runWhenIdle { [self] in drainIdle() }
         }
+    }
+}
+
+extension Bus: LoopWork {
+    /// The end-of-turn drain of the asap queue, queued as the bus itself.
+    package func runLoopWork() {
+        drainASAP()
     }
 }

@@ -61,6 +61,8 @@ import DequeModule
 public final class Bus: @unchecked Sendable {
     /// The loop the bus delivers on.
     public let loop: any BusLoop
+    /// ``loop``, when it is a ``VirtualTimeLoop``.
+    let virtualTimeLoop: VirtualTimeLoop?
     /// The model of the screen the events are about. Loop-confined.
     public let screen: Screen
 
@@ -108,6 +110,7 @@ public final class Bus: @unchecked Sendable {
                     .reduce(0) { (mask: Int, event: BuiltinEvent) in mask | 1 << event.rawValue },
             "the screen-model id range is out of date")
         self.loop = loop
+        virtualTimeLoop = loop as? VirtualTimeLoop
         self.screen = screen
     }
 
@@ -146,7 +149,7 @@ public final class Bus: @unchecked Sendable {
         }
         state.isDispatching = true
         dispatch(name, payload, sender: sender, origin: origin)
-        if state.pending.isEmpty && state.deadRecords.isEmpty {
+        if state.pending.isEmpty && state.deadRecords.isEmpty && state.pinnedDeliveries.isEmpty {
             state.isDispatching = false
         } else {
             drainPending()
@@ -204,6 +207,7 @@ public final class Bus: @unchecked Sendable {
         }
         if !state.failingRegistrations.isEmpty { forgiveFailures() }
         state.isDispatching = false
+        if !state.pinnedDeliveries.isEmpty { state.unpinDeliveries() }
     }
 
     /// Drops the events still queued by a cascade that reached ``cascadeLimit``, and says so.
@@ -244,28 +248,24 @@ public final class Bus: @unchecked Sendable {
         }
         // One array per name lists everything to call, in order (see `Route.delivery`). It is a
         // snapshot: an observer added or removed meanwhile changes the bus's copy, not this one
-        // (copy on write), and removal still takes effect at once through `isRemoved`.
-        let known = name.id < state.routes.count
-        let delivery = known ? state.routes[name.id].delivery : state.wildcard.delivery
-        guard !delivery.isEmpty else { return }
-        if !(known ? state.routes[name.id].deliveryHasErased : state.wildcard.deliveryHasErased) {
+        // (the audited layer's `deliveryRecords(for:)` keeps it), and removal still takes effect
+        // at once through `isRemoved`.
+        let (records, hasErased) = state.deliveryRecords(for: name.id)
+        guard !records.isEmpty else { return }
+        if !hasErased {
             // Typed records only (the usual case): no erased form of the event is ever needed.
-            delivery.withUnsafeBufferPointer { records in
-                for index in records.indices {
-                    // The snapshot keeps every record alive for the whole loop: no retain per record
-                    // (an `unowned(unsafe)` local is still retained for each call it is passed to).
-                    Borrowed(records[index]).with { invokeTyped($0, event) }
-                }
+            for index in records.indices {
+                // The snapshot keeps every record alive for the whole loop: no retain per record
+                // (an `unowned(unsafe)` local is still retained for each call it is passed to).
+                Borrowed(records[index]).with { invokeTyped($0, event) }
             }
             return
         }
         // Erased once, up front, and lent to every erased record (an optional filled on demand
         // was copied, payload and all, for each call).
         let erased = event.erased
-        delivery.withUnsafeBufferPointer { records in
-            for index in records.indices {
-                Borrowed(records[index]).with { invoke($0, event, erased) }
-            }
+        for index in records.indices {
+            Borrowed(records[index]).with { invoke($0, event, erased) }
         }
     }
 
@@ -323,6 +323,7 @@ public final class Bus: @unchecked Sendable {
     }
 
     func attach(_ record: ObserverRecord) {
+        state.pinDeliveriesBeforeChange()
         if let id = record.nameID {
             if id >= state.routes.count {
                 var fresh = Route()
@@ -358,6 +359,7 @@ public final class Bus: @unchecked Sendable {
 
     /// Takes a record out of the lists (it must already be marked removed).
     func detach(_ record: ObserverRecord) {
+        state.pinDeliveriesBeforeChange()
         if let id = record.nameID {
             guard id < state.routes.count else { return }
             state.routes[id][pipeline: record.inPipeline].removeAll { $0 === record }
@@ -371,6 +373,7 @@ public final class Bus: @unchecked Sendable {
     /// Recomputes every name's delivery list (after an all-names record came or went, or the
     /// pipeline was reordered).
     func rebuildAllDeliveries() {
+        state.pinDeliveriesBeforeChange()
         let all = state.wildcard
         state.wildcard.rebuildDelivery(wildcard: Route())
         for id in state.routes.indices {

@@ -53,7 +53,7 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
         /// The oldest end-of-turn work, when it was queued with nothing else waiting: most turns
         /// queue one piece (the bus's drain of its as-soon-as-possible events), which then costs
         /// no deque operations. Always older than everything in `endOfTurn`.
-        var firstEndOfTurn: (() -> Void)?
+        var firstEndOfTurn: QueuedWork?
         /// The other end-of-turn work, in order.
         var endOfTurn = Deque<QueuedWork>()
         var idle = Deque<QueuedWork>()
@@ -148,10 +148,20 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
 
     /// Queues `work` for the end of the current turn.
     public func runAtEndOfTurn(_ work: @escaping () -> Void) {
+        runAtEndOfTurn(QueuedWork(work))
+    }
+
+    /// Queues `bus`'s asap drain as end-of-turn work: the bus itself, retained, is the work.
+    func runAtEndOfTurn(draining bus: Bus) {
+        runAtEndOfTurn(QueuedWork(bus))
+    }
+
+    @inline(__always)
+    private func runAtEndOfTurn(_ work: QueuedWork) {
         if state.value.firstEndOfTurn == nil && state.value.endOfTurn.isEmpty {
             state.value.firstEndOfTurn = work
         } else {
-            endOfTurn.append(QueuedWork(work))
+            endOfTurn.append(work)
         }
     }
 
@@ -282,9 +292,8 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
 
     private func drainEndOfTurn() {
         while true {
-            if let first = state.value.firstEndOfTurn {
-                state.value.firstEndOfTurn = nil
-                first()
+            if let first = state.value.firstEndOfTurn.take() {
+                first.run()
             } else if let work = state.value.endOfTurn.popFirst() {
                 work.run()
             } else {
