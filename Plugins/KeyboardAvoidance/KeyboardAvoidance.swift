@@ -199,7 +199,11 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
 
     /// Applies the rule to the current state and emits what changed.
     private func decide(_ context: PluginContext) {
-        let screen = context.screen
+        // Lent, not returned: no retain and release of the screen per decision.
+        context.withScreen { decide(context, on: $0) }
+    }
+
+    private func decide(_ context: PluginContext, on screen: Screen) {
         let covering = coveredPart(on: screen)
         // The screen's revision as this decision starts: what it posts may change the screen
         // before it returns (outside a dispatch, a post is delivered at once), and the next

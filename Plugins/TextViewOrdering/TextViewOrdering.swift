@@ -43,11 +43,11 @@ public final class TextViewOrdering: KeyboardObserving, EditingObserving, EventO
         var window: ScheduledWork?
         var heldTimeout: ScheduledWork?
         var reportedHold: Duration?
-        /// The end-of-turn `turnSettled`, re-posted (coalesced) after every event of a turn: made
-        /// once, so that re-posting it allocates nothing.
-        var settledPost: RepeatedPost<TurnSettled>?
     }
     private let state: LoopConfined<State>
+    /// The end-of-turn `turnSettled`, re-posted (coalesced) after every event of a turn: made once,
+    /// so that re-posting it allocates nothing, and a `let`, so that it is passed without a retain.
+    private let settledPost: RepeatedPost<TurnSettled>
 
     private var settler: TurnSettler {
         get { state.value.settler }
@@ -65,10 +65,6 @@ public final class TextViewOrdering: KeyboardObserving, EditingObserving, EventO
         get { state.value.reportedHold }
         set { state.value.reportedHold = newValue }
     }
-    private var settledPost: RepeatedPost<TurnSettled>? {
-        get { state.value.settledPost }
-        set { state.value.settledPost = newValue }
-    }
 
     /// Creates the plugin.
     ///
@@ -80,6 +76,7 @@ public final class TextViewOrdering: KeyboardObserving, EditingObserving, EventO
     public init(settleWindow: Duration? = nil, heldFrameTimeout: Duration = .seconds(1), name: String = "TextViewOrdering") {
         self.name = name
         state = LoopConfined(State(heldFrameTimeout: heldFrameTimeout, settler: TurnSettler(settleWindow: settleWindow)))
+        settledPost = RepeatedPost(.turnSettled, initial: TurnSettled(collapsedEvents: 0, firstResponder: nil), derivedBy: name)
     }
 
     /// The settle window for keyboard bursts, `nil` when off.
@@ -144,8 +141,7 @@ public final class TextViewOrdering: KeyboardObserving, EditingObserving, EventO
 
     private func postSettled(_ context: PluginContext, style: PostingStyle) {
         let payload = TurnSettled(collapsedEvents: settler.pendingEvents, firstResponder: context.firstResponder?.id)
-        if settledPost == nil { settledPost = RepeatedPost(.turnSettled, initial: payload, context: context) }
-        context.post(payload, through: settledPost!, style: style, coalescing: .onName)
+        context.post(payload, through: settledPost, style: style, coalescing: .onName)
     }
 
     private func settled(_ context: PluginContext) {

@@ -117,7 +117,7 @@ final class ReplaySession {
                 recordOutput = output
             }
             if firstSession, let path = command.report {
-                report = try ReplayReport(path: path, bus: bus, clock: { [unowned replayer] in replayer.logTime })
+                report = try ReplayReport(path: path, bus: bus, clock: replayer.logClock)
             }
         } catch {
             throw error.reported()
@@ -126,7 +126,7 @@ final class ReplaySession {
         // call (an unowned reference is checked and counted at each use). No cycle: the session
         // holds neither the recorder nor the replayer, which `runVirtual`/`runOnLibuv` stop.
         let live = liveLoop != nil
-        let recorder = LogRecorder(bus: bus, selection: recordOutput == nil ? .derived : .all, clock: { [unowned replayer] in replayer.logTime }) {
+        let recorder = LogRecorder(bus: bus, selection: recordOutput == nil ? .derived : .all, clock: replayer.logClock) {
             [self] (record: consuming LogRecord) in
             recordOutput?.line(copy record)
             if live { flushAtEndOfTurn() }

@@ -224,6 +224,44 @@ struct ReplayerReadAheadTests {
         #expect(paced.replayer.currentSummary.externalEvents == summary.externalEvents)
     }
 
+    @Test("logClock times a recorder's records as logTime does, fast and in real time, and does not keep the replayer")
+    func logClock() throws {
+        var timesByReplay: [[Double]] = []
+        for realTime in [false, true] {
+            let loop = VirtualTimeLoop()
+            let bus = Bus(loop: loop)
+            for plugin: any ResponderPlugin in [TextViewOrdering(), FieldAdvancing(), KeyboardAvoidance()] { try bus.register(plugin) }
+            var replayer: Replayer? = Replayer(bus: bus)
+            weak let gone = replayer
+            var viaClock: [Double] = []
+            var viaProperty: [Double] = []
+            let clocked = LogRecorder(bus: bus, selection: .derived, clock: replayer!.logClock) { viaClock.append($0.t) }
+            let read = LogRecorder(bus: bus, selection: .derived, clock: { [unowned replayer = replayer!] in replayer.logTime }) {
+                viaProperty.append($0.t)
+            }
+            let reader = LogReader(bytes: Array(ReplayerTests.session.utf8))
+            replayer!.apply(try reader.readHeader())
+            if realTime {
+                var finished = false
+                replayer!.replayInRealTime(reader, on: loop) { _ in finished = true }
+                loop.runUntilQuiet(limit: 1_000_000)
+                #expect(finished)
+            } else {
+                _ = replayer!.replay(reader, on: loop)
+            }
+            #expect(viaClock == viaProperty)
+            #expect(viaClock == [0.51, 2, 2, 3])
+            timesByReplay.append(viaClock)
+            // The clock holds the replay's time, not the replayer.
+            let clock = replayer!.logClock
+            replayer = nil
+            #expect(gone == nil)
+            #expect(clock() >= 3)
+            _ = (clocked, read)
+        }
+        #expect(timesByReplay[0] == timesByReplay[1])
+    }
+
     @Test("after a strict stop the reader can be read on: the read-ahead thread has been stopped and joined")
     func readerIsFreeAfterStrictStop() throws {
         let log = Self.longLog(turns: 1_500)

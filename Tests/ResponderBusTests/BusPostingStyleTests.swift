@@ -153,6 +153,36 @@ struct BusPostingStyleTests {
         #expect(recorder.log == ["keyboardDidShow:2"])
     }
 
+    @Test("coalescing takes out the oldest, a middle or the newest queued event and keeps the rest in order")
+    func coalesceKeepsOrder() {
+        // The oldest queued post sits in a slot of its own, ahead of the others: removing it moves
+        // the next one up, and the order stays first-in, first-out.
+        for removed in [EventName.keyboardWillShow, .keyboardDidShow, .keyboardWillHide] {
+            let loop = VirtualTimeLoop()
+            let bus = Bus(loop: loop)
+            let recorder = Recorder(bus)
+            bus.post(.keyboardWillShow, KeyboardInfo(curve: 1), style: .asap)
+            bus.post(.keyboardDidShow, KeyboardInfo(curve: 2), style: .asap)
+            bus.post(.keyboardWillHide, KeyboardInfo(curve: 3), style: .asap)
+            bus.post(removed, KeyboardInfo(curve: 9), style: .asap, coalescing: .onName)
+            #expect(bus.queuedEventCount == 3)
+            loop.run()
+            let kept = ["keyboardWillShow:1", "keyboardDidShow:2", "keyboardWillHide:3"].filter { !$0.hasPrefix(removed.rawValue + ":") }
+            #expect(recorder.log == kept + ["\(removed.rawValue):9"])
+            #expect(bus.queuedEventCount == 0)
+        }
+        // Everything queued, then everything removed: the queue is empty and takes posts again.
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop)
+        let recorder = Recorder(bus)
+        for curve in 0..<4 { bus.post(.keyboardDidHide, KeyboardInfo(curve: curve), style: .whenIdle) }
+        #expect(bus.removeQueuedEvents(.keyboardDidHide) == 4)
+        #expect(bus.queuedEventCount == 0)
+        bus.post(.keyboardDidHide, KeyboardInfo(curve: 5), style: .whenIdle)
+        loop.run()
+        #expect(recorder.log == ["keyboardDidHide:5"])
+    }
+
     @Test("an idle observer that posts when idle again does not spin in the same drain")
     func idleRepostWaitsForNextIdle() {
         let loop = VirtualTimeLoop()

@@ -66,6 +66,7 @@ public final class Replayer {
     /// Creates a replayer for a bus.
     public init(bus: Bus) {
         self.bus = bus
+        time = ReplayTime(loop: bus.loop)
     }
 
     /// Applies the header's screen to the bus's model. Loop-confined.
@@ -168,12 +169,20 @@ public final class Replayer {
     /// as `--follow`), what it has counted; otherwise the last replay's summary.
     public var currentSummary: Summary { live?.summary ?? summary }
 
-    private var logTimeAnchor: (t: Double, at: Duration, speed: Double)?
-    /// The virtual-time replay's current turn: the loop's time and the same in whole nanoseconds,
-    /// which give its seconds cheaply (reading a `Duration`'s seconds costs a 128-bit division, and
-    /// every derived record is timed).
-    private var turnTime: (time: Duration, nanoseconds: Int64)?
-    private var postingTurn = false
+    /// What ``logTime`` is computed from, in an object of its own (see ``logClock``).
+    private let time: ReplayTime
+    private var logTimeAnchor: (t: Double, at: Duration, speed: Double)? {
+        get { time.anchor }
+        set { time.anchor = newValue }
+    }
+    private var turnTime: (time: Duration, nanoseconds: Int64)? {
+        get { time.turn }
+        set { time.turn = newValue }
+    }
+    private var postingTurn: Bool {
+        get { time.postingTurn }
+        set { time.postingTurn = newValue }
+    }
 
     /// The time in the log's own clock, in seconds. Use it to time what the plugins derive.
     ///
@@ -181,14 +190,14 @@ public final class Replayer {
     /// turn's `t` during that turn (its end-of-turn work included), so that decisions are timed as
     /// exactly as in a fast replay; later (a plugin's timer), that `t` plus the loop time since,
     /// times the speed.
-    public var logTime: Double {
-        guard let anchor = logTimeAnchor else {
-            let now = bus.loop.now
-            if let turnTime, turnTime.time == now { return Duration.seconds(nanoseconds: turnTime.nanoseconds) }
-            return now.seconds
-        }
-        if postingTurn { return anchor.t }
-        return anchor.t + (bus.loop.now - anchor.at).seconds * anchor.speed
+    public var logTime: Double { time.seconds }
+
+    /// ``logTime`` as a closure for a recorder's clock (`LogRecorder`), holding the replay's time
+    /// rather than the replayer: no cycle through the bus, and no `unowned` reference, which is
+    /// checked and counted (atomically) at each use, for every derived record.
+    public var logClock: () -> Double {
+        let time = time
+        return { time.seconds }
     }
 
     // MARK: Runs
@@ -224,5 +233,40 @@ public final class Replayer {
             defer { run = taken }
             return body(&taken)
         }
+    }
+}
+
+/// What ``Replayer/logTime`` is computed from: the replay's turn and, in real time, its anchor.
+/// Loop-confined, as the replayer is.
+private final class ReplayTime {
+    let loop: any BusLoop
+    /// ``loop`` when it is a ``VirtualTimeLoop``: its clock is read directly, without the
+    /// existential's retain and release.
+    let virtualLoop: VirtualTimeLoop?
+    /// The real-time replay's last turn: its `t`, the loop time it was posted at, and the speed.
+    var anchor: (t: Double, at: Duration, speed: Double)?
+    /// The virtual-time replay's current turn: the loop's time and the same in whole nanoseconds,
+    /// which give its seconds cheaply (reading a `Duration`'s seconds costs a 128-bit division, and
+    /// every derived record is timed).
+    var turn: (time: Duration, nanoseconds: Int64)?
+    /// Whether a real-time replay is posting a turn (its end-of-turn work included).
+    var postingTurn = false
+
+    init(loop: any BusLoop) {
+        self.loop = loop
+        virtualLoop = loop as? VirtualTimeLoop
+    }
+
+    private var now: Duration { virtualLoop?.now ?? loop.now }
+
+    /// The time in the log's own clock, in seconds (see ``Replayer/logTime``).
+    var seconds: Double {
+        guard let anchor else {
+            let now = now
+            if let turn, turn.time == now { return Duration.seconds(nanoseconds: turn.nanoseconds) }
+            return now.seconds
+        }
+        if postingTurn { return anchor.t }
+        return anchor.t + (now - anchor.at).seconds * anchor.speed
     }
 }

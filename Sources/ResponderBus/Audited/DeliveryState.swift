@@ -32,9 +32,9 @@ struct DeliveryState {
     /// Records found dead during a post (their sender went away), detached when it returns.
     @usableFromInline var deadRecords: [ObserverRecord] = []
     /// Events posted `.asap`, delivered at the end of the loop's turn.
-    @usableFromInline var asapQueue = Deque<QueuedPost>()
+    @usableFromInline var asapQueue = PostQueue()
     /// Events posted `.whenIdle`, delivered when the loop has nothing else to do.
-    @usableFromInline var idleQueue = Deque<QueuedPost>()
+    @usableFromInline var idleQueue = PostQueue()
     /// Turn activity for ``TurnObserving`` plugins (read for every event when there are any).
     @usableFromInline var turnWatch = TurnWatch()
     /// The registrations that threw during the current outermost post.

@@ -16,6 +16,12 @@ struct QueuedPost {
         self.deliver = deliver
     }
 
+    /// Delivers the event. Consuming: the post is taken from its queue, and a copy would retain
+    /// the closure's context around the call.
+    consuming func deliver(to bus: Bus) {
+        deliver(bus)
+    }
+
     func matches(nameID: Int, senderID: ObjectIdentifier?, _ mask: Coalescing) -> Bool {
         (!mask.contains(.onName) || self.nameID == nameID) && (!mask.contains(.onSender) || self.senderID == senderID)
     }
@@ -55,7 +61,7 @@ extension Bus {
     /// Whether the only queued event (of either queue) is the asap one with `sequence`.
     @usableFromInline
     func isOnlyQueuedEvent(sequence: UInt64) -> Bool {
-        sequence != 0 && state.asapQueue.count == 1 && state.idleQueue.isEmpty && state.asapQueue[0].sequence == sequence
+        sequence != 0 && state.idleQueue.isEmpty && state.asapQueue.holdsOnly(sequence: sequence)
     }
 
     /// Whether either queue holds an event.
@@ -64,7 +70,7 @@ extension Bus {
 
     /// Adds a queued post to the asap or the when-idle queue and makes sure a drain is scheduled.
     @usableFromInline
-    func enqueue(_ queued: QueuedPost, whenIdle: Bool) {
+    func enqueue(_ queued: consuming QueuedPost, whenIdle: Bool) {
         if whenIdle {
             state.idleQueue.append(queued)
             if !idleDrainScheduled {
@@ -104,56 +110,22 @@ extension Bus {
 
     @usableFromInline @discardableResult
     func removeQueued(nameID: Int, senderID: ObjectIdentifier?, _ mask: Coalescing) -> Int {
-        Self.removeMatching(nameID: nameID, senderID: senderID, mask, from: &state.asapQueue)
-            + Self.removeMatching(nameID: nameID, senderID: senderID, mask, from: &state.idleQueue)
-    }
-
-    /// Removes the queued posts that match; returns how many. Coalescing usually finds one match
-    /// (the event it replaces, often the last one queued), which is removed in place;
-    /// `removeAll(where:)` would rebuild the whole queue even when nothing matches.
-    private static func removeMatching(
-        nameID: Int, senderID: ObjectIdentifier?, _ mask: Coalescing, from queue: inout Deque<QueuedPost>
-    ) -> Int {
-        // One pass, counting: a turn's settle replaces the one queued a moment ago, at the back.
-        var matches = 0
-        var match = 0
-        for index in queue.indices where queue[index].matches(nameID: nameID, senderID: senderID, mask) {
-            matches += 1
-            match = index
-        }
-        switch matches {
-        case 0:
-            return 0
-        case 1:
-            if match == queue.count - 1 {
-                queue.removeLast()
-            } else if match == 0 {
-                queue.removeFirst()
-            } else {
-                queue.remove(at: match)
-            }
-            return 1
-        default:
-            break
-        }
-        let before = queue.count
-        queue.removeAll { $0.matches(nameID: nameID, senderID: senderID, mask) }
-        return before - queue.count
+        state.asapQueue.removeMatching(nameID: nameID, senderID: senderID, mask)
+            + state.idleQueue.removeMatching(nameID: nameID, senderID: senderID, mask)
     }
 
     func drainASAP() {
         // Events queued asap while draining join this drain, as end-of-turn work does; each is
         // taken from the queue only when its turn comes, so a later post can still coalesce it away.
-        while let next = state.asapQueue.popFirst() { next.deliver(self) }
+        while let next = state.asapQueue.popFirst() { next.deliver(to: self) }
         asapDrainScheduled = false
     }
 
     private func drainIdle() {
         // Only what was queued when the loop went idle; what this queues waits for the next idle.
         let last = nextSequence
-        while let first = state.idleQueue.first, first.sequence <= last {
-            state.idleQueue.removeFirst()
-            first.deliver(self)
+        while let sequence = state.idleQueue.firstSequence, sequence <= last, let first = state.idleQueue.popFirst() {
+            first.deliver(to: self)
         }
         idleDrainScheduled = false
         if !state.idleQueue.isEmpty {

@@ -32,6 +32,14 @@ public struct PluginContext {
     /// The screen model, as it is after the event being delivered.
     @inlinable public var screen: Screen { withBus { $0.screen } }
 
+    /// Calls `body` with the screen model, lent rather than returned: ``screen`` returns a counted
+    /// reference, a retain and a release (atomic operations) each time, which a plugin reading the
+    /// screen on every event can measure. Keep no reference to it beyond `body`.
+    @inlinable
+    public func withScreen<Result>(_ body: (Screen) throws -> Result) rethrows -> Result {
+        try withBus { try body($0.screen) }
+    }
+
     /// The current first responder, if any (O(1)).
     @inlinable public var firstResponder: ViewNode? { withBus { $0.screen.firstResponder } }
 

@@ -10,8 +10,8 @@
 /// most one post of this object waits at a time, and it carries the payload of the latest post.
 ///
 /// ```swift
-/// // Once, on the first event:
-/// settled = RepeatedPost(.turnSettled, initial: payload, context: context)
+/// // Once, as a `let` of the plugin (passed without a retain), in its initializer:
+/// settled = RepeatedPost(.turnSettled, initial: payload, derivedBy: name)
 /// // After every event of the turn:
 /// context.post(payload, through: settled, style: .asap, coalescing: .onName)
 /// ```
@@ -35,9 +35,24 @@ public final class RepeatedPost<Payload: Sendable> {
     ///   - initial: a payload to start with (never delivered unless posted).
     ///   - context: the plugin's context: the posts are derived by that plugin.
     @inlinable
-    public init(_ name: EventName<Payload>, initial: Payload, context: PluginContext) {
+    public convenience init(_ name: EventName<Payload>, initial: Payload, context: PluginContext) {
+        self.init(name, initial: initial, derivedBy: context.pluginName)
+    }
+
+    /// Creates the repeated post of `name`, derived by the plugin named `pluginName`: made before
+    /// the plugin has a context, it can be a `let` of the plugin, which passes it to
+    /// ``PluginContext/post(_:through:style:coalescing:)`` without a retain (a stored `var` is
+    /// retained for the call, an atomic operation each time).
+    ///
+    /// - Parameters:
+    ///   - name: the event's name.
+    ///   - initial: a payload to start with (never delivered unless posted).
+    ///   - pluginName: the name the plugin registers under (its context's
+    ///     ``PluginContext/pluginName``): the posts are derived by it.
+    @inlinable
+    public init(_ name: EventName<Payload>, initial: Payload, derivedBy pluginName: String) {
         let slot = LoopConfined(initial)
-        let origin = EventOrigin.derived(by: context.pluginName)
+        let origin = EventOrigin.derived(by: pluginName)
         self.name = name
         self.origin = origin
         self.slot = slot

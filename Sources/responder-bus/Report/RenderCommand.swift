@@ -68,7 +68,7 @@ struct RenderCommand: ParsableCommand {
         }
         let replayer = Replayer(bus: bus)
         replayer.apply(header)
-        let recorder = ReportRecorder(bus: bus, clock: { [unowned replayer] in replayer.logTime })
+        let recorder = ReportRecorder(bus: bus, clock: replayer.logClock)
         replayer.onProblem = { [log] error in complain("\(log): \(error)") }
         let summary = replayer.replay(reader, on: loop)
         recorder.stop()

@@ -149,7 +149,7 @@ enum SessionCheck {
             settings.includesDiagnostics ? record.origin != .external : DerivedVerifier.isCompared(record)
         }
         var derived = 0
-        let recorder = LogRecorder(bus: bus, selection: keepsSession ? .all : .derived, clock: { [unowned replayer] in replayer.logTime }) {
+        let recorder = LogRecorder(bus: bus, selection: keepsSession ? .all : .derived, clock: replayer.logClock) {
             record in
             if keepsSession { session.append(record) }
             guard record.origin != .external else { return }
@@ -170,7 +170,7 @@ enum SessionCheck {
         var report: ReplayReport?
         if let reportPath {
             do throws(OutputError) {
-                report = try ReplayReport(path: reportPath, bus: bus, clock: { [unowned replayer] in replayer.logTime })
+                report = try ReplayReport(path: reportPath, bus: bus, clock: replayer.logClock)
             } catch {
                 return fail(.error, error.message)
             }
