@@ -268,7 +268,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
         }
 
         let target = screen.restingRootOriginY + rootOffsetY
-        if let root = screen.root, target != root.frame.origin.y {
+        if screen.root != nil, target != screen.rootOriginY {
             let model = screen.keyboard
             let animation = (honorsOtherAppsKeyboards ? model.anyApp.latest : model.ownApp.latest) ?? KeyboardInfo()
             context.post(.viewShift, ViewShift(originY: target, duration: animation.effectiveDuration, curve: animation.effectiveCurve))

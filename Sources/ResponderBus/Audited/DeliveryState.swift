@@ -28,7 +28,7 @@ struct DeliveryState {
     /// Set while an outermost post delivers; a post made meanwhile joins `pending`.
     @usableFromInline var isDispatching = false
     /// Events posted from inside a callback, delivered in order before the outermost post returns.
-    @usableFromInline var pending = Deque<PendingDelivery>()
+    @usableFromInline var pending = SlotQueue<PendingDelivery>()
     /// Records found dead during a post (their sender went away), detached when it returns.
     @usableFromInline var deadRecords: [ObserverRecord] = []
     /// Events posted `.asap`, delivered at the end of the loop's turn.

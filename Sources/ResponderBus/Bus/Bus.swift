@@ -198,7 +198,7 @@ public final class Bus: @unchecked Sendable {
                 cutCascade(dropping: state.pending.count + 1)
                 break
             }
-            next.run(self)
+            next.deliver(to: self)
         }
         if !state.deadRecords.isEmpty {
             let dead = state.deadRecords
@@ -397,6 +397,12 @@ struct PendingDelivery {
     @inlinable
     init(_ run: @escaping (Bus) -> Void) {
         self.run = run
+    }
+
+    /// Delivers the event. Consuming: the delivery is taken from its queue, and a copy would
+    /// retain the closure's context around the call.
+    consuming func deliver(to bus: Bus) {
+        run(bus)
     }
 }
 

@@ -1,26 +1,59 @@
 import DequeModule
 
-/// The bus's asap or when-idle queue: FIFO, with its oldest post in a slot of its own.
+/// A FIFO queue that keeps its oldest element in a slot of its own: the bus's queues of posts
+/// waiting behind the one being delivered (``PendingDelivery``) and of asap and when-idle posts
+/// (``PostQueue``).
 ///
-/// Most turns queue one post (a settle) and drain it: through the slot, the post is moved in and
-/// out, where a `Deque` copies it in (a retain of its closure's context, and a release of the
-/// caller's copy) and out again. Atomic reference counting costs about 11 ns an operation on the
-/// benchmark machine, more than the rest of what queueing does.
+/// Most of them hold one element at a time (a plugin's derived event behind the event it decided
+/// on; a turn's settle) and drain it at once: through the slot, the element is moved in and out,
+/// where a `Deque` copies it in (a retain of its closure's context, and a release of the caller's
+/// copy). Atomic reference counting costs about 11 ns an operation on the benchmark machine, more
+/// than the rest of what queueing does.
 @usableFromInline
-struct PostQueue {
-    /// The oldest post; `nil` only when the queue is empty.
-    @usableFromInline var head: QueuedPost?
-    /// The posts after ``head``, oldest first.
-    @usableFromInline var rest = Deque<QueuedPost>()
+struct SlotQueue<Element> {
+    /// The oldest element; `nil` only when the queue is empty.
+    @usableFromInline var head: Element?
+    /// The elements after ``head``, oldest first.
+    @usableFromInline var rest = Deque<Element>()
 
     @usableFromInline init() {}
 
-    /// Whether no post waits.
+    /// Whether the queue is empty.
     @inlinable var isEmpty: Bool { head == nil }
 
-    /// How many posts wait.
+    /// How many elements wait.
     var count: Int { head == nil ? 0 : 1 + rest.count }
 
+    /// Adds an element at the back.
+    @inlinable
+    mutating func append(_ element: consuming Element) {
+        if head == nil {
+            head = consume element
+        } else {
+            rest.append(element)
+        }
+    }
+
+    /// Takes the oldest element out.
+    @usableFromInline
+    mutating func popFirst() -> Element? {
+        guard let first = head.take() else { return nil }
+        head = rest.popFirst()
+        return first
+    }
+
+    /// Empties the queue.
+    mutating func removeAll() {
+        head = nil
+        rest.removeAll()
+    }
+}
+
+/// The bus's asap or when-idle queue.
+@usableFromInline
+typealias PostQueue = SlotQueue<QueuedPost>
+
+extension SlotQueue where Element == QueuedPost {
     /// Whether the only post waiting has `sequence`.
     func holdsOnly(sequence: UInt64) -> Bool {
         rest.isEmpty && head?.sequence == sequence
@@ -28,22 +61,6 @@ struct PostQueue {
 
     /// The oldest post's sequence number, if any post waits.
     var firstSequence: UInt64? { head?.sequence }
-
-    /// Adds a post at the back.
-    mutating func append(_ post: consuming QueuedPost) {
-        if head == nil {
-            head = consume post
-        } else {
-            rest.append(post)
-        }
-    }
-
-    /// Takes the oldest post out.
-    mutating func popFirst() -> QueuedPost? {
-        guard let first = head.take() else { return nil }
-        head = rest.popFirst()
-        return first
-    }
 
     /// Removes the posts that match; returns how many. Coalescing usually finds one match (the
     /// event it replaces, often the last one queued), which is removed in place; `removeAll(where:)`
