@@ -155,7 +155,7 @@ private final class BackgroundWriter: Sendable {
 
     static let batchSize = 256
     // The writer only has to keep up: it is woken when half the batches wait, not for each one.
-    private let channel = BatchChannel<[Item]>(capacity: 32, wakesConsumerAt: 4)
+    private let channel = BatchChannel<[Item]>(capacity: 32, wakesConsumerAt: 16)
     /// The errno of the first failed write, set by the thread.
     private let failure = Mutex<Int32?>(nil)
 

@@ -125,11 +125,11 @@ struct ReplayRun {
                     "'\(record.event.name)' names view '\(view)', which the scene does not have; skipped"))
             return
         }
-        if case .didBeginEditing(let info) = record.event, let node = screen.view(info.view), !node.kind.isTextInput {
+        if case .didBeginEditing(let info) = record.event, let kind = screen.kindOfView(info.view), !kind.isTextInput {
             reject(
                 LogReadError(
                     .notATextInput, line: location.line, column: location.viewColumn ?? 0,
-                    "'didBeginEditing' names view '\(info.view)', a \(node.kind.rawValue), which cannot edit text (only a textField or textView can); skipped"
+                    "'didBeginEditing' names view '\(info.view)', a \(kind.rawValue), which cannot edit text (only a textField or textView can); skipped"
                 ))
             return
         }

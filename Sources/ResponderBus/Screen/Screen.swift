@@ -211,6 +211,12 @@ public final class Screen {
         lookUp(id) != nil
     }
 
+    /// The kind of view `id`, if the screen has it (``view(_:)`` without handing the view out,
+    /// and so without the retain and release a returned reference costs).
+    package func kindOfView(_ id: ViewID) -> ViewKind? {
+        lookUp(id)?.with { $0.kind }
+    }
+
     private func lookUp(_ id: ViewID) -> Borrowed<ViewNode>? {
         // Read in place (the stored field, `find` inlined): a call through `value`'s getter copied
         // the look-ups for every call.
