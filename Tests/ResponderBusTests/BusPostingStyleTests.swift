@@ -330,4 +330,50 @@ struct RepeatedPostTests {
         loop.run()
         #expect(setup.entries.count == 2)
     }
+
+    /// Posts the count of its keyboard events through a repeated post of its own name.
+    final class NamedCounter: KeyboardObserving {
+        let name: String
+        let counted: EventName<Int>
+        private var count = 0
+        private let repeated: RepeatedPost<Int>
+
+        init(_ name: String) {
+            self.name = name
+            counted = EventName<Int>("test.\(name)")
+            repeated = RepeatedPost(counted, initial: 0, derivedBy: name)
+        }
+
+        func keyboardWillChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) {
+            count += 1
+            context.post(count, through: repeated, style: .asap, coalescing: .onName)
+        }
+    }
+
+    @Test("one repeated post used on two buses is delivered on each, through each bus's own table")
+    func twoBuses() throws {
+        // The bus names a queued repeated post by its index in a table of its own: the same post
+        // sits at different indexes on the two buses (another one comes first on the second).
+        let shared = NamedCounter("shared")
+        let first = NamedCounter("first")
+        let (loopA, loopB) = (VirtualTimeLoop(), VirtualTimeLoop())
+        let (busA, busB) = (Bus(loop: loopA), Bus(loop: loopB))
+        try busA.register(shared)
+        try busB.register(first)
+        try busB.register(shared)
+        var seen: [String] = []
+        let tokens = [
+            busA.observe(shared.counted) { seen.append("A \($0.payload) by \($0.origin.derivingPlugin ?? "-")") },
+            busB.observe(shared.counted) { seen.append("B \($0.payload) by \($0.origin.derivingPlugin ?? "-")") },
+            busB.observe(first.counted) { seen.append("B first \($0.payload)") },
+        ]
+        loopB.runAsTurn { busB.post(.keyboardWillChangeFrame, KeyboardInfo()) }
+        loopB.run()
+        loopA.runAsTurn { busA.post(.keyboardWillChangeFrame, KeyboardInfo()) }
+        loopA.run()
+        loopB.runAsTurn { busB.post(.keyboardWillChangeFrame, KeyboardInfo()) }
+        loopB.run()
+        #expect(seen == ["B first 1", "B 1 by shared", "A 2 by shared", "B first 2", "B 3 by shared"])
+        _ = tokens
+    }
 }

@@ -6,7 +6,10 @@ struct QueuedPost {
     let nameID: Int
     let senderID: ObjectIdentifier?
     let sequence: UInt64
-    let deliver: (Bus) -> Void
+    /// What delivers it; `nil` for a repeated post, which the bus's table delivers.
+    let deliver: ((Bus) -> Void)?
+    /// A repeated post's index in the bus's table of repeated deliveries.
+    let repeatedIndex: Int
 
     @usableFromInline
     init(nameID: Int, senderID: ObjectIdentifier?, sequence: UInt64, deliver: @escaping (Bus) -> Void) {
@@ -14,12 +17,27 @@ struct QueuedPost {
         self.senderID = senderID
         self.sequence = sequence
         self.deliver = deliver
+        repeatedIndex = -1
+    }
+
+    /// A repeated post (``RepeatedPost``), delivered by the bus's delivery at `repeatedIndex`.
+    @usableFromInline
+    init(nameID: Int, sequence: UInt64, repeatedIndex: Int) {
+        self.nameID = nameID
+        senderID = nil
+        self.sequence = sequence
+        deliver = nil
+        self.repeatedIndex = repeatedIndex
     }
 
     /// Delivers the event. Consuming: the post is taken from its queue, and a copy would retain
     /// the closure's context around the call.
     consuming func deliver(to bus: Bus) {
-        deliver(bus)
+        if let deliver {
+            deliver(bus)
+        } else {
+            bus.state.repeatedDelivery(at: repeatedIndex).with { $0.deliver(bus) }
+        }
     }
 
     func matches(nameID: Int, senderID: ObjectIdentifier?, _ mask: Coalescing) -> Bool {

@@ -16,7 +16,8 @@
 /// context.post(payload, through: settled, style: .asap, coalescing: .onName)
 /// ```
 ///
-/// Use one per plugin and bus, from the plugin's own context; loop-confined like the bus.
+/// Use one per plugin and bus, from the plugin's own context; loop-confined like the bus. A bus
+/// keeps the repeated posts queued on it (its table of their deliveries) until it is deallocated.
 public final class RepeatedPost<Payload: Sendable> {
     /// Where the payload of the waiting post lives, replaced in place on the loop and read when it is
     /// delivered: the audited layer's loop-confined box.
@@ -27,6 +28,9 @@ public final class RepeatedPost<Payload: Sendable> {
     /// The sequence number of this object's entry in the bus's as-soon-as-possible queue, while
     /// one waits there (0 otherwise): a re-post finds it without scanning the queue.
     @usableFromInline let queued: LoopConfined<UInt64>
+    /// Where the bus's table of repeated deliveries had this one last time (-1 before the first
+    /// post): a queued post names it by index rather than holding its closure.
+    @usableFromInline let deliveryIndex = LoopConfined(-1)
 
     /// Creates the repeated post of `name`, derived by the plugin whose `context` this is.
     ///
@@ -99,9 +103,10 @@ extension PluginContext {
                 repeated.slot.value = payload
                 let sequence = bus.makeSequence()
                 repeated.queued.value = style == .asap ? sequence : 0
+                let index = bus.state.repeatedDeliveryIndex(of: repeated, hint: repeated.deliveryIndex.value, deliver: repeated.deliver)
+                repeated.deliveryIndex.value = index
                 bus.enqueue(
-                    QueuedPost(nameID: repeated.name.id, senderID: nil, sequence: sequence, deliver: repeated.deliver),
-                    whenIdle: style == .whenIdle)
+                    QueuedPost(nameID: repeated.name.id, sequence: sequence, repeatedIndex: index), whenIdle: style == .whenIdle)
             }
         }
     }
