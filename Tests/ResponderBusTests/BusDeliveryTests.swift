@@ -122,6 +122,9 @@ struct BusDeliveryTests {
             tokens["B"]?.cancel()
             if added.isEmpty {
                 for index in 0..<64 { added.append(bus.observe(.keyboardWillHide) { _ in calls.append("N\(index)") }) }
+                // An all-names observer (every list rebuilt) and a name no route has yet.
+                added.append(bus.observeAll { event in if event.name == EventName.keyboardWillHide { calls.append("all") } })
+                added.append(bus.observe(EventName<Int>("test.snapshot.fresh")) { _ in calls.append("fresh") })
             }
         }
         tokens["B"] = bus.observe(.keyboardWillHide) { _ in calls.append("B") }
@@ -130,7 +133,7 @@ struct BusDeliveryTests {
         #expect(calls == ["A", "C"])
         calls.removeAll()
         bus.post(.keyboardWillHide, KeyboardInfo())
-        #expect(calls == ["A", "C"] + (0..<64).map { "N\($0)" })
+        #expect(calls == ["A", "C"] + (0..<64).map { "N\($0)" } + ["all"])
         // And from a nested post, delivered while the outer post is still under way.
         calls.removeAll()
         var nested: ObservationToken?
@@ -140,11 +143,11 @@ struct BusDeliveryTests {
             tokens["C"]?.cancel()
         }
         bus.post(.keyboardDidHide, KeyboardInfo())
-        #expect(calls == ["outer", "A"] + (0..<64).map { "N\($0)" })
+        #expect(calls == ["outer", "A"] + (0..<64).map { "N\($0)" } + ["all"])
         nested = bus.observe(.keyboardWillHide) { _ in calls.append("late") }
         calls.removeAll()
         bus.post(.keyboardWillHide, KeyboardInfo())
-        #expect(calls == ["A"] + (0..<64).map { "N\($0)" } + ["late"])
+        #expect(calls == ["A"] + (0..<64).map { "N\($0)" } + ["all", "late"])
         _ = (outer, nested, added)
     }
 

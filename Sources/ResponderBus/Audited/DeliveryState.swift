@@ -59,8 +59,8 @@ extension DeliveryState {
     /// The buffer stays valid, unchanged, until the outermost post ends (`isDispatching` goes back
     /// to false), because nothing changes a delivery list in place meanwhile: every change to one
     /// (`Bus.attach`, `Bus.detach`, `Bus.rebuildAllDeliveries`; an observer added or removed from
-    /// a callback) first calls ``pinDeliveriesBeforeChange()``, which holds a reference to every
-    /// list while a post is under way. The change then copies the list (copy on write) and the
+    /// a callback) first calls ``pinDeliveriesBeforeChange(of:)``, which holds a reference to the
+    /// lists it may change while a post is under way. The change then copies the list (copy on write) and the
     /// walk goes on over the old one, as over a snapshot; the outermost post lets them go
     /// (``unpinDeliveries()``). Every walk happens inside a post (`dispatch` is only called with
     /// `isDispatching` set). Removal still takes effect at once through `ObserverRecord.isRemoved`.
@@ -75,10 +75,16 @@ extension DeliveryState {
         return (wildcard.delivery.withUnsafeBufferPointer { $0 }, wildcard.deliveryHasErased)
     }
 
-    /// Called before any change to a delivery list: during a post, holds a reference to every list
-    /// as it is, so that the change copies rather than changes the one being walked.
-    mutating func pinDeliveriesBeforeChange() {
+    /// Called before any change to a delivery list: during a post, holds a reference to the list
+    /// of name id `id` as it is (every list, for `nil`: a change to the all-names route), so that
+    /// the change copies rather than changes the one being walked.
+    mutating func pinDeliveriesBeforeChange(of id: Int?) {
         guard isDispatching else { return }
+        if let id {
+            // An id without a route yet is delivered the all-names route's list.
+            pinnedDeliveries.append(id < routes.count ? routes[id].delivery : wildcard.delivery)
+            return
+        }
         pinnedDeliveries.append(wildcard.delivery)
         for route in routes { pinnedDeliveries.append(route.delivery) }
     }

@@ -323,7 +323,7 @@ public final class Bus: @unchecked Sendable {
     }
 
     func attach(_ record: ObserverRecord) {
-        state.pinDeliveriesBeforeChange()
+        state.pinDeliveriesBeforeChange(of: record.nameID)
         if let id = record.nameID {
             if id >= state.routes.count {
                 var fresh = Route()
@@ -359,7 +359,7 @@ public final class Bus: @unchecked Sendable {
 
     /// Takes a record out of the lists (it must already be marked removed).
     func detach(_ record: ObserverRecord) {
-        state.pinDeliveriesBeforeChange()
+        state.pinDeliveriesBeforeChange(of: record.nameID)
         if let id = record.nameID {
             guard id < state.routes.count else { return }
             state.routes[id][pipeline: record.inPipeline].removeAll { $0 === record }
@@ -373,7 +373,7 @@ public final class Bus: @unchecked Sendable {
     /// Recomputes every name's delivery list (after an all-names record came or went, or the
     /// pipeline was reordered).
     func rebuildAllDeliveries() {
-        state.pinDeliveriesBeforeChange()
+        state.pinDeliveriesBeforeChange(of: nil)
         let all = state.wildcard
         state.wildcard.rebuildDelivery(wildcard: Route())
         for id in state.routes.indices {
