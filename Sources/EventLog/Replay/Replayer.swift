@@ -95,10 +95,10 @@ public final class Replayer {
         defer { run.finish() }
         while !stopRequested, let t = run.nextExternalTime() {
             let nanoseconds = Duration.saturatingNanoseconds(t)
-            let time = Duration.nanoseconds(nanoseconds)
-            loop.advance(to: time)
-            turnTime = (time, nanoseconds)
-            logTimeAnchor = nil
+            let due = Duration.nanoseconds(nanoseconds)
+            loop.advance(to: due)
+            time.turn = (due, nanoseconds)
+            time.anchor = nil
             // The turn's events are posted from one callback, as a timer due now would be; nothing
             // else is due after advance(to:), so running the callback here is the same thing.
             loop.runAsTurn { run.postTurn(at: t) }
@@ -154,11 +154,11 @@ public final class Replayer {
             let due = following ? loop.now : start + .saturating(seconds: min(t / speed, LogLimits.maximumSeconds))
             loop.schedule(after: due - loop.now) { [self] in
                 if stopRequested { return step() }
-                logTimeAnchor = (t, loop.now, speed)
-                postingTurn = true
+                time.anchor = (t, loop.now, speed)
+                time.postingTurn = true
                 live.advance { $0.postTurn(at: t) }
                 // What the plugins decide at the end of this turn is timed at the turn's t.
-                loop.runAtEndOfTurn { [self] in postingTurn = false }
+                loop.runAtEndOfTurn { [time] in time.postingTurn = false }
                 step()
             }
         }
@@ -171,18 +171,6 @@ public final class Replayer {
 
     /// What ``logTime`` is computed from, in an object of its own (see ``logClock``).
     private let time: ReplayTime
-    private var logTimeAnchor: (t: Double, at: Duration, speed: Double)? {
-        get { time.anchor }
-        set { time.anchor = newValue }
-    }
-    private var turnTime: (time: Duration, nanoseconds: Int64)? {
-        get { time.turn }
-        set { time.turn = newValue }
-    }
-    private var postingTurn: Bool {
-        get { time.postingTurn }
-        set { time.postingTurn = newValue }
-    }
 
     /// The time in the log's own clock, in seconds. Use it to time what the plugins derive.
     ///
@@ -205,9 +193,9 @@ public final class Replayer {
     private func begin() {
         summary = Summary()
         live = nil
-        logTimeAnchor = nil
-        turnTime = nil
-        postingTurn = false
+        time.anchor = nil
+        time.turn = nil
+        time.postingTurn = false
     }
 
     private func makeRun(_ source: ReadAhead, strict: Bool) -> ReplayRun {

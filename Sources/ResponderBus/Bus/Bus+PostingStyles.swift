@@ -132,7 +132,7 @@ extension Bus {
             + state.idleQueue.removeMatching(nameID: nameID, senderID: senderID, mask)
     }
 
-    func drainASAP() {
+    private func drainASAP() {
         // Events queued asap while draining join this drain, as end-of-turn work does; each is
         // taken from the queue only when its turn comes, so a later post can still coalesce it away.
         while let next = state.asapQueue.popFirst() { next.deliver(to: self) }
