@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ResponderBus", type: .dynamic, targets: ["ResponderBus"]),
         .library(name: "ResponderBusUV", targets: ["ResponderBusUV"]),
         .library(name: "EventLog", targets: ["EventLog"]),
+        .library(name: "ResponderBusReplay", targets: ["ResponderBusReplay"]),
         .library(name: "ResponderBusTesting", targets: ["ResponderBusTesting"]),
         .library(name: "ResponderBusExternal", targets: ["ResponderBusExternal"]),
         .library(name: "KeyboardAvoidance", targets: ["KeyboardAvoidance"]),
@@ -50,7 +51,16 @@ let package = Package(
             name: "EventLog",
             dependencies: ["ResponderBus", .product(name: "DequeModule", package: "swift-collections")]
         ),
-        .target(name: "ResponderBusTesting", dependencies: ["ResponderBus", "EventLog", "ResponderBusExternal"]),
+        // The replay pipeline: one log through the built-ins, libraries, commands and in-process
+        // plugins, into the sinks a caller asks for (recording, verifier, check, timeline, report).
+        .target(
+            name: "ResponderBusReplay",
+            dependencies: [
+                "ResponderBus", "ResponderBusUV", "EventLog", "ResponderBusExternal", "ResponderBusReport", "KeyboardAvoidance",
+                "FieldAdvancing", "TextViewOrdering",
+            ]
+        ),
+        .target(name: "ResponderBusTesting", dependencies: ["ResponderBus", "EventLog", "ResponderBusExternal", "ResponderBusReplay"]),
         // Writing to a plugin process's pipe with SIGPIPE blocked on the writing thread.
         .target(name: "CPluginPipes"),
         .target(name: "ResponderBusExternal", dependencies: ["ResponderBus", "EventLog", "CLibUV", "CPluginPipes"]),
@@ -68,7 +78,7 @@ let package = Package(
             name: "responder-bus",
             dependencies: [
                 "ResponderBus", "ResponderBusUV", "EventLog", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering",
-                "ResponderBusReport", "ResponderBusExternal", "ResponderBusTesting",
+                "ResponderBusReport", "ResponderBusExternal", "ResponderBusTesting", "ResponderBusReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["Examples"],
@@ -108,6 +118,7 @@ let package = Package(
         ),
         .testTarget(name: "ResponderBusUVTests", dependencies: ["ResponderBus", "ResponderBusUV"]),
         .testTarget(name: "ExternalPluginTests", dependencies: ["ResponderBusExternal", "ResponderBus", "EventLog", "KeyboardAvoidance"]),
+        .testTarget(name: "ReplayTests", dependencies: ["ResponderBusReplay", "ResponderBus", "EventLog", "ResponderBusTesting"]),
         .testTarget(name: "ReportTests", dependencies: ["ResponderBusReport", "ResponderBus", "EventLog", "ResponderBusTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -55,14 +55,18 @@ public final class ExternalPlugin: EventObserving {
         public var restartBackoff: Duration
         /// Settings passed in the handshake, for the plugin to read.
         public var settings: [String: String]
+        /// The folder the plugin runs in; `nil` (the default) runs it in the host's current
+        /// directory. A project file's commands run in the project file's folder.
+        public var workingDirectory: String?
 
         /// A configuration with the defaults: 200 ms per delivery, 10 s to start, fail-open, three
         /// restarts from 100 ms.
         public init(
             command: [String], timeout: Duration = .milliseconds(200), startTimeout: Duration = .seconds(10),
             failureMode: FailureMode = .continue, maximumRestarts: Int = 3, restartBackoff: Duration = .milliseconds(100),
-            settings: [String: String] = [:]
+            settings: [String: String] = [:], workingDirectory: String? = nil
         ) {
+            self.workingDirectory = workingDirectory
             self.command = command
             self.timeout = timeout
             self.startTimeout = startTimeout
@@ -364,7 +368,7 @@ public final class ExternalPlugin: EventObserving {
         let command = configuration.command.joined(separator: " ")
         let process: PluginProcess
         do throws(ProcessFault) {
-            process = try PluginProcess(arguments: configuration.command)
+            process = try PluginProcess(arguments: configuration.command, workingDirectory: configuration.workingDirectory)
         } catch {
             throw ExternalPluginError(.cannotStart, "cannot start '\(command)': \(error.message)")
         }

@@ -59,14 +59,14 @@ final class PluginProcess {
     private var inputClosed = false
 
     /// Starts `arguments[0]` (looked up in `PATH` when it has no slash) with the rest as its
-    /// arguments and the host's environment.
-    init(arguments: [String]) throws(ProcessFault) {
+    /// arguments and the host's environment, in `workingDirectory` (the host's when `nil`).
+    init(arguments: [String], workingDirectory: String? = nil) throws(ProcessFault) {
         guard let program = arguments.first, !program.isEmpty else {
             throw ProcessFault(kind: .spawn, message: "the command is empty")
         }
         let handles: PluginProcessHandles
         do {
-            handles = try PluginProcessHandles(arguments: arguments)
+            handles = try PluginProcessHandles(arguments: arguments, workingDirectory: workingDirectory)
         } catch {
             throw ProcessFault(kind: .spawn, message: "cannot run '\(program)': \(error.message)")
         }

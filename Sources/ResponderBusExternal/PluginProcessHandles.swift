@@ -90,7 +90,7 @@ final class PluginProcessHandles {
     private var closed = false
 
     /// Spawns `arguments[0]` with its standard streams on three new pipes.
-    init(arguments: [String]) throws(Failure) {
+    init(arguments: [String], workingDirectory: String? = nil) throws(Failure) {
         output = Self.makeInbox()
         errors = Self.makeInbox()
         exit.initialize(to: ChildExit())
@@ -134,13 +134,18 @@ final class PluginProcessHandles {
             return container
         }
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for arg in argv { free(arg) } }
+        let cwd = workingDirectory.flatMap { strdup($0) }
+        defer {
+            for arg in argv { free(arg) }
+            if let cwd { free(cwd) }
+        }
         let spawned = stdio.withUnsafeMutableBufferPointer { stdio in
             argv.withUnsafeBufferPointer { argv in
                 var options = uv_process_options_t()
                 options.exit_cb = PluginProcessCallbacks.exited
                 options.file = UnsafePointer(argv[0])
                 options.args = UnsafeMutablePointer(mutating: argv.baseAddress)
+                if let cwd { options.cwd = UnsafePointer(cwd) }
                 // A session and process group of its own (setsid): a terminal's Ctrl-C is the
                 // host's to handle, and the plugin is killed with every process it started (a
                 // wrapper's children: a shell script without exec, `swift run`, `uv run`).

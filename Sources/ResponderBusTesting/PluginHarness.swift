@@ -1,5 +1,6 @@
 import EventLog
 import ResponderBus
+import ResponderBusReplay
 
 /// What a replay through a plugin derived.
 public struct ReplayOutcome {
@@ -61,8 +62,7 @@ public enum PluginHarness {
     public static func replay(
         _ records: [LogRecord], header: LogHeader, through plugins: [any ResponderPlugin], companions: [any ResponderPlugin] = []
     ) throws -> ReplayOutcome {
-        let text = LogWriter.text(header: header, records: records.sorted { $0.t < $1.t })
-        let reader = LogReader(bytes: Array(text.utf8))
+        let reader = LogReader(header: header, records: records)
         _ = try reader.readHeader()
         return try replay(reader, header: header, through: plugins, companions: companions)
     }
@@ -71,20 +71,20 @@ public enum PluginHarness {
         _ reader: LogReader, header: LogHeader, through plugins: [any ResponderPlugin], companions: [any ResponderPlugin] = [],
         configure: ((Bus, Replayer) -> Void)? = nil
     ) throws -> ReplayOutcome {
-        let loop = VirtualTimeLoop()
-        let bus = Bus(loop: loop, screen: Screen(size: header.screen, safeArea: header.safeArea ?? .zero))
-        for companion in companions { try bus.register(companion, at: .last) }
-        for plugin in plugins { try bus.register(plugin) }
-        let replayer = Replayer(bus: bus)
-        replayer.apply(header)
+        // The library's replay, with no plugin of its own: the companions and the plugins are
+        // registered on its bus as given.
+        let session = try ReplaySession(pipeline: .empty, header: header)
+        for companion in companions { try session.bus.register(companion, at: .last) }
+        for plugin in plugins { try session.bus.register(plugin) }
         var problems: [LogReadError] = []
-        replayer.onProblem = { problems.append($0) }
-        let recorder = RecordingObserver(bus: bus)
-        configure?(bus, replayer)
-        let summary = replayer.replay(reader, on: loop)
+        session.onProblem = { problems.append($0) }
+        let recorder = RecordingObserver(bus: session.bus)
+        configure?(session.bus, session.replayer)
+        let summary = session.replay(reader)
         recorder.stop()
+        let result = session.finish(summary)
         return ReplayOutcome(
             derived: recorder.derivedRecords, derivedEvents: recorder.derived, problems: problems, summary: summary,
-            finalOriginY: bus.screen.rootOriginY, finalFirstResponder: bus.screen.firstResponder?.id)
+            finalOriginY: result.rootOriginY, finalFirstResponder: result.firstResponder)
     }
 }

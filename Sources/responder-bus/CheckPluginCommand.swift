@@ -1,6 +1,7 @@
 import ArgumentParser
 import ResponderBus
 import ResponderBusExternal
+import ResponderBusReplay
 import ResponderBusReport
 import ResponderBusTesting
 
@@ -12,44 +13,51 @@ struct CheckPluginCommand: ParsableCommand {
         abstract: "Run the plugin conformance checks against a plugin that runs out of process.",
         discussion: """
             Starts the command (after --, never through a shell) for each replay of the bundled corpus of real sessions, \
-            with the built-in plugins before it, and checks that the plugin has a name, is deterministic, derives nothing \
+            with the pipeline before it (the built-in plugins, less --disable, with their settings, and any --plugin \
+            library or project file), and checks that the plugin has a name, is deterministic, derives nothing \
             from events it did not ask for, survives being removed and added mid-session, never fails (a crash, a hang, \
             a broken protocol, an event the bus cannot take) and derives everything under its own name. \
             Exit 0 when every check passes, 1 when one fails, 78 when the plugin cannot be started.
+
+            Examples:
+              responder-bus check-plugin -- python3 my_plugin.py
+              responder-bus check-plugin --disable FieldAdvancing -- ./my-field-advancer
             """)
 
-    @Option(
-        name: .customLong("plugin-timeout"),
-        help: ArgumentHelp("How long, in milliseconds, the plugin may take to answer one event.", valueName: "ms"))
-    var pluginTimeout = 200
+    @OptionGroup(title: "Pipeline") var pipeline: PipelineOptions
 
-    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The plugin's program and its arguments, after --.", valueName: "command"))
+    @Argument(parsing: .postTerminator, help: ArgumentHelp("The plugin's program and its arguments, after --.", valueName: "command"))
     var command: [String] = []
 
     func validate() throws {
-        let words = command.first == "--" ? Array(command.dropFirst()) : command
-        guard !words.isEmpty else { throw ValidationError("give the plugin's command after --, as in check-plugin -- python3 my_plugin.py") }
-        do throws(PluginCommands.ValidationFailure) {
-            try PluginCommands.validate([], timeoutMilliseconds: pluginTimeout)
-        } catch {
-            throw ValidationError(error.message)
+        guard !command.isEmpty else { throw ValidationError("give the plugin's command after --, as in check-plugin -- python3 my_plugin.py") }
+        if !pipeline.commands.isEmpty {
+            throw ValidationError(
+                "check-plugin checks the command after --; the plugins it runs with are libraries (--plugin) and built-ins, not --plugin-command")
         }
     }
 
     func run() throws {
-        let words = command.first == "--" ? Array(command.dropFirst()) : command
-        let configuration = ExternalPlugin.Configuration(command: words, timeout: .milliseconds(pluginTimeout))
+        let pipeline = try pipeline.pipeline(forSessionsIn: ".")
+        let companions: [any ResponderPlugin]
+        do throws(PipelineError) {
+            companions = try pipeline.makeInProcessPlugins()
+        } catch {
+            complain(error.message)
+            throw ExitCode(error.exitCode)
+        }
+        let configuration = ExternalPlugin.Configuration(command: command, timeout: .milliseconds(self.pipeline.timeout ?? 200))
         let suite: PluginConformance
         do {
-            suite = try PluginConformance.external(configuration, companions: { BuiltinPlugins.names.map(BuiltinPlugins.make) })
+            suite = try PluginConformance.external(configuration, companions: { (try? pipeline.makeInProcessPlugins()) ?? [] })
         } catch {
-            complain("cannot check '\(words.joined(separator: " "))': \(error.message)")
+            complain("cannot check '\(command.joined(separator: " "))': \(error.message)")
             throw Exit.pluginError
         }
         let failures = suite.failures()
         let output = Output()
         output.line(
-            "checking '\(words.joined(separator: " "))' against \(suite.corpus.count) real sessions, after \(BuiltinPlugins.names.joined(separator: " → "))"
+            "checking '\(command.joined(separator: " "))' against \(suite.corpus.count) real sessions, after \(companions.isEmpty ? "no other plugin" : companions.map(\.name).joined(separator: " → "))"
         )
         // A replay that could not run at all counts against "no errors".
         func listed(_ failure: PluginConformance.Failure) -> String { failure.check == "replay" ? "no errors" : failure.check }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ResponderBusReplay
 import ResponderBusReport
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import ResponderBus
+import ResponderBusReplay
 
 #if canImport(Glibc)
     import Glibc

@@ -3,6 +3,7 @@ import Dispatch
 import EventLog
 import ResponderBus
 import ResponderBusExternal
+import ResponderBusReplay
 import ResponderBusUV
 
 #if canImport(Glibc)
@@ -64,27 +65,10 @@ struct ReplayCommand: ParsableCommand {
     )
     var follow = false
 
-    @Option(name: .customLong("disable"), help: ArgumentHelp("Turn a built-in plugin off (repeatable).", valueName: "name"))
-    var disabled: [String] = []
-
     @Flag(help: "Stop at the first line that cannot be replayed, with exit 65.")
     var strict = false
 
-    @Option(
-        name: .customLong("plugin"),
-        help: ArgumentHelp(
-            "Load a plugin library (a lib<Name>.so built from a `responder-bus new-plugin` package), after the built-in plugins (repeatable). It goes where the plugin's preferredPosition says, else last; @first, @last, @before:NAME or @after:NAME after the path places it, as in libWarner.so@after:KeyboardAvoidance.",
-            valueName: "path[@position]"))
-    var pluginPaths: [String] = []
-
-    @OptionGroup var pluginCommands: PluginCommandOptions
-
-    @Option(
-        name: .customLong("plugin-failure"),
-        help: ArgumentHelp(
-            "What a --plugin-command plugin's fault does: continue (report it, restart it up to three times, then go on without it) or stop (end with exit 70).",
-            valueName: "continue|stop"))
-    var pluginFailure: ExternalPlugin.FailureMode = .continue
+    @OptionGroup(title: "Pipeline") var pipeline: PipelineOptions
 
     @Option(help: ArgumentHelp("Also write the whole session, external and derived events, as a v1 log to this file.", valueName: "file"))
     var record: String?
@@ -98,8 +82,6 @@ struct ReplayCommand: ParsableCommand {
         guard speed >= 0.001, speed <= 1_000_000 else {
             throw ValidationError("--speed must be between 0.001 and 1000000 (times faster than recorded), got \(speed)")
         }
-        try BuiltinPlugins.validate(disabling: disabled)
-        for argument in pluginPaths { _ = try PluginArgument(argument) }
         if follow && log == "-" { throw ValidationError("--follow needs a file to watch, not standard input") }
         if verifyDiagnostics && !verify { throw ValidationError("--verify-diagnostics goes with --verify") }
         if report == "-" { throw ValidationError("--report needs a file to write, such as --report session.html") }
@@ -113,24 +95,15 @@ struct ReplayCommand: ParsableCommand {
             complain(clash)
             throw ExitCode.validationFailure
         }
-        var loaded: [LoadedPlugin] = []
-        for argument in pluginPaths {
-            let plugin = try PluginArgument(argument)
-            do {
-                loaded.append(LoadedPlugin(plugin: try PluginLoader.load(plugin.path), position: plugin.position))
-            } catch {
-                complain(error.message)
-                throw Exit.pluginError
-            }
-        }
-        let outcome: ReplaySession.Outcome
+        let pipeline = try pipeline.pipeline(forLog: log)
+        let outcome: ReplayPrinter.Outcome
         if follow {
             // The log may not be there yet, or have no header yet: the follower waits for it.
-            outcome = try ReplaySession.runFollowing(ReplaySession(command: self, header: nil, plugins: loaded))
+            outcome = try ReplayPrinter.runFollowing(ReplayPrinter(command: self, pipeline: pipeline))
         } else {
-            let (reader, header) = try BuiltinPlugins.openLog(log)
-            let session = ReplaySession(command: self, header: header, plugins: loaded)
-            outcome = try realtime ? ReplaySession.runOnLibuv(session, reader: reader) : session.runVirtual(reader)
+            let (reader, header) = try openLog(log)
+            let printer = ReplayPrinter(command: self, pipeline: pipeline)
+            outcome = try realtime ? ReplayPrinter.runOnLibuv(printer, reader: reader, header: header) : printer.runVirtual(reader, header: header)
         }
         if let error = outcome.outputError { throw error.reported() }
         if outcome.pluginStopped { throw Exit.pluginStopped }
@@ -138,5 +111,3 @@ struct ReplayCommand: ParsableCommand {
         if outcome.failedCheck { throw Exit.checkFailed }
     }
 }
-
-extension ExternalPlugin.FailureMode: ExpressibleByArgument {}

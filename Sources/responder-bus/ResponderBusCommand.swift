@@ -1,4 +1,5 @@
 import ArgumentParser
+import ResponderBusReplay
 
 /// The `responder-bus` command: replay logs through the plugins, and import iOS console dumps.
 @main

@@ -75,6 +75,20 @@ public final class LogReader {
         self.init(source: .file(descriptor: fileDescriptor, owned: false), size: nil, maxLineLength: maxLineLength)
     }
 
+    /// Reads records held in memory, as if from a log with `header` and one record per line (what
+    /// the console importer returns, replayed without writing it out as text). The records are
+    /// taken in time order (those with the same `t` in the order given); record *n* (from 1) is
+    /// reported at line *n* + 1, after the header.
+    ///
+    /// - Parameters:
+    ///   - header: what ``readHeader()`` returns.
+    ///   - records: the records, external and derived.
+    public convenience init(header: LogHeader, records: [LogRecord]) {
+        self.init(source: .memory([]), size: nil, maxLineLength: 1 << 20)
+        let ordered = records.enumerated().sorted { $0.element.t < $1.element.t || ($0.element.t == $1.element.t && $0.offset < $1.offset) }
+        state.value.given = (header, ordered.map(\.element))
+    }
+
     private init(source: ByteSource, size: Int?, maxLineLength: Int) {
         self.totalBytes = size
         self.maxLineLength = maxLineLength
@@ -139,15 +153,29 @@ public final class LogReader {
 
     /// What reading changes: the lines, whether the header was read, and the last record's time.
     private struct State {
+        /// The next record of a reader of records in memory.
+        private mutating func nextGiven() -> Item? {
+            headerDone = true
+            guard let records = given?.records, givenTaken < records.count else { return nil }
+            let record = records[givenTaken]
+            givenTaken += 1
+            let location = RecordLocation(line: givenTaken + 1, viewColumn: record.event.viewID == nil ? nil : 1)
+            return .record(record, location)
+        }
+
         var lines: LineSplitter
         var headerDone = false
         var lastT = 0.0
         /// Items of the last line still to hand out: its record, after the warnings about it.
         var queued: [Item] = []
+        /// The header and records of a reader of records in memory, and how many were handed out.
+        var given: (header: LogHeader, records: [LogRecord])?
+        var givenTaken = 0
 
         mutating func readHeader() throws(LogReadError) -> LogHeader {
             precondition(!headerDone, "readHeader() called twice")
             headerDone = true
+            if let given { return given.header }
             guard let line = lines.nextLine() else {
                 throw LogReadError(
                     .emptyFile, line: 0, column: 0,
@@ -176,6 +204,7 @@ public final class LogReader {
 
         mutating func next() -> Item? {
             if !queued.isEmpty { return queued.removeFirst() }
+            if given != nil { return nextGiven() }
             if !headerDone {
                 do {
                     _ = try readHeader()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import ResponderBus
+import ResponderBusReplay
 import ResponderBusReport
 
 #if canImport(Glibc)
@@ -13,7 +14,7 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Draw the screen as it was at one moment of a log, as SVG, for bug reports.",
         discussion: """
-            Replays the log through the built-in plugins on the virtual-time loop, up to the given time, and \
+            Replays the log through its pipeline (the built-in plugins, and any --plugin, --plugin-command or project file) on the virtual-time loop, up to the given time, and \
             draws the screen model after the last record at or before it: every view's outline with its id, \
             kind and tag, the first responder, the keyboard and the part of the screen it covers, the safe \
             area, the root's shift, and a covered field, cross-hatched and labelled. Lines that cannot be read \
@@ -34,12 +35,10 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the SVG to this file instead of standard output.", valueName: "file.svg"))
     var output: String?
 
-    @Option(name: .customLong("disable"), help: ArgumentHelp("Turn a built-in plugin off (repeatable).", valueName: "name"))
-    var disabled: [String] = []
+    @OptionGroup(title: "Pipeline") var pipeline: PipelineOptions
 
     func validate() throws {
         guard at.isFinite, at >= 0 else { throw ValidationError("--at must be a number of seconds, 0 or more, got \(at)") }
-        try BuiltinPlugins.validate(disabling: disabled)
     }
 
     func run() throws {
@@ -48,7 +47,8 @@ struct RenderCommand: ParsableCommand {
             complain(clash)
             throw ExitCode.validationFailure
         }
-        let (reader, header) = try BuiltinPlugins.openLog(log)
+        let pipeline = try pipeline.pipeline(forLog: log)
+        let (reader, header) = try openLog(log)
         // Open the output first: a path that cannot be created fails before the replay.
         let outputFile: OutputFile?
         do {
@@ -58,23 +58,19 @@ struct RenderCommand: ParsableCommand {
         }
         let file = outputFile.map(Output.init(file:)) ?? Output()
 
-        let loop = VirtualTimeLoop()
-        let bus = Bus(loop: loop, screen: Screen(size: header.screen, safeArea: header.safeArea ?? .zero))
-        do {
-            try BuiltinPlugins.register(on: bus, disabling: Set(disabled))
+        let session: ReplaySession
+        do throws(PipelineError) {
+            session = try ReplaySession(pipeline: pipeline, header: header, sinks: .report)
         } catch {
-            complain("internal error: \(error)")
-            throw Exit.internalError
+            complain(error.message)
+            throw ExitCode(error.exitCode)
         }
-        let replayer = Replayer(bus: bus)
-        replayer.apply(header)
-        let recorder = ReportRecorder(bus: bus, clock: replayer.logClock)
-        replayer.onProblem = { [log] error in complain("\(log): \(error)") }
-        let summary = replayer.replay(reader, on: loop)
-        recorder.stop()
+        session.onProblem = { [log] error in complain("\(log): \(error)") }
+        let summary = session.finish(session.replay(reader)).summary
         if summary.rejectedLines > 0 {
             complain("\(log): \(summary.rejectedLines) line\(summary.rejectedLines == 1 ? "" : "s") skipped")
         }
+        guard let recorder = session.report else { throw Exit.internalError }
 
         let (index, item) = recorder.state(at: at)
         let state = recorder.states[index]

@@ -1,8 +1,9 @@
 import ArgumentParser
 import EventLog
 import ResponderBus
-import ResponderBusExternal
+import ResponderBusReplay
 import ResponderBusReport
+import ResponderBusTesting
 
 #if canImport(Glibc)
     import Glibc
@@ -66,15 +67,7 @@ struct TestCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print only the sessions that did not pass (and those written), and the summary.")
     var quiet = false
 
-    @Option(name: .customLong("disable"), help: ArgumentHelp("Turn a built-in plugin off (repeatable).", valueName: "name"))
-    var disabled: [String] = []
-
-    @Option(
-        name: .customLong("plugin"),
-        help: ArgumentHelp("Load a plugin library, as `replay --plugin` does (repeatable).", valueName: "path[@position]"))
-    var pluginPaths: [String] = []
-
-    @OptionGroup var pluginCommands: PluginCommandOptions
+    @OptionGroup(title: "Pipeline") var pipeline: PipelineOptions
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give the sessions to test: files, folders, or - for a list on standard input") }
@@ -82,8 +75,6 @@ struct TestCommand: ParsableCommand {
         if let shard, Shard(shard) == nil {
             throw ValidationError("--shard takes I/N with 1 ≤ I ≤ N (such as --shard 2/4), got '\(shard)'")
         }
-        try BuiltinPlugins.validate(disabling: disabled)
-        for argument in pluginPaths { _ = try PluginArgument(argument) }
         if junit == "-" || junit == "" { throw ValidationError("--junit needs a file to write, such as --junit results.xml") }
         if reportDir == "" { throw ValidationError("--report-dir needs a folder, such as --report-dir failures") }
         if recordMissing == "" { throw ValidationError("--record-missing needs a folder, such as --record-missing snapshots") }
@@ -92,26 +83,6 @@ struct TestCommand: ParsableCommand {
     func run() throws {
         _ = StandardOutput.wasClosed
         _ = OutputFile.creationMask  // read before any worker thread creates files
-        var settings = SessionSettings(
-            disabled: Set(disabled), includesDiagnostics: verifyDiagnostics, snapshotFolder: recordMissing, update: update)
-        for argument in pluginPaths {
-            let plugin = try PluginArgument(argument)
-            do {
-                settings.plugins.append(PluginSource(factory: try PluginLoader.factory(plugin.path), position: plugin.position))
-            } catch {
-                complain(error.message)
-                throw Exit.pluginError
-            }
-        }
-        settings.pluginCommands = pluginCommands.configurations()
-        // A command that cannot start is said once, with 78, as `replay` says it, rather than as
-        // every session's failure.
-        do throws(PluginCommands.StartFailure) {
-            try PluginCommands.probe(settings.pluginCommands)
-        } catch {
-            complain(error.message)
-            throw Exit.pluginError
-        }
         var sessions: [SessionInput]
         do throws(SessionList.Problem) {
             sessions = try SessionList.collect(paths)
@@ -133,121 +104,49 @@ struct TestCommand: ParsableCommand {
             sessions = sessions.filter(shard.contains)
             complain("shard \(shard): \(sessions.count) of \(found) session\(found == 1 ? "" : "s")")
         }
+        // Each folder's pipeline (its project file's, these options over it), checked once before
+        // any session: a plugin or project file that cannot be used is said once, with 78.
+        let suite = SessionSuite(
+            pipelines: try pipeline.resolver(), includesDiagnostics: verifyDiagnostics, snapshotFolder: recordMissing, update: update)
+        do throws(PipelineError) {
+            try suite.prepare(sessions)
+        } catch {
+            complain(error.message)
+            throw ExitCode(error.exitCode)
+        }
         let jobs = self.jobs ?? max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         let output = Output()
         let progress = TestProgress(total: sessions.count)
-        let start = monotonicSeconds()
-        let run = TestRun(sessions: sessions, settings: settings, jobs: jobs)
-        let results = run.run(
+        let run = suite.run(
+            sessions, jobs: jobs,
             each: { result in
                 guard !quiet || !result.status.passes || result.note != nil else { return }
                 progress.clear()
-                output.line(TerminalText.escaped(Self.line(for: result)))
+                output.line(TerminalText.escaped(SessionSuite.line(for: result)))
                 output.flush()
             },
             tick: { done, failed in progress.update(done: done, failed: failed) })
         progress.clear()
-        let seconds = monotonicSeconds() - start
-
-        let passed = results.count { $0.status == .passed }
-        let failed = results.count { $0.status == .failed }
-        let unreadable = results.count { $0.status == .unreadable }
-        let recorded = results.count { $0.status == .recorded }
-        let updated = results.count { $0.status == .updated }
-        let events = results.reduce(0) { $0 + $1.events }
-        var summary =
-            "\(results.count) session\(results.count == 1 ? "" : "s"): \(passed) passed, \(failed) failed, \(unreadable) unreadable"
-        if recorded > 0 { summary += ", \(recorded) recorded" }
-        if updated > 0 { summary += ", \(updated) updated" }
-        summary += "; \(events) events in \(Self.seconds(seconds))"
-        if seconds > 0 && events > 0 {
-            summary += " (\(Int(Double(events) / seconds)) events/s, \(Self.count(min(jobs, max(1, results.count)), "job")))"
-        }
-        output.line(summary)
+        output.line(run.summary)
         output.flush()
 
         var writeError: OutputError?
         if let junit {
             do throws(OutputError) {
-                let file = try OutputFile(path: junit)
-                let out = Output(file: file)
-                out.line(String(JUnitReport.xml(results, seconds: seconds).dropLast()))
-                out.flush()
-                if let error = out.error {
-                    file.abandon()
-                    throw error
-                }
-                try file.commit()
+                try run.writeJUnit(to: junit)
             } catch {
                 writeError = writeError ?? error
             }
         }
         if let reportDir {
             do throws(OutputError) {
-                try writeReports(results, into: reportDir, settings: settings)
+                let failing = try suite.writeFailureReports(run, into: reportDir) { complain($0) }
+                complain("report: wrote \(reportDir)/index.html (\(failing) failing session\(failing == 1 ? "" : "s"))")
             } catch {
                 writeError = writeError ?? error
             }
         }
         if let error = output.error ?? writeError { throw error.reported() }
-        if !results.isEmpty && unreadable == results.count { throw Exit.dataError }
-        if failed + unreadable > 0 { throw Exit.checkFailed }
-    }
-
-    /// One session's line: its verdict, name, and what happened.
-    static func line(for result: SessionResult) -> String {
-        let name = result.input.name
-        switch result.status {
-        case .passed:
-            return "pass  \(name) (\(result.events) events, \(result.derived) derived, \(seconds(result.seconds)))"
-        case .recorded, .updated:
-            return "\(result.status.rawValue)  \(name): \(result.note ?? "")"
-        case .failed, .unreadable:
-            let failure = result.failure
-            let label = result.status == .unreadable ? "UNREADABLE" : "FAIL"
-            return "\(label)  \(name): \(failure.map { "\($0.kind.rawValue): \($0.message)" } ?? "failed")"
-        }
-    }
-
-    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
-
-    static func seconds(_ value: Double) -> String {
-        value < 1 ? "\(Int((value * 1000).rounded())) ms" : "\(Double(Int(value * 100)) / 100) s"
-    }
-
-    /// Replays each failing session again with its HTML report (they are few; the pass that judged
-    /// them kept no snapshots), then writes `index.html`.
-    private func writeReports(_ results: [SessionResult], into folder: String, settings: SessionSettings) throws(OutputError) {
-        SessionCheck.makeFolders(for: folder + "/index.html")
-        var reportSettings = settings
-        reportSettings.update = false
-        var failing: [(result: SessionResult, report: String?)] = []
-        for result in results where result.status == .failed || result.status == .unreadable {
-            guard result.status == .failed else {
-                failing.append((result, nil))
-                continue
-            }
-            let relative = SessionCheck.snapshotName(result.input.name) + ".html"
-            let path = folder + "/" + relative
-            SessionCheck.makeFolders(for: path)
-            let again = SessionCheck.run(result.input, reportSettings, reportPath: path)
-            if again.failure?.kind == .error {
-                // The report could not be written: listed without a link, and said.
-                complain("report: \(again.failure?.message ?? "not written") for \(result.input.name)")
-                failing.append((result, nil))
-            } else {
-                failing.append((result, relative))
-            }
-        }
-        let file = try OutputFile(path: folder + "/index.html")
-        let out = Output(file: file)
-        out.line(String(ReportIndex.html(failing, total: results.count).dropLast()))
-        out.flush()
-        if let error = out.error {
-            file.abandon()
-            throw error
-        }
-        try file.commit()
-        complain("report: wrote \(folder)/index.html (\(failing.count) failing session\(failing.count == 1 ? "" : "s"))")
+        if run.exitCode != 0 { throw ExitCode(run.exitCode) }
     }
 }

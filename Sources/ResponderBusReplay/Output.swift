@@ -15,15 +15,15 @@ import Synchronization
 /// output is dropped. Commands check ``failure`` after their last ``flush()`` and end with exit 74.
 /// (With SIGPIPE's default disposition, a reader that goes away ends the process quietly, as it
 /// does `cat`; where SIGPIPE is ignored, the write fails with EPIPE and is reported like any other.)
-final class Output {
+package final class Output {
     private let descriptor: Int32
     private let closes: Bool
     /// How the output is named in messages: `standard output` or the file's path in quotes.
-    let name: String
+    package let name: String
     /// The `errno` of the first write that failed; later output is dropped.
     private(set) var failure: Int32?
     /// Whether a write failed.
-    var failed: Bool { failure != nil }
+    package var failed: Bool { failure != nil }
     /// What each line changes, as one value, touching neither the writer thread's object nor its
     /// reference count (the lines for the thread gather here and are handed over 256 at a time).
     /// An `Output` is written by one thread (the replay's), so the value lives in the core's
@@ -50,7 +50,7 @@ final class Output {
 
     /// Writes to `descriptor` (standard output by default), named `name` in messages. Standard
     /// output closed at start-up fails at the first write, with EBADF.
-    init(descriptor: Int32 = 1, closes: Bool = false, name: String = "standard output") {
+    package init(descriptor: Int32 = 1, closes: Bool = false, name: String = "standard output") {
         self.descriptor = descriptor
         self.closes = closes
         self.name = name
@@ -59,16 +59,16 @@ final class Output {
     }
 
     /// Writes to an ``OutputFile``; the file is committed by its owner.
-    convenience init(file: OutputFile) {
+    package convenience init(file: OutputFile) {
         self.init(descriptor: file.descriptor, closes: false, name: file.name)
     }
 
     /// The error to end a command with, after the last ``flush()``, if a write failed.
-    var error: OutputError? { failure.map { .writeFailed(name, $0) } }
+    package var error: OutputError? { failure.map { .writeFailed(name, $0) } }
 
     /// From now until ``flush()``, encodes and writes lines on a thread of its own (when one can be
     /// had). What was written before goes out first.
-    func writeInBackground() {
+    package func writeInBackground() {
         guard lines.value.background == nil else { return }
         flush()
         lines.value.background = BackgroundWriter(descriptor: descriptor)
@@ -76,7 +76,7 @@ final class Output {
     }
 
     /// Writes a line of text.
-    func line(_ text: String) {
+    package func line(_ text: String) {
         if lines.value.background != nil {
             lines.value.handOver(.text(text))
             return
@@ -88,7 +88,7 @@ final class Output {
 
     /// Writes a record as a log line, encoded straight into the buffer (or moved to the writer
     /// thread's batch: taken, not copied).
-    func line(_ record: consuming LogRecord) {
+    package func line(_ record: consuming LogRecord) {
         if lines.value.background != nil {
             lines.value.handOver(.record(record))
             return
@@ -99,7 +99,7 @@ final class Output {
 
     /// Writes out what is buffered; after ``writeInBackground()``, waits for the thread to write
     /// everything and goes back to writing on the caller's thread.
-    func flush() {
+    package func flush() {
         if let background = lines.value.background {
             let rest = lines.value.pending
             lines.value.background = nil
@@ -153,14 +153,14 @@ private final class BackgroundWriter: Sendable {
         case text(String)
     }
 
-    static let batchSize = 256
+    package static let batchSize = 256
     // The writer only has to keep up: it is woken when half the batches wait, not for each one.
     private let channel = BatchChannel<[Item]>(capacity: 32, wakesConsumerAt: 16)
     /// The errno of the first failed write, set by the thread.
     private let failure = Mutex<Int32?>(nil)
 
     /// Starts the thread; `nil` when none can be had.
-    init?(descriptor: Int32) {
+    package init?(descriptor: Int32) {
         let started = channel.spawn { [self] in
             var buffer: [UInt8] = []
             buffer.reserveCapacity((1 << 16) + 4096)
@@ -185,45 +185,16 @@ private final class BackgroundWriter: Sendable {
 
     /// Hands a batch of lines to the thread (waiting while it is 32 batches behind: the thread may
     /// wait to be scheduled on a loaded machine, and the replay should not wait with it).
-    func put(_ batch: [Item]) {
+    package func put(_ batch: [Item]) {
         channel.put(batch)
     }
 
     /// Hands over the rest, waits until all is written, and returns the errno of the write that
     /// failed, if one did.
-    func finish(handingOver rest: [Item]) -> Int32? {
+    package func finish(handingOver rest: [Item]) -> Int32? {
         if !rest.isEmpty { channel.put(rest) }
         channel.close()
         channel.join()
         return failure.withLock { $0 }
-    }
-}
-
-/// Shows progress on standard error while a large log is read, only when standard error is a
-/// terminal.
-final class Progress {
-    private let enabled: Bool
-    private var lastShown: Double = 0
-    private var shown = false
-
-    init(totalBytes: Int?) {
-        enabled = isatty(2) == 1 && (totalBytes ?? 0) > 4 << 20
-    }
-
-    func update(_ consumed: Int, _ total: Int?) {
-        guard enabled, let total, total > 0 else { return }
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let seconds = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-        guard seconds - lastShown >= 0.2 else { return }
-        lastShown = seconds
-        shown = true
-        let percent = Int(Double(consumed) / Double(total) * 100)
-        writeStandardError("\r  reading… \(percent)% (\(consumed >> 20) of \(total >> 20) MiB)")
-    }
-
-    func finish() {
-        guard shown else { return }
-        writeStandardError("\r\u{1B}[K")
     }
 }

@@ -6,16 +6,16 @@ import Synchronization
 /// The `Mutex` makes the hand-off safe to check, not a promise: a value goes in as `sending` (no one
 /// else still holds it) and comes out as `sending`, once. So nothing here opts out of Sendable
 /// checking.
-final class Handoff<Value>: Sendable {
+package final class Handoff<Value>: Sendable {
     private let slot: Mutex<Value?>
 
     /// Holds `value` for another thread.
-    init(_ value: sending Value) {
+    package init(_ value: sending Value) {
         slot = Mutex(value)
     }
 
     /// Takes the value out; `nil` when there is none (any more).
-    func take() -> sending Value? {
+    package func take() -> sending Value? {
         slot.withLock { value -> sending Value? in
             let taken = value.take()
             return taken

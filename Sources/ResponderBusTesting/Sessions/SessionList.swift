@@ -2,29 +2,46 @@
     import Glibc
 #endif
 
-/// One recorded session `responder-bus test` replays.
-struct SessionInput: Hashable, Sendable {
+/// One recorded session a suite replays.
+public struct SessionInput: Hashable, Sendable {
     /// The path to open, as found.
-    let path: String
+    public let path: String
     /// The session's name in results and reports, and where its snapshot goes under
     /// `--record-missing`: the path relative to the folder it was found in (with that folder's own
     /// name in front), or the path as given for a file.
-    let name: String
+    public let name: String
+
+    /// A session.
+    ///
+    /// - Parameters:
+    ///   - path: the log's path.
+    ///   - name: its name in results and reports.
+    public init(path: String, name: String) {
+        self.path = path
+        self.name = name
+    }
 }
 
-/// Finds the sessions `responder-bus test` is given: files, folders (every `*.jsonl` below them)
-/// and `-` (a list of paths on standard input, one per line).
-enum SessionList {
+/// Finds the sessions of a suite (`responder-bus test`'s arguments): files, folders (every
+/// `*.jsonl` below them) and `-` (a list of paths on standard input, one per line).
+public enum SessionList {
     /// Why an input could not be used.
-    struct Problem: Error, CustomStringConvertible {
-        let description: String
+    public struct Problem: Error, Sendable, CustomStringConvertible {
+        /// What went wrong, naming the input.
+        public let description: String
         /// A problem with the arguments rather than with a file (exit 64, not 66).
-        var isUsage = false
+        public var isUsage = false
     }
 
     /// The sessions of `arguments`, in a stable order: each argument's in the order given, a folder's
     /// sorted by path; a session named twice is kept once.
-    static func collect(_ arguments: [String], standardInput: () -> [String] = readStandardInput) throws(Problem) -> [SessionInput] {
+    ///
+    /// - Parameters:
+    ///   - arguments: files, folders, and `-` for a list of paths on standard input.
+    ///   - standardInput: the lines of standard input (read when `-` is given).
+    /// - Throws: ``Problem`` for an input that cannot be found or read, or two sessions that would
+    ///   share a name.
+    public static func collect(_ arguments: [String], standardInput: () -> [String] = readStandardInput) throws(Problem) -> [SessionInput] {
         var found: [SessionInput] = []
         var seen = Set<String>()
         var pathOfName: [String: String] = [:]
@@ -101,7 +118,7 @@ enum SessionList {
     }
 
     /// Standard input's lines.
-    static func readStandardInput() -> [String] {
+    public static func readStandardInput() -> [String] {
         var lines: [String] = []
         while let line = readLine(strippingNewline: true) { lines.append(line) }
         return lines
@@ -113,14 +130,16 @@ enum SessionList {
 /// A session goes to the shard its name hashes to (64-bit FNV-1a, the same on every machine and
 /// every run), so the N shards partition any corpus exactly, whatever order its paths are given
 /// in, with no coordination between runners. Shards are balanced on average, not exactly.
-struct Shard: Hashable, Sendable, CustomStringConvertible {
+public struct Shard: Hashable, Sendable, CustomStringConvertible {
     /// Which shard, from 1.
-    let index: Int
+    public let index: Int
     /// How many shards.
-    let count: Int
+    public let count: Int
 
     /// Reads `I/N` (1 ≤ I ≤ N ≤ 100000).
-    init?(_ text: String) {
+    ///
+    /// - Parameter text: `I/N`.
+    public init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, count <= 100_000, index >= 1, index <= count
         else { return nil }
@@ -128,15 +147,20 @@ struct Shard: Hashable, Sendable, CustomStringConvertible {
         self.count = count
     }
 
-    var description: String { "\(index)/\(count)" }
+    /// `I/N`.
+    public var description: String { "\(index)/\(count)" }
 
     /// Whether `input` is in this shard.
-    func contains(_ input: SessionInput) -> Bool {
+    ///
+    /// - Parameter input: a session.
+    public func contains(_ input: SessionInput) -> Bool {
         Int(Self.hash(input.name) % UInt64(count)) == index - 1
     }
 
     /// 64-bit FNV-1a of the UTF-8 bytes.
-    static func hash(_ text: String) -> UInt64 {
+    ///
+    /// - Parameter text: a session's name.
+    public static func hash(_ text: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)

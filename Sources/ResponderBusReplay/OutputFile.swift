@@ -2,22 +2,30 @@
     import Glibc
 #endif
 
-/// Why an output failed, with the exit code the CLI contract gives it.
-struct OutputError: Error, CustomStringConvertible {
-    /// What to say on standard error.
-    let message: String
-    /// ``Exit/cannotCreate`` (73) or ``Exit/writeFailed`` (74).
-    let exit: Int32
+/// Why a file a replay or a session suite writes (a recording, a report, a snapshot, JUnit) could
+/// not be written, with the exit code the CLI contract gives it.
+public struct OutputError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, naming the file, in one line for a person.
+    public let message: String
+    /// 73 when the output could not be created, 74 when a write to it failed (sysexits.h).
+    public let exit: Int32
 
-    var description: String { message }
+    /// Creates an error; `exit` is 73 (cannot create) or 74 (a write failed).
+    public init(message: String, exit: Int32) {
+        self.message = message
+        self.exit = exit
+    }
+
+    /// The message.
+    public var description: String { message }
 
     /// An output that cannot be opened or created.
-    static func cannotCreate(_ name: String, _ code: Int32) -> OutputError {
+    package static func cannotCreate(_ name: String, _ code: Int32) -> OutputError {
         OutputError(message: "cannot create \(name): \(String(cString: strerror(code)))", exit: 73)
     }
 
     /// A write, a flush, a close or the final rename that failed.
-    static func writeFailed(_ name: String, _ code: Int32) -> OutputError {
+    package static func writeFailed(_ name: String, _ code: Int32) -> OutputError {
         OutputError(message: "cannot write \(name): \(String(cString: strerror(code)))", exit: 74)
     }
 }
@@ -29,20 +37,20 @@ struct OutputError: Error, CustomStringConvertible {
 /// so that a run that fails or is killed leaves the previous file (or none), never a part that
 /// looks whole. Anything else — a device such as `/dev/full` or `/dev/null`, a FIFO — is written
 /// directly. A run killed with SIGKILL may leave its temporary file behind.
-final class OutputFile {
+package final class OutputFile {
     /// The path as given.
-    let path: String
+    package let path: String
     /// The descriptor being written.
-    let descriptor: Int32
+    package let descriptor: Int32
     /// The temporary file renamed onto ``path`` by ``commit()``, if writing through one.
     private var temporary: String?
     private var closed = false
 
     /// How the file is named in messages.
-    var name: String { "'\(path)'" }
+    package var name: String { "'\(path)'" }
 
     /// Opens `path` for writing (through a temporary file when it is a regular file or new).
-    init(path: String) throws(OutputError) {
+    package init(path: String) throws(OutputError) {
         self.path = path
         var info = stat()
         let exists = stat(path, &info) == 0
@@ -68,7 +76,7 @@ final class OutputFile {
 
     /// Closes the descriptor and, when writing through a temporary file, renames it into place.
     /// Call it once everything was written without error.
-    func commit() throws(OutputError) {
+    package func commit() throws(OutputError) {
         guard !closed else { return }
         closed = true
         if close(descriptor) != 0 {
@@ -86,7 +94,7 @@ final class OutputFile {
     }
 
     /// Closes the descriptor and removes the temporary file, leaving `path` as it was.
-    func abandon() {
+    package func abandon() {
         if !closed {
             closed = true
             close(descriptor)
@@ -106,7 +114,7 @@ final class OutputFile {
     /// The process's umask, read once: reading it means setting it (`umask(0)`, then back), which
     /// must not race with files and folders other threads create (`responder-bus test --jobs`).
     /// Read before any worker thread starts.
-    static let creationMask: mode_t = {
+    package static let creationMask: mode_t = {
         let mask = umask(0)
         umask(mask)
         return mask
@@ -122,7 +130,7 @@ final class OutputFile {
 
 /// Refuses outputs that would overwrite an input or each other, before anything is opened for
 /// writing.
-enum OutputClash {
+package enum OutputClash {
     /// A file to compare: the same file when device and inode match (for one that exists), or
     /// when the resolved folder and the name match (for one that does not yet).
     private struct Identity: Equatable {
@@ -134,7 +142,7 @@ enum OutputClash {
     /// `nil` when none of `outputs` is the same file as one of `inputs` or as another output;
     /// otherwise the message naming both. Standard output (`-`) counts as an output when it is a
     /// regular file; devices (`/dev/null`) and pipes never clash.
-    static func check(inputs: [String], outputs: [String]) -> String? {
+    package static func check(inputs: [String], outputs: [String]) -> String? {
         var seen: [(String, Identity, isInput: Bool)] = []
         for input in inputs {
             guard let identity = identity(of: input, standard: 0) else { continue }
@@ -180,10 +188,10 @@ enum OutputClash {
 /// Standard output, checked once at start-up: when the descriptor is closed (`>&-`), `/dev/null`
 /// takes its place so that no file opened later gets descriptor 1 by accident, and writing to
 /// standard output then fails with the original EBADF.
-enum StandardOutput {
+package enum StandardOutput {
     /// Whether descriptor 1 was closed at start-up. Reading it the first time checks descriptors
     /// 0, 1 and 2 and gives a closed one `/dev/null`: commands read it before opening anything.
-    static let wasClosed: Bool = {
+    package static let wasClosed: Bool = {
         var stdoutClosed = false
         for descriptor: Int32 in [0, 1, 2] where fcntl(descriptor, F_GETFD) < 0 && errno == EBADF {
             if descriptor == 1 { stdoutClosed = true }

@@ -1,4 +1,3 @@
-import Dispatch
 import EventLog
 import ResponderBus
 import ResponderBusUV
@@ -68,53 +67,86 @@ final class FollowedFile {
     }
 }
 
-/// `replay --follow`: follows the log by name, as `tail -F` does, on the libuv loop.
+/// Follows a log by name, as `tail -F` does, on the libuv loop, replaying it through a pipeline as
+/// it grows (`responder-bus replay --follow`).
 ///
-/// - A log that is not there yet, or has no complete header line yet, is waited for (said once).
-/// - Appended records are replayed as they arrive; standard output and the recording are flushed
-///   at the end of every loop turn.
+/// - A log that is not there yet, or has no complete header line yet, is waited for (said once,
+///   through ``onNotice``).
+/// - Appended records are replayed as they arrive, on the loop's thread.
 /// - When the file is truncated, or its name points at a new file (rotation), the follower says so
-///   on standard error and reads the file from its start as a new session: a new bus, a new screen
-///   model, the new header's screen; no later line is replayed against the old screen. The summary
-///   counts every session; `--record` and `--report` hold the first (the recording is completed
-///   when the second starts).
+///   and reads the file from its start as a new session: a new ``ReplaySession`` (a new bus, a new
+///   screen model, the new header's screen); no later line is replayed against the old screen.
 /// - When the file is deleted, it waits for it to come back (said once).
-/// - Ctrl-C or SIGTERM ends it: the summary, the checks, the recording complete.
-final class LogFollower {
-    private let session: ReplaySession
+/// - ``stop()`` (an interrupt, say) ends it: the current session is finished and ``onFinish`` is
+///   called with what every session counted.
+///
+/// Loop-confined: make it, start it and stop it on the loop's thread.
+///
+/// ```swift
+/// let follower = LogFollower(path: "live.jsonl", loop: loop) { header in
+///     let session = try ReplaySession(pipeline: pipeline, header: header, loop: loop, sinks: .timeline)
+///     session.onTimeline = { print($0) }
+///     return session
+/// }
+/// follower.onFinish = { summary, _ in print(summary.externalEvents, "events") }
+/// follower.start()
+/// ```
+public final class LogFollower {
+    /// Makes the session for a log whose header is `header` (called for each new session).
+    public typealias SessionMaker = (_ header: LogHeader) throws -> ReplaySession
+
+    /// The path followed.
+    public let path: String
     private let loop: UVEventLoop
-    private let path: String
-    private let finished: (ReplaySession.Outcome) -> Void
+    private let makeSession: SessionMaker
+    /// Stop at the first rejected line (then the follower finishes, stopped).
+    public var strict = false
+    /// Called with what the follower is doing or waiting for, once while it stays so: a log not
+    /// there yet, a truncation, a rotation, a deletion.
+    public var onNotice: ((String) -> Void)?
+    /// Called when a session ends, with its result and whether the log starts anew (it was
+    /// truncated or replaced: the next session follows) or the follower is finishing.
+    public var onSessionEnd: ((_ session: ReplaySession, _ result: ReplayResult, _ startsAnew: Bool) -> Void)?
+    /// Called once, when the follower finishes: with what every session counted, and whether it
+    /// stopped on a problem (a bad header, a strict stop) rather than being stopped.
+    public var onFinish: ((_ summary: Replayer.Summary, _ stoppedOnProblem: Bool) -> Void)?
+    /// The error that ended the follow (a session that could not be made: a plugin that cannot be
+    /// used), if any; ``onFinish`` is called after it is set.
+    public private(set) var error: (any Error)?
+    /// The session under way, if any.
+    public private(set) var session: ReplaySession?
 
     private var file: FollowedFile?
     private var reader: LogReader?
-    private var replayer: Replayer?
-    private var recorder: LogRecorder?
-    private var check: CoverageCheck?
     private var resume: (() -> Void)?
     /// What the sessions that ended replayed.
     private var ended = Replayer.Summary?.none
     private var watch: UVWatch?
-    private var signals: UVWatch?
     private var timer: ScheduledWork?
-    private var outputError: OutputError?
     private var lastSaid: String?
     private var done = false
-    private let progress = Progress(totalBytes: nil)
 
-    init(session: ReplaySession, loop: UVEventLoop, path: String, finished: @escaping (ReplaySession.Outcome) -> Void) {
-        self.session = session
-        self.loop = loop
+    /// A follower of `path` on `loop`, making each session with `makeSession`.
+    ///
+    /// - Parameters:
+    ///   - path: the log's path, followed by name.
+    ///   - loop: the libuv loop it runs on.
+    ///   - makeSession: makes the session for a header (its callbacks set).
+    public init(path: String, loop: UVEventLoop, makeSession: @escaping SessionMaker) {
         self.path = path
-        self.finished = finished
+        self.loop = loop
+        self.makeSession = makeSession
     }
 
     /// Starts following. Loop-confined.
-    func start() {
-        session.flushEveryTurn(on: loop)
-        signals = loop.watchSignals([SIGINT, SIGTERM]) { [self] _ in finish(stopped: false) }
+    public func start() {
         look()
         poll()
+    }
+
+    /// Stops following: finishes the session under way and calls ``onFinish``. Loop-confined.
+    public func stop() {
+        finish(stopped: false)
     }
 
     /// Looks again every 200 ms, besides the file watch's notices: a deleted or not yet created
@@ -130,7 +162,7 @@ final class LogFollower {
     private func say(_ message: String) {
         guard message != lastSaid else { return }
         lastSaid = message
-        complain(message)
+        onNotice?(message)
     }
 
     /// Checks the file and acts on what changed.
@@ -173,19 +205,19 @@ final class LogFollower {
         do {
             header = try reader.readHeader()
         } catch {
-            complain("\(path): \(error)")
+            onNotice?("\(path): \(error)")
             return finish(stopped: true)
         }
-        session.header = header
         do {
-            let (replayer, recorder, check) = try session.makeReplayer(on: loop, progress: progress)
-            (self.replayer, self.recorder, self.check, self.reader) = (replayer, recorder, check, reader)
+            session = try makeSession(header)
         } catch {
-            return finish(error: error)
+            self.error = error
+            return finish(stopped: true)
         }
+        self.reader = reader
         watch = try? loop.watchFile(atPath: path) { [self] in look() }
-        replayer?.replayInRealTime(
-            reader, on: loop, strict: session.command.strict, waitForMore: { [self] next in resume = next },
+        session?.replayInRealTime(
+            reader, strict: strict, waitForMore: { [self] next in resume = next },
             completion: { [self] _ in finish(stopped: false) })
     }
 
@@ -193,14 +225,13 @@ final class LogFollower {
     private func endSession(saying message: String) {
         watch?.stop()
         watch = nil
-        recorder?.stop()
-        check?.stop()
-        if let replayer { ended = Self.adding(replayer.currentSummary, to: ended) }
-        if let error = session.endRecording(because: "the log was truncated or replaced"), outputError == nil {
-            outputError = error
+        if let session {
+            let summary = session.replayer.currentSummary
+            ended = Self.adding(summary, to: ended)
+            onSessionEnd?(session, session.finish(summary), true)
         }
-        (replayer, recorder, check, reader, file, resume) = (nil, nil, nil, nil, nil, nil)
-        complain(message)
+        (session, reader, file, resume) = (nil, nil, nil, nil)
+        onNotice?(message)
         look()
     }
 
@@ -214,61 +245,18 @@ final class LogFollower {
         return total
     }
 
-    private func finish(error: any Error) {
-        stopWatching()
-        finishedWithError = error
-        finished(ReplaySession.Outcome())
-    }
-
-    /// The error that ended the follow before it could replay (a plugin that cannot be used).
-    private(set) var finishedWithError: (any Error)?
-
-    private func stopWatching() {
+    /// Ends following: the current session finished, ``onFinish`` called.
+    private func finish(stopped: Bool) {
+        guard !done else { return }
         done = true
         timer?.cancel()
         watch?.stop()
-        signals?.stop()
-        progress.finish()
-    }
-
-    /// Ends following: prints the summary of every session, completes the outputs.
-    private func finish(stopped: Bool) {
-        guard !done else { return }
-        stopWatching()
-        recorder?.stop()
-        check?.stop()
-        let bus = replayer?.bus ?? Bus(loop: loop)
-        let current = replayer?.currentSummary ?? Replayer(bus: bus).currentSummary
-        let summary = replayer.map { Self.adding($0.currentSummary, to: ended) } ?? ended ?? current
-        if session.header == nil { session.header = LogHeader(screen: bus.screen.size) }
-        var outcome = session.finish(summary, bus: bus)
-        if stopped { outcome.stopped = true }
-        if outcome.outputError == nil { outcome.outputError = outputError }
-        finished(outcome)
-    }
-}
-
-extension ReplaySession {
-    /// `--follow`: see ``LogFollower``. The session is handed to the loop's thread (`sending`),
-    /// which alone uses it; the outcome comes back through a `Mutex`.
-    static func runFollowing(_ session: sending ReplaySession) throws -> Outcome {
-        let loop = UVEventLoop()
-        let done = DispatchSemaphore(value: 0)
-        let result = LoopResult()
-        let handoff = Handoff(session)
-        loop.execute {
-            guard let session = handoff.take() else { return }
-            // Kept alive until it finishes (the follower holds this closure, which holds it).
-            var follower: LogFollower?
-            follower = LogFollower(session: session, loop: loop, path: session.command.log) { outcome in
-                if let error = follower?.finishedWithError { result.fail(with: error) } else { result.finish(with: outcome) }
-                follower = nil
-                done.signal()
-            }
-            follower?.start()
+        let current = session?.replayer.currentSummary
+        let summary = current.map { Self.adding($0, to: ended) } ?? ended ?? Replayer.Summary()
+        if let session, let current {
+            onSessionEnd?(session, session.finish(current), false)
         }
-        done.wait()
-        loop.shutdown()
-        return try result.outcome()
+        session = nil
+        onFinish?(summary, stopped)
     }
 }

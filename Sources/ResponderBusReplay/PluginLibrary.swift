@@ -5,12 +5,15 @@ import ResponderBus
 #endif
 
 /// Why a plugin library could not be loaded; the CLI exits 78 with the message.
-struct PluginLoadError: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
+public struct PluginLoadError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong and what to do, naming the library.
+    public let message: String
+    /// The message.
+    public var description: String { message }
 }
 
-/// Loads third-party plugin libraries with `dlopen` (see `PluginABI`).
+/// Loads third-party plugin libraries (`lib<Name>.so` built from a `responder-bus new-plugin`
+/// package) with `dlopen`.
 ///
 /// Refuses, with a message that says what to do: a missing file, a file others could change or one in
 /// a folder others could change (as ssh refuses loose key files: checked before anything of the
@@ -19,16 +22,22 @@ struct PluginLoadError: Error, CustomStringConvertible {
 /// The file is opened once for its checks; it is loaded by its resolved path (its dependencies are
 /// found through `$ORIGIN`), and the file mapped is compared with the one checked. A loaded library is never unloaded: Swift code cannot
 /// be safely `dlclose`d.
-enum PluginLoader {
+public enum PluginLibrary {
     /// Loads the library at `path` and makes one plugin of it.
-    static func load(_ path: String) throws(PluginLoadError) -> any ResponderPlugin {
-        try factory(path).make()
+    ///
+    /// - Parameter path: the library's path (`lib<Name>.so`).
+    /// - Throws: ``PluginLoadError`` with what to do (see ``PluginLibrary``).
+    public static func plugin(_ path: String) throws(PluginLoadError) -> any ResponderPlugin {
+        try load(path).make()
     }
 
     /// Loads the library at `path`, checks it, and returns what makes its plugins (one per bus:
     /// `responder-bus test` gives each session a fresh instance). One plugin is made and checked
     /// here, so a library whose entry point makes no plugin is refused at once.
-    static func factory(_ path: String) throws(PluginLoadError) -> PluginFactory {
+    ///
+    /// - Parameter path: the library's path (`lib<Name>.so`).
+    /// - Throws: ``PluginLoadError`` with what to do (see ``PluginLibrary``).
+    public static func load(_ path: String) throws(PluginLoadError) -> PluginFactory {
         let absolute = path.hasPrefix("/") ? path : currentDirectory() + "/" + path
         // The file the path leads to, symbolic links resolved, opened once: what is checked is what
         // is loaded (`/proc/self/fd/N`), so nothing can be swapped in between.
@@ -156,16 +165,19 @@ enum PluginLoader {
     }
 }
 
-/// Makes the plugins of a loaded library (see ``PluginLoader/factory(_:)``).
-struct PluginFactory: Sendable {
+/// Makes the plugins of a loaded library (see ``PluginLibrary/load(_:)``).
+public struct PluginFactory: Sendable {
     /// The library's `responder_bus_plugin_make`.
     typealias Entry = @convention(c) () -> UnsafeMutableRawPointer?
     /// The path the library was loaded from, for messages.
-    let path: String
+    public let path: String
     let entry: Entry
 
     /// A new plugin instance.
-    func make() throws(PluginLoadError) -> any ResponderPlugin {
+    ///
+    /// - Throws: ``PluginLoadError`` when the entry point makes no plugin, or something that is not
+    ///   a `ResponderPlugin` of this process's ResponderBus.
+    public func make() throws(PluginLoadError) -> any ResponderPlugin {
         guard let pointer = entry() else {
             throw PluginLoadError(message: "'\(path)': \(PluginABI.makeSymbol) returned no plugin")
         }

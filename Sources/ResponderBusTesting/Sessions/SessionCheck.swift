@@ -1,14 +1,16 @@
 import EventLog
 import ResponderBus
 import ResponderBusExternal
+import ResponderBusReplay
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// What `responder-bus test` found for one session.
-struct SessionResult: Sendable {
-    enum Status: String, Sendable {
+/// What a session suite (`responder-bus test`) found for one session.
+public struct SessionResult: Sendable {
+    /// The verdict.
+    public enum Status: String, Sendable {
         /// Replayed; the decisions matched what was recorded and no field was left covered.
         case passed
         /// Something failed (see ``SessionResult/failure``).
@@ -21,12 +23,13 @@ struct SessionResult: Sendable {
         case updated
 
         /// Whether the session counts as passing (exit 0).
-        var passes: Bool { self == .passed || self == .recorded || self == .updated }
+        public var passes: Bool { self == .passed || self == .recorded || self == .updated }
     }
 
     /// Why a session failed.
-    struct Failure: Sendable {
-        enum Kind: String, Sendable {
+    public struct Failure: Sendable {
+        /// What kind of failure.
+        public enum Kind: String, Sendable {
             /// The replay derived something other than was recorded.
             case verify
             /// The focused field was left covered by the keyboard.
@@ -42,65 +45,53 @@ struct SessionResult: Sendable {
             /// A plugin could not be set up, or an output could not be written.
             case error
         }
-        var kind: Kind
+        /// What kind of failure.
+        public var kind: Kind
         /// One line for a person.
-        var message: String
+        public var message: String
         /// Where in the log, when known.
-        var line: Int?
+        public var line: Int?
         /// The log time, when known.
-        var t: Double?
+        public var t: Double?
         /// The first difference, for `verify`.
-        var difference: DerivedVerifier.Difference?
+        public var difference: DerivedVerifier.Difference?
     }
 
-    let input: SessionInput
-    var status: Status
+    /// The session.
+    public let input: SessionInput
+    /// The verdict.
+    public var status: Status
     /// External events replayed.
-    var events = 0
+    public var events = 0
     /// Derived events the plugins posted.
-    var derived = 0
+    public var derived = 0
     /// Wall-clock seconds the session took.
-    var seconds = 0.0
-    var failure: Failure?
+    public var seconds = 0.0
+    /// Why it failed, when it did.
+    public var failure: Failure?
     /// What was written, for `recorded` and `updated` (the file, and for an update what changed).
-    var note: String?
+    public var note: String?
 }
 
-/// The settings every session of one `responder-bus test` run shares.
-struct SessionSettings: Sendable {
-    /// Built-in plugins turned off.
-    var disabled: Set<String> = []
-    /// Libraries loaded with `--plugin`: a fresh instance per session.
-    var plugins: [PluginSource] = []
-    /// `--plugin-command` plugins: a process of each per session.
-    var pluginCommands: [ExternalPlugin.Configuration] = []
-    /// `--verify-diagnostics`.
-    var includesDiagnostics = false
-    /// `--record-missing DIR`.
-    var snapshotFolder: String?
-    /// `--update`.
-    var update = false
-}
-
-/// A plugin library loaded once, made anew for each session's bus.
-struct PluginSource: Sendable {
-    let factory: PluginFactory
-    let position: PluginPosition?
-}
-
-/// Replays one session the way `responder-bus test` judges it: on the virtual-time loop, with the
-/// coverage check, verifying the recorded decisions (in the log, or in its snapshot under
-/// `--record-missing`). Runs on whichever thread calls it, with its own loop and bus.
-enum SessionCheck {
-    /// Replays `input` and says how it went; `reportPath`, when given, gets the HTML report.
-    static func run(_ input: SessionInput, _ settings: SessionSettings, reportPath: String? = nil) -> SessionResult {
-        let start = monotonicSeconds()
-        var result = check(input, settings, reportPath: reportPath)
-        result.seconds = monotonicSeconds() - start
+extension SessionSuite {
+    /// Replays `input` the way `responder-bus test` judges it and says how it went: on the
+    /// virtual-time loop through its folder's pipeline, with the coverage check, verifying the
+    /// recorded decisions (in the log, or in its snapshot under ``snapshotFolder``). The verdict
+    /// is the first of, in this order: lines that could not be read, then the decisions (a
+    /// difference, or none recorded), then a field left covered. Runs on whichever thread calls
+    /// it, with its own loop and bus.
+    ///
+    /// - Parameters:
+    ///   - input: the session.
+    ///   - reportPath: where to write the session's HTML report, if anywhere.
+    public func check(_ input: SessionInput, reportPath: String? = nil) -> SessionResult {
+        let start = SessionSuite.monotonicSeconds()
+        var result = judge(input, reportPath: reportPath)
+        result.seconds = SessionSuite.monotonicSeconds() - start
         return result
     }
 
-    private static func check(_ input: SessionInput, _ settings: SessionSettings, reportPath: String?) -> SessionResult {
+    private func judge(_ input: SessionInput, reportPath: String?) -> SessionResult {
         var result = SessionResult(input: input, status: .failed)
         func fail(_ kind: SessionResult.Failure.Kind, _ message: String, line: Int? = nil, t: Double? = nil) -> SessionResult {
             result.status = kind == .unreadable ? .unreadable : .failed
@@ -115,76 +106,81 @@ enum SessionCheck {
         } catch {
             return fail(.unreadable, error.description, line: error.line > 0 ? error.line : nil)
         }
-
-        let loop = VirtualTimeLoop()
-        let bus = Bus(loop: loop, screen: Screen(size: header.screen, safeArea: header.safeArea ?? .zero))
-        do {
-            try BuiltinPlugins.register(on: bus, disabling: settings.disabled)
-            for source in settings.plugins {
-                try bus.register(try source.factory.make(), at: source.position)
-            }
-        } catch {
-            return fail(.error, "cannot set up the plugins: \(error)")
-        }
-        let external: [ExternalPlugin]
-        do throws(PluginCommands.StartFailure) {
-            external = try PluginCommands.start(settings.pluginCommands, header: header, on: bus)
+        let settings = self
+        var sinks: ReplaySession.Sinks = [.verify, .coverage]
+        if settings.includesDiagnostics { sinks.insert(.verifyDiagnostics) }
+        // Everything the bus saw is kept only when it may have to be written (a snapshot, an update).
+        let keepsSession = settings.update || settings.snapshotFolder != nil
+        if keepsSession { sinks.insert(.recording) }
+        if reportPath != nil { sinks.insert(.report) }
+        let session: ReplaySession
+        let reportFile: OutputFile?
+        do throws(PipelineError) {
+            let pipeline = try pipelines.pipeline(forSessionsIn: PipelineResolver.folder(ofLog: input.path))
+            session = try ReplaySession(pipeline: pipeline, header: header, sinks: sinks)
         } catch {
             return fail(.error, error.message)
         }
-        defer { for plugin in external { plugin.shutDown() } }
-        let replayer = Replayer(bus: bus)
-        replayer.apply(header)
+        do throws(OutputError) {
+            reportFile = try reportPath.map { path throws(OutputError) in try OutputFile(path: path) }
+        } catch {
+            _ = session.finish(Replayer.Summary())
+            return fail(.error, error.message)
+        }
 
-        // What the log recorded, verified as it streams; everything the bus saw, kept only when it
-        // may have to be written (a snapshot, an update).
-        let verifier = DerivedVerifier(includingDiagnostics: settings.includesDiagnostics)
-        var recordedInLog = 0
-        let keepsSession = settings.update || settings.snapshotFolder != nil
-        var session: [LogRecord] = []
+        var kept: [LogRecord] = []
         // Under --update, both sides' decisions, to say how many changed.
         var recordedDecisions: [String] = []
         var producedDecisions: [String] = []
         let compares = { (record: LogRecord) in
             settings.includesDiagnostics ? record.origin != .external : DerivedVerifier.isCompared(record)
         }
-        var derived = 0
-        let recorder = LogRecorder(bus: bus, selection: keepsSession ? .all : .derived, clock: replayer.logClock) {
-            record in
-            if keepsSession { session.append(record) }
-            guard record.origin != .external else { return }
-            derived += 1
-            verifier.addProduced(record)
-            if settings.update && compares(record) { producedDecisions.append(LogWriter.line(for: record)) }
-        }
-        replayer.onRecordedDerived = { record, location in
-            recordedInLog += 1
-            verifier.addRecorded(record, at: location)
-            if settings.update && compares(record) { recordedDecisions.append(LogWriter.line(for: record)) }
+        if keepsSession { session.onRecord = { kept.append($0) } }
+        if settings.update {
+            session.onDerived = { (record: consuming LogRecord) in
+                if compares(record) { producedDecisions.append(LogWriter.line(for: record)) }
+            }
         }
         var problems: [LogReadError] = []
-        replayer.onProblem = { error in
+        session.onProblem = { error in
             if !error.isWarning { problems.append(error) }
         }
-        let coverage = CoverageCheck(bus: bus)
-        var report: ReplayReport?
-        if let reportPath {
-            do throws(OutputError) {
-                report = try ReplayReport(path: reportPath, bus: bus, clock: replayer.logClock)
-            } catch {
-                return fail(.error, error.message)
+        if settings.update {
+            session.onRecordedDerived = { record, _ in
+                if compares(record) { recordedDecisions.append(LogWriter.line(for: record)) }
             }
-            coverage.onViolation = { [weak report] violation in report?.note(violation) }
         }
         // One thread per session: the workers are the parallelism (`--jobs`).
-        let summary = replayer.replay(reader, on: loop, strict: false, readAhead: false)
-        recorder.stop()
-        coverage.stop()
+        let summary = session.replay(reader, readAhead: false)
         result.events = summary.externalEvents
-        result.derived = derived
-        if let report {
+
+        // The decisions: the log's own, else the snapshot's, else none to verify against. A
+        // snapshot is fed to the verifier before the session finishes.
+        let recordedInLog = summary.recordedDerived
+        var snapshotPath: String?
+        var recordedInSnapshot = false
+        var snapshotProblem: String?
+        if recordedInLog == 0, let folder = settings.snapshotFolder, let verifier = session.verifier {
+            let path = folder + "/" + Self.snapshotName(input.name)
+            snapshotPath = path
+            if access(path, F_OK) == 0 {
+                recordedInSnapshot = true
+                do throws(LogReadError) {
+                    try Self.feedRecorded(from: path, to: verifier) { record in
+                        if settings.update && compares(record) { recordedDecisions.append(LogWriter.line(for: record)) }
+                    }
+                } catch {
+                    snapshotProblem = "its snapshot \(path) cannot be read: \(error)"
+                }
+            }
+        }
+        let replayed = session.finish(summary)
+        result.derived = replayed.derived
+        if let reportFile {
             do throws(OutputError) {
-                try report.finish(log: input.path, header: header, summary: summary, plugins: bus.pluginNames, disabled: settings.disabled.sorted())
+                try Self.write(
+                    session.reportDocument(logName: String(input.path.split(separator: "/").last ?? Substring(input.path)))?.html() ?? "",
+                    to: reportFile)
             } catch {
                 return fail(.error, error.message)
             }
@@ -195,23 +191,7 @@ enum SessionCheck {
                 .lines, "\(problems.count) line\(problems.count == 1 ? "" : "s") could not be read; the first: line \(first.line): \(first.message)",
                 line: first.line)
         }
-        // The decisions: the log's own, else the snapshot's, else none to verify against.
-        var snapshotPath: String?
-        var recordedInSnapshot = false
-        if recordedInLog == 0, let folder = settings.snapshotFolder {
-            let path = folder + "/" + snapshotName(input.name)
-            snapshotPath = path
-            if access(path, F_OK) == 0 {
-                recordedInSnapshot = true
-                do throws(LogReadError) {
-                    try feedRecorded(from: path, to: verifier) { record in
-                        if settings.update && compares(record) { recordedDecisions.append(LogWriter.line(for: record)) }
-                    }
-                } catch {
-                    return fail(.snapshot, "its snapshot \(path) cannot be read: \(error)")
-                }
-            }
-        }
+        if let snapshotProblem { return fail(.snapshot, snapshotProblem) }
         if recordedInLog == 0 && !recordedInSnapshot {
             guard let snapshotPath else {
                 return fail(
@@ -219,19 +199,19 @@ enum SessionCheck {
                     "the log holds no recorded decisions to verify; record them with --record-missing DIR, or use a log written by `replay --record`")
             }
             do throws(OutputError) {
-                try write(header: header, records: session, to: snapshotPath)
+                try Self.write(header: header, records: kept, to: snapshotPath)
             } catch {
                 return fail(.error, error.message)
             }
             result.status = .recorded
-            result.note = "wrote \(derived) decision\(derived == 1 ? "" : "s") to \(snapshotPath)"
-        } else if let difference = verifier.finish().flatMap({ _ in verifier.difference }) {
+            result.note = "wrote \(replayed.derived) decision\(replayed.derived == 1 ? "" : "s") to \(snapshotPath)"
+        } else if let difference = replayed.verification?.difference {
             if settings.update {
-                let target = recordedInSnapshot ? snapshotPath! : input.path
+                let target = recordedInSnapshot ? snapshotPath ?? input.path : input.path
                 do throws(OutputError) {
                     // The log keeps its external events and takes the new decisions (diagnostics are
                     // decisions of their own plugins: they are written too).
-                    try write(header: header, records: session, to: target)
+                    try Self.write(header: header, records: kept, to: target)
                 } catch {
                     return fail(.error, error.message)
                 }
@@ -249,9 +229,9 @@ enum SessionCheck {
         } else {
             result.status = .passed
         }
-        if let violation = coverage.violations.first {
+        if let violation = replayed.violations.first {
             result.status = .failed
-            let count = coverage.violations.count
+            let count = replayed.violations.count
             result.failure = .init(
                 kind: .check,
                 message:
@@ -263,7 +243,7 @@ enum SessionCheck {
 
     /// Where under the snapshot folder a session's snapshot goes: its name, without a leading `/`,
     /// and with `..` components made harmless, so that every snapshot stays inside the folder.
-    static func snapshotName(_ name: String) -> String {
+    public static func snapshotName(_ name: String) -> String {
         name.split(separator: "/").map { $0 == ".." ? "__" : String($0) }.filter { $0 != "." }.joined(separator: "/")
     }
 
@@ -284,6 +264,19 @@ enum SessionCheck {
         }
     }
 
+    /// Writes `text` (a report, a page) to `file`, which is replaced only once all of it was
+    /// written.
+    static func write(_ text: String, to file: OutputFile) throws(OutputError) {
+        let output = Output(file: file)
+        output.line(String(text.dropLast()))
+        output.flush()
+        if let error = output.error {
+            file.abandon()
+            throw error
+        }
+        try file.commit()
+    }
+
     /// Writes a whole session as a v1 log, creating the folders it needs; the file is replaced only
     /// once all of it was written.
     private static func write(header: LogHeader, records: [LogRecord], to path: String) throws(OutputError) {
@@ -300,6 +293,13 @@ enum SessionCheck {
         try file.commit()
     }
 
+    /// Seconds on the monotonic clock.
+    static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
     /// Creates the folders above `path` that are missing.
     static func makeFolders(for path: String) {
         var folder = ""
@@ -310,11 +310,4 @@ enum SessionCheck {
             mkdir(folder, 0o777)
         }
     }
-}
-
-/// Seconds on the monotonic clock.
-func monotonicSeconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }

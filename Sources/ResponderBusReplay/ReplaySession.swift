@@ -1,0 +1,328 @@
+import EventLog
+import ResponderBus
+import ResponderBusExternal
+import ResponderBusReport
+import ResponderBusUV
+
+/// One log replayed through a pipeline: the bus, the plugins, the replayer and the sinks a caller
+/// asks for — a recording, the verifier, the coverage check, the readable timeline, the report.
+/// What `responder-bus replay`, `test`, `render` and `check-plugin` and the kit's
+/// `PluginHarness` all run.
+///
+/// ## Turns and time
+///
+/// A log's external events are posted at their recorded times (`t`, seconds from the start of
+/// the log). Events that share one `t` are posted from one loop callback, so that they share a loop
+/// turn, as they shared a UIKit run-loop turn when they were recorded (at most
+/// `Replayer.maxTurnSize` of them; a log with a million events at `t = 0` is not held in memory).
+/// What the plugins derive is timed with the log's own clock (``Replayer/logTime``): during a
+/// turn and its end-of-turn work, the turn's `t`; later (a plugin's timer), that `t` plus the loop
+/// time since.
+///
+/// - On the virtual-time loop (``init(pipeline:header:sinks:)``, then ``replay(_:strict:readAhead:)``
+///   or ``replay(records:)``), the loop's clock jumps from turn to turn: as fast as the machine
+///   allows, and the same decisions every run. After the last turn the loop runs until nothing is
+///   scheduled, so that settle windows and held-frame timers fire at their virtual times.
+/// - On the libuv loop (``init(pipeline:header:loop:sinks:)`` with a `UVEventLoop`, then
+///   ``replayInRealTime(_:speed:strict:waitForMore:completion:)``), each turn fires on a timer at
+///   its recorded time divided by the speed; the replay completes one second (divided by the
+///   speed) after the last event.
+///
+/// Recorded derived events in the log are never posted: they go to the verifier. A record that
+/// names a view the scene does not have, or begins editing in a view that is not a text input, is
+/// rejected like an unreadable line; by default rejected lines are counted and skipped, and with
+/// `strict` the replay stops at the first.
+///
+/// A session is loop-confined: make it, set its callbacks, run it and finish it on the loop's
+/// thread. Call ``finish(_:)`` once at the end: it stops the sinks, ends the plugins' processes
+/// and returns the ``ReplayResult``.
+///
+/// ```swift
+/// let pipeline = try ReplayPipeline(PipelineDescription())
+/// let reader = try LogReader(path: "session.jsonl")
+/// let session = try ReplaySession(pipeline: pipeline, header: try reader.readHeader(), sinks: [.verify, .coverage])
+/// let result = session.finish(session.replay(reader))
+/// print(result.verification?.difference?.description ?? "matches", result.violations.count)
+/// ```
+public final class ReplaySession {
+    /// What a session collects besides the decisions.
+    public struct Sinks: OptionSet, Sendable {
+        /// The raw value.
+        public let rawValue: Int
+        /// Creates a set of sinks from its raw value.
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// ``ReplaySession/onRecord`` gets every record, external ones too: a recording of the
+        /// whole session (without it, only derived records).
+        public static let recording = Sinks(rawValue: 1 << 0)
+        /// Compare the derived events with those recorded in the log (``ReplaySession/verifier``).
+        public static let verify = Sinks(rawValue: 1 << 1)
+        /// With ``verify``, compare the diagnostics too.
+        public static let verifyDiagnostics = Sinks(rawValue: 1 << 2)
+        /// Report every moment the focused field is left covered after the keyboard settles.
+        public static let coverage = Sinks(rawValue: 1 << 3)
+        /// Take the screen before and after every record, for the HTML report and the SVG frames
+        /// (``ReplaySession/report``).
+        public static let report = Sinks(rawValue: 1 << 4)
+        /// The readable timeline, a line at a time (``ReplaySession/onTimeline``).
+        public static let timeline = Sinks(rawValue: 1 << 5)
+    }
+
+    /// The pipeline it runs.
+    public let pipeline: ReplayPipeline
+    /// The header of the log.
+    public let header: LogHeader
+    /// The bus the plugins run on.
+    public let bus: Bus
+    /// The replayer posting the log's events.
+    public let replayer: Replayer
+    /// What it collects.
+    public let sinks: Sinks
+    /// The verifier, with ``Sinks/verify``: the log's recorded decisions are added as they are
+    /// read; a caller may add more (a snapshot's) before ``finish(_:)``.
+    public let verifier: DerivedVerifier?
+    /// The coverage check, with ``Sinks/coverage`` or ``Sinks/report``, once the replay started.
+    public private(set) var coverage: CoverageCheck?
+    /// The report's snapshots, with ``Sinks/report``, once the replay started.
+    package private(set) var report: ReportRecorder?
+    /// The out-of-process plugins started for this session.
+    public let externalPlugins: [ExternalPlugin]
+    /// The plugins that are neither built in nor out of process, by name.
+    public let addedPlugins: [String]
+
+    /// Called with each record to record: derived ones, and with ``Sinks/recording`` external
+    /// ones too, in the order the bus saw them.
+    public var onRecord: ((LogRecord) -> Void)?
+    /// Called with each derived event the log format knows, after ``onRecord``.
+    public var onDerived: ((consuming LogRecord) -> Void)?
+    /// Called with each line of the readable timeline (``Sinks/timeline``): each external event
+    /// before it is posted, each derived event, a plugin's own events, each coverage violation.
+    public var onTimeline: ((String) -> Void)?
+    /// Called with each derived record recorded in the log (after the verifier took it).
+    public var onRecordedDerived: ((LogRecord, RecordLocation) -> Void)?
+    /// Called with each rejected line (and each line read with a warning).
+    public var onProblem: ((LogReadError) -> Void)?
+    /// Called with each coverage violation (``Sinks/coverage``).
+    public var onViolation: ((CoverageViolation) -> Void)?
+    /// Called when an out-of-process plugin fails under the `stop` policy, with its message; the
+    /// replay stops after the turn under way.
+    public var onPluginStop: ((String) -> Void)?
+    /// Called now and then with the bytes read so far and the total, when known.
+    public var onProgress: ((Int, Int?) -> Void)?
+
+    private var recorder: LogRecorder?
+    private var derivedCount = 0
+    private var violations: [CoverageViolation] = []
+    private var stoppedByPlugin: String?
+    private var result: ReplayResult?
+
+    /// A session on a virtual-time loop of its own: as fast as possible (see
+    /// ``replay(_:strict:readAhead:)``).
+    ///
+    /// - Parameters:
+    ///   - pipeline: the plugins to run.
+    ///   - header: the log's header: the screen's size and safe area.
+    ///   - sinks: what to collect.
+    /// - Throws: ``PipelineError`` when a plugin cannot be placed or a command cannot be started.
+    public convenience init(pipeline: ReplayPipeline, header: LogHeader, sinks: Sinks = []) throws(PipelineError) {
+        try self.init(pipeline: pipeline, header: header, loop: VirtualTimeLoop(), sinks: sinks)
+    }
+
+    /// A session on `loop`: a `VirtualTimeLoop` for ``replay(_:strict:readAhead:)``, any loop (the
+    /// libuv one) for ``replayInRealTime(_:speed:strict:waitForMore:completion:)``. Call it on the
+    /// loop's thread.
+    ///
+    /// - Parameters:
+    ///   - pipeline: the plugins to run.
+    ///   - header: the log's header: the screen's size and safe area.
+    ///   - loop: the loop the bus runs on.
+    ///   - sinks: what to collect.
+    /// - Throws: ``PipelineError`` when a plugin cannot be placed or a command cannot be started.
+    public init(pipeline: ReplayPipeline, header: LogHeader, loop: any BusLoop, sinks: Sinks = []) throws(PipelineError) {
+        self.pipeline = pipeline
+        self.header = header
+        self.sinks = sinks
+        bus = Bus(loop: loop, screen: Screen(size: header.screen, safeArea: header.safeArea ?? .zero))
+        let installed = try pipeline.install(on: bus, header: header)
+        externalPlugins = installed.external
+        addedPlugins = installed.added
+        replayer = Replayer(bus: bus)
+        replayer.apply(header)
+        verifier = sinks.contains(.verify) ? DerivedVerifier(includingDiagnostics: sinks.contains(.verifyDiagnostics)) : nil
+        for plugin in externalPlugins {
+            plugin.onStop = { [unowned self] message in
+                stoppedByPlugin = stoppedByPlugin ?? message
+                onPluginStop?(message)
+                replayer.stop()
+            }
+        }
+    }
+
+    /// Connects the sinks to the bus and the replayer: the callbacks as they are now. The report's
+    /// snapshots observe first, then the recorder, then the check.
+    private func begin() {
+        guard recorder == nil else { return }
+        let report = sinks.contains(.report) ? ReportRecorder(bus: bus, clock: replayer.logClock) : nil
+        self.report = report
+        let timeline = sinks.contains(.timeline) ? onTimeline : nil
+        let onRecord = onRecord
+        let onDerived = onDerived
+        let verifier = verifier
+        // Called for every derived record: `self` is captured strongly, which costs nothing per
+        // call. No cycle: the recorder is stopped by `finish`.
+        recorder = LogRecorder(bus: bus, selection: sinks.contains(.recording) ? .all : .derived, clock: replayer.logClock) {
+            [self] (record: consuming LogRecord) in
+            onRecord?(copy record)
+            guard record.origin != .external else { return }
+            derivedCount += 1
+            verifier?.addProduced(record)
+            if let timeline { timeline(Timeline.derived(record)) }
+            onDerived?(record)
+        }
+        if let timeline {
+            recorder?.onUnknown = { event, t in
+                // A plugin's own events: shown in the timeline, not part of the format's output.
+                guard !(event.name == EventName.turnSettled), let by = event.origin.derivingPlugin else { return }
+                timeline(TerminalText.escaped("\(Timeline.time(t))    → \(by): \(event.name.rawValue)"))
+            }
+            replayer.willPost = { record, _ in timeline(Timeline.external(record)) }
+        }
+        replayer.onProblem = { [onProblem] error in onProblem?(error) }
+        if let verifier, let also = onRecordedDerived {
+            replayer.onRecordedDerived = { record, location in
+                verifier.addRecorded(record, at: location)
+                also(record, location)
+            }
+        } else if let verifier {
+            replayer.onRecordedDerived = { record, location in verifier.addRecorded(record, at: location) }
+        } else if let also = onRecordedDerived {
+            replayer.onRecordedDerived = also
+        }
+        if let onProgress { replayer.onProgress = onProgress }
+        if sinks.contains(.coverage) || report != nil {
+            let coverage = CoverageCheck(bus: bus)
+            self.coverage = coverage
+            let collects = sinks.contains(.coverage)
+            coverage.onViolation = { [unowned self, report] violation in
+                report?.note(violation)
+                guard collects else { return }
+                violations.append(violation)
+                onViolation?(violation)
+                timeline?(TerminalText.escaped("\(Timeline.time(violation.t))  ⚠ covered: \(violation)"))
+            }
+        }
+    }
+
+    // MARK: Running
+
+    /// Replays the rest of `reader` as fast as possible on the session's virtual-time loop (see
+    /// the turn and time rules above), and returns what it counted. Call ``finish(_:)`` next.
+    ///
+    /// - Parameters:
+    ///   - reader: the log, its header read.
+    ///   - strict: stop at the first rejected line.
+    ///   - readAhead: read and parse on a second thread, when the input ends (a file, bytes).
+    public func replay(_ reader: LogReader, strict: Bool = false, readAhead: Bool = true) -> Replayer.Summary {
+        guard let loop = bus.loop as? VirtualTimeLoop else {
+            preconditionFailure("ReplaySession.replay runs on a VirtualTimeLoop; use replayInRealTime on another loop")
+        }
+        begin()
+        return replayer.replay(reader, on: loop, strict: strict, readAhead: readAhead)
+    }
+
+    /// Replays records held in memory (what the console importer returns) as fast as possible, as
+    /// if read from a log with this session's header: external records are posted at their `t`,
+    /// derived ones go to the verifier. Call ``finish(_:)`` next.
+    ///
+    /// - Parameter records: the records, in any order (taken in time order).
+    public func replay(records: [LogRecord]) -> Replayer.Summary {
+        let reader = LogReader(header: header, records: records)
+        _ = try? reader.readHeader()
+        return replay(reader, readAhead: false)
+    }
+
+    /// Replays the rest of `reader` in real time on the session's loop (see the turn and time rules
+    /// above). Call it on the loop's thread; `completion` is called there with what was counted.
+    /// Call ``finish(_:)`` next.
+    ///
+    /// - Parameters:
+    ///   - reader: the log, its header read.
+    ///   - speed: play this many times faster than recorded.
+    ///   - strict: stop at the first rejected line.
+    ///   - waitForMore: following a growing file: called at the current end with a closure to call
+    ///     when more was appended (`completion` is then never called; stop from outside and read
+    ///     `replayer.currentSummary`).
+    ///   - completion: called on the loop with what was counted.
+    public func replayInRealTime(
+        _ reader: LogReader, speed: Double = 1, strict: Bool = false, waitForMore: ((@escaping () -> Void) -> Void)? = nil,
+        completion: @escaping (Replayer.Summary) -> Void
+    ) {
+        begin()
+        replayer.replayInRealTime(reader, on: bus.loop, speed: speed, strict: strict, waitForMore: waitForMore, completion: completion)
+    }
+
+    /// Ends the session: stops the recorder, the check and the report's snapshots, ends the
+    /// plugins' processes, finishes the verification, and returns what happened. Later calls
+    /// return the same result.
+    ///
+    /// - Parameter summary: what the replay counted.
+    public func finish(_ summary: Replayer.Summary) -> ReplayResult {
+        if let result { return result }
+        recorder?.stop()
+        coverage?.stop()
+        report?.stop()
+        for plugin in externalPlugins { plugin.shutDown() }
+        var verification: ReplayResult.Verification?
+        if let verifier {
+            _ = verifier.finish()
+            verification = .init(matched: verifier.matched, difference: verifier.difference)
+        }
+        let result = ReplayResult(
+            summary: summary, derived: derivedCount, violations: violations, verification: verification, plugins: bus.pluginNames,
+            addedPlugins: addedPlugins, stoppedByPlugin: stoppedByPlugin, firstResponder: bus.screen.firstResponder?.id,
+            rootOriginY: bus.screen.rootOriginY)
+        self.result = result
+        return result
+    }
+
+    /// The HTML report of the finished session (``Sinks/report``), named `logName`; `nil` without
+    /// the report sink or before ``finish(_:)``.
+    ///
+    /// - Parameter logName: how the report names the log (its file name, say).
+    package func reportDocument(logName: String) -> ReportDocument? {
+        guard let report, let result else { return nil }
+        return ReportDocument(
+            logName: logName, header: header, recorder: report, summary: result.summary, plugins: result.plugins,
+            disabled: pipeline.description.disabled.sorted())
+    }
+}
+
+/// What a replay through a pipeline did (``ReplaySession/finish(_:)``).
+public struct ReplayResult: Sendable {
+    /// How the verification came out.
+    public struct Verification: Sendable, Hashable {
+        /// Derived events that matched the recorded ones.
+        public var matched: Int
+        /// The first difference; `nil` when the replay derived exactly what was recorded.
+        public var difference: DerivedVerifier.Difference?
+    }
+
+    /// What the replayer counted.
+    public var summary: Replayer.Summary
+    /// Derived events the plugins posted (the kinds the log format knows).
+    public var derived: Int
+    /// The coverage violations, in order (with the coverage sink).
+    public var violations: [CoverageViolation]
+    /// The verification (with the verify sink).
+    public var verification: Verification?
+    /// The plugins that ran, in pipeline order.
+    public var plugins: [String]
+    /// The plugins that are neither built in nor out of process (libraries', in-process).
+    public var addedPlugins: [String]
+    /// The message of an out-of-process plugin that failed under the `stop` policy.
+    public var stoppedByPlugin: String?
+    /// The first responder at the end.
+    public var firstResponder: ViewID?
+    /// The root's origin at the end.
+    public var rootOriginY: Double
+}

@@ -1,0 +1,332 @@
+import ArgumentParser
+import Dispatch
+import EventLog
+import ResponderBus
+import ResponderBusReplay
+import ResponderBusReport
+import ResponderBusUV
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What `replay` prints and writes for the sessions the library replays (one; with `--follow`, one
+/// for each time the log starts anew): the timeline or the records on standard output, the
+/// recording, the report, the summary and the checks' verdicts.
+final class ReplayPrinter {
+    struct Outcome: Sendable {
+        var stopped = false
+        var failedCheck = false
+        /// An external plugin failed with `--plugin-failure stop`.
+        var pluginStopped = false
+        /// The first output that could not be written (standard output, `--record`, `--report`).
+        var outputError: OutputError?
+    }
+
+    let command: ReplayCommand
+    let pipeline: ReplayPipeline
+    let output = Output()
+    /// How many sessions have started: `--follow` starts one more when the log is truncated or
+    /// replaced. The recording and the report hold the first.
+    private(set) var sessionsStarted = 0
+    /// In live modes (`--follow`, `--realtime`), what was written is flushed at the end of every
+    /// loop turn, on this loop; otherwise output is written in 64 KiB blocks.
+    private var liveLoop: (any BusLoop)?
+    private var flushScheduled = false
+    private var recordOutput: Output?
+    private var recordFile: OutputFile?
+    private var report: (file: ReplayReport, session: ReplaySession)?
+    private var pluginStopped = false
+    /// What the sessions that ended found, added up.
+    private var derived = 0
+    private var violations: [CoverageViolation] = []
+    private var matched = 0
+    private var difference: DerivedVerifier.Difference?
+    private var last: ReplayResult?
+
+    init(command: ReplayCommand, pipeline: ReplayPipeline) {
+        self.command = command
+        self.pipeline = pipeline
+    }
+
+    private var sinks: ReplaySession.Sinks {
+        var sinks: ReplaySession.Sinks = []
+        if command.verify { sinks.insert(.verify) }
+        if command.verifyDiagnostics { sinks.insert(.verifyDiagnostics) }
+        if command.check { sinks.insert(.coverage) }
+        if command.format == .text { sinks.insert(.timeline) }
+        return sinks
+    }
+
+    // MARK: Sessions
+
+    /// Flushes standard output and the recording at the end of the current loop turn (once per
+    /// turn), in live modes. Loop-confined.
+    private func flushAtEndOfTurn() {
+        guard let liveLoop, !flushScheduled else { return }
+        flushScheduled = true
+        liveLoop.runAtEndOfTurn { [self] in
+            flushScheduled = false
+            output.flush()
+            recordOutput?.flush()
+        }
+    }
+
+    /// Makes live output flush at the end of every turn of `loop`.
+    func flushEveryTurn(on loop: any BusLoop) {
+        liveLoop = loop
+    }
+
+    /// Starts a session of the log with `header` on `loop` (`nil`: a virtual-time loop of its own):
+    /// the library's session with this command's sinks, its output connected. Loop-confined.
+    ///
+    /// - Throws: the exit code, having said why.
+    func startSession(header: LogHeader, on loop: (any BusLoop)?, progress: Progress) throws -> ReplaySession {
+        let firstSession = sessionsStarted == 0
+        sessionsStarted += 1
+        var sinks = sinks
+        let recording = firstSession && command.record != nil
+        if recording { sinks.insert(.recording) }
+        if firstSession && command.report != nil { sinks.insert(.report) }
+        let session: ReplaySession
+        do throws(PipelineError) {
+            if let loop {
+                session = try ReplaySession(pipeline: pipeline, header: header, loop: loop, sinks: sinks)
+            } else {
+                session = try ReplaySession(pipeline: pipeline, header: header, sinks: sinks)
+            }
+        } catch {
+            complain(error.message)
+            throw ExitCode(error.exitCode)
+        }
+        do throws(OutputError) {
+            if recording, let path = command.record {
+                let file = try OutputFile(path: path)
+                let output = Output(file: file)
+                output.line(LogWriter.line(for: header))
+                recordFile = file
+                recordOutput = output
+            }
+            if firstSession, let path = command.report {
+                report = (try ReplayReport(path: path), session)
+            }
+        } catch {
+            _ = session.finish(Replayer.Summary())
+            throw error.reported()
+        }
+        let live = liveLoop != nil
+        if recording {
+            session.onRecord = { [self] record in
+                recordOutput?.line(record)
+                if live { flushAtEndOfTurn() }
+            }
+        }
+        if command.format == .text {
+            session.onTimeline = { [self] line in
+                output.line(line)
+                if live { flushAtEndOfTurn() }
+            }
+        } else {
+            session.onDerived = { [self] (record: consuming LogRecord) in
+                output.line(record)
+                if live { flushAtEndOfTurn() }
+            }
+        }
+        session.onProblem = { [self] error in
+            progress.finish()
+            complain("\(command.log): \(error.isWarning ? "warning: " : "")\(error)")
+        }
+        session.onPluginStop = { [self] message in
+            complain("\(message); stopping (--plugin-failure stop)")
+            pluginStopped = true
+        }
+        session.onProgress = { consumed, total in progress.update(consumed, total) }
+        return session
+    }
+
+    /// Ends a session: its result added to the run's. Loop-confined.
+    func endSession(_ session: ReplaySession, summary: Replayer.Summary) {
+        absorb(session.finish(summary))
+    }
+
+    /// Adds a finished session's result to the run's.
+    func absorb(_ result: ReplayResult) {
+        derived += result.derived
+        violations += result.violations
+        if let verification = result.verification {
+            matched += verification.matched
+            difference = difference ?? verification.difference
+        }
+        last = result
+    }
+
+    /// Ends the recording now (committed, at a record boundary): `--follow` records only its
+    /// first session, whose header the file has. Loop-confined.
+    func endRecording(because reason: String) -> OutputError? {
+        guard let recordOutput, let recordFile else { return nil }
+        self.recordOutput = nil
+        self.recordFile = nil
+        recordOutput.flush()
+        do throws(OutputError) {
+            if let error = recordOutput.error { throw error }
+            try recordFile.commit()
+            complain("\(command.record ?? ""): the recording ends here, with the first session (\(reason))")
+            return nil
+        } catch {
+            recordFile.abandon()
+            return error
+        }
+    }
+
+    // MARK: Running
+
+    func runVirtual(_ reader: LogReader, header: LogHeader) throws -> Outcome {
+        let progress = Progress(totalBytes: reader.totalBytes)
+        let session = try startSession(header: header, on: nil, progress: progress)
+        // As fast as possible: encoding and writing what is printed overlaps with the replay.
+        output.writeInBackground()
+        let summary = session.replay(reader, strict: command.strict)
+        progress.finish()
+        endSession(session, summary: summary)
+        return finish(summary)
+    }
+
+    /// `--realtime`: paced on the libuv loop, output flushed at the end of every loop turn. Ctrl-C or
+    /// SIGTERM ends it as the log's end would: the summary, the checks, the recording complete.
+    ///
+    /// The printer and the reader are handed to the loop's thread (`sending`: the caller keeps
+    /// neither), which alone uses them; the outcome comes back through a `Mutex`.
+    static func runOnLibuv(_ printer: sending ReplayPrinter, reader: sending LogReader, header: LogHeader) throws -> Outcome {
+        let loop = UVEventLoop()
+        let done = DispatchSemaphore(value: 0)
+        let result = LoopResult()
+        let handoff = Handoff((printer, reader))
+        loop.execute {
+            guard let (printer, reader) = handoff.take() else { return }
+            printer.liveLoop = loop
+            let progress = Progress(totalBytes: nil)
+            do {
+                let session = try printer.startSession(header: header, on: loop, progress: progress)
+                var watches: [UVWatch] = []
+                var ended = false
+                let end: (Replayer.Summary) -> Void = { summary in
+                    guard !ended else { return }
+                    ended = true
+                    for watch in watches { watch.stop() }
+                    progress.finish()
+                    printer.endSession(session, summary: summary)
+                    result.finish(with: printer.finish(summary))
+                    done.signal()
+                }
+                watches.append(loop.watchSignals([SIGINT, SIGTERM]) { _ in end(session.replayer.currentSummary) })
+                session.replayInRealTime(reader, speed: printer.command.speed, strict: printer.command.strict, completion: end)
+            } catch {
+                result.fail(with: error)
+                done.signal()
+            }
+        }
+        done.wait()
+        loop.shutdown()
+        return try result.outcome()
+    }
+
+    /// Prints the summary and what the checks found, and completes the recording and the report.
+    func finish(_ summary: Replayer.Summary) -> Outcome {
+        var outcome = Outcome()
+        outcome.pluginStopped = pluginStopped
+        let firstResponder = last?.firstResponder?.rawValue
+        let originY = last?.rootOriginY ?? 0
+        let pipelineNames = last?.plugins ?? pipeline.inProcessPluginNames
+        let loaded = Set(last?.addedPlugins ?? [])
+        if command.format == .jsonl {
+            let plugins = pipelineNames.map(JSONText.string).joined(separator: ",")
+            let loadedNames = pipelineNames.filter(loaded.contains).map(JSONText.string).joined(separator: ",")
+            output.line(
+                "{\"derived\":\(derived),\"event\":\"summary\",\"events\":\(summary.externalEvents),\"firstResponder\":\(firstResponder.map(JSONText.string) ?? "null"),\"loadedPlugins\":[\(loadedNames)],\"originY\":\(JSONText.number(originY)),\"plugins\":[\(plugins)],\"violations\":\(violations.count),\"warnings\":\(summary.warnings)}"
+            )
+        } else {
+            output.line(
+                TerminalText.escaped(
+                    "\(summary.externalEvents) events, \(derived) derived; root at y \(JSONText.number(originY)); first responder \(firstResponder.map { "'\($0)'" } ?? "none")"
+                        + (command.check ? "; \(violations.count) covered-field violation\(violations.count == 1 ? "" : "s")" : "")))
+            // Which plugins decided, in pipeline order: a loaded one is seen to have run.
+            output.line(
+                TerminalText.escaped(
+                    "plugins: "
+                        + (pipelineNames.isEmpty
+                            ? "none" : pipelineNames.map { loaded.contains($0) ? "\($0) (loaded)" : $0 }.joined(separator: " → "))
+                ))
+        }
+        output.flush()
+        outcome.outputError = output.error
+        // The recording is renamed into place only when all of it was written: after an interrupt
+        // too (it ends at a record boundary), but never after a failed write.
+        if let recordOutput, let recordFile {
+            recordOutput.flush()
+            do throws(OutputError) {
+                if let error = recordOutput.error { throw error }
+                try recordFile.commit()
+            } catch {
+                recordFile.abandon()
+                outcome.outputError = outcome.outputError ?? error
+            }
+        }
+        recordOutput = nil
+        recordFile = nil
+        if let report {
+            do throws(OutputError) {
+                try report.file.write(report.session, log: command.log)
+            } catch {
+                outcome.outputError = outcome.outputError ?? error
+            }
+        }
+        report = nil
+        if summary.rejectedLines > 0 {
+            complain("\(command.log): \(summary.rejectedLines) line\(summary.rejectedLines == 1 ? "" : "s") skipped")
+        }
+        if summary.warnings > 0 {
+            complain("\(command.log): \(summary.warnings) line\(summary.warnings == 1 ? "" : "s") read with a warning")
+        }
+        if let stopped = summary.stoppedAt {
+            complain("stopped at line \(stopped.line) (--strict)")
+            outcome.stopped = true
+        }
+        if command.check, !violations.isEmpty {
+            if command.format == .jsonl {
+                for violation in violations { complain("check: \(violation)") }
+            }
+            complain("check: the focused field was left covered \(violations.count) time\(violations.count == 1 ? "" : "s")")
+            outcome.failedCheck = true
+        }
+        if command.verify {
+            if let difference {
+                complain("verify: \(difference)")
+                outcome.failedCheck = true
+            } else {
+                complain("verify: \(matched) derived events match the log")
+            }
+        }
+        return outcome
+    }
+}
+
+/// What the loop thread's replay ended with, for the main thread waiting on it.
+final class LoopResult: Sendable {
+    private let value = Mutex<Result<ReplayPrinter.Outcome, any Error>?>(nil)
+
+    /// The replay ended with `outcome`.
+    func finish(with outcome: ReplayPrinter.Outcome) {
+        value.withLock { $0 = .success(outcome) }
+    }
+
+    /// The replay could not start.
+    func fail(with error: any Error) {
+        value.withLock { $0 = .failure(error) }
+    }
+
+    /// The outcome (an empty one if the loop ended without one), or the error.
+    func outcome() throws -> ReplayPrinter.Outcome {
+        try value.withLock { $0 }?.get() ?? ReplayPrinter.Outcome()
+    }
+}
