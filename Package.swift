@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ResponderBus", type: .dynamic, targets: ["ResponderBus"]),
         .library(name: "ResponderBusUV", targets: ["ResponderBusUV"]),
         .library(name: "EventLog", targets: ["EventLog"]),
+        .library(name: "ConsoleImport", targets: ["ConsoleImport"]),
         .library(name: "ResponderBusTesting", targets: ["ResponderBusTesting"]),
         .library(name: "ResponderBusExternal", targets: ["ResponderBusExternal"]),
         .library(name: "KeyboardAvoidance", targets: ["KeyboardAvoidance"]),
@@ -50,6 +51,9 @@ let package = Package(
             name: "EventLog",
             dependencies: ["ResponderBus", .product(name: "DequeModule", package: "swift-collections")]
         ),
+        // The importer of iOS console dumps and UIKit view-hierarchy dumps (`responder-bus import`):
+        // a module of its own, so that a program that only replays does not build it.
+        .target(name: "ConsoleImport", dependencies: ["EventLog", "ResponderBus"]),
         .target(name: "ResponderBusTesting", dependencies: ["ResponderBus", "EventLog", "ResponderBusExternal"]),
         // Writing to a plugin process's pipe with SIGPIPE blocked on the writing thread.
         .target(name: "CPluginPipes"),
@@ -69,6 +73,7 @@ let package = Package(
             dependencies: [
                 "ResponderBus", "ResponderBusUV", "EventLog", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering",
                 "ResponderBusReport", "ResponderBusExternal", "ResponderBusTesting",
+                "ConsoleImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["Examples"],
@@ -101,6 +106,7 @@ let package = Package(
             name: "EventLogTests",
             dependencies: ["EventLog", "ResponderBus", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering"]
         ),
+        .testTarget(name: "ConsoleImportTests", dependencies: ["ConsoleImport", "EventLog", "ResponderBus"]),
         .testTarget(
             name: "CLITests",
             dependencies: ["responder-bus", "ResponderBusTesting"],
