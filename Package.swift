@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ResponderBusUV", targets: ["ResponderBusUV"]),
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "ResponderBusReplay", targets: ["ResponderBusReplay"]),
+        .library(name: "ConsoleImport", targets: ["ConsoleImport"]),
         .library(name: "ResponderBusTesting", targets: ["ResponderBusTesting"]),
         .library(name: "ResponderBusExternal", targets: ["ResponderBusExternal"]),
         .library(name: "KeyboardAvoidance", targets: ["KeyboardAvoidance"]),
@@ -61,6 +62,9 @@ let package = Package(
             ]
         ),
         .target(name: "ResponderBusTesting", dependencies: ["ResponderBus", "EventLog", "ResponderBusExternal", "ResponderBusReplay"]),
+        // The importer of iOS console dumps and UIKit view-hierarchy dumps (`responder-bus import`):
+        // a module of its own, so that a program that only replays does not build it.
+        .target(name: "ConsoleImport", dependencies: ["EventLog", "ResponderBus"]),
         // Writing to a plugin process's pipe with SIGPIPE blocked on the writing thread.
         .target(name: "CPluginPipes"),
         .target(name: "ResponderBusExternal", dependencies: ["ResponderBus", "EventLog", "CLibUV", "CPluginPipes"]),
@@ -78,7 +82,7 @@ let package = Package(
             name: "responder-bus",
             dependencies: [
                 "ResponderBus", "ResponderBusUV", "EventLog", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering",
-                "ResponderBusReport", "ResponderBusExternal", "ResponderBusTesting", "ResponderBusReplay",
+                "ResponderBusReport", "ResponderBusExternal", "ResponderBusTesting", "ResponderBusReplay", "ConsoleImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["Examples"],
@@ -111,6 +115,7 @@ let package = Package(
             name: "EventLogTests",
             dependencies: ["EventLog", "ResponderBus", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering"]
         ),
+        .testTarget(name: "ConsoleImportTests", dependencies: ["ConsoleImport", "EventLog", "ResponderBus"]),
         .testTarget(
             name: "CLITests",
             dependencies: ["responder-bus", "ResponderBusTesting"],

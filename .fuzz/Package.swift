@@ -31,6 +31,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzImporter",
             dependencies: [
+                .product(name: "ConsoleImport", package: "ResponderBus"),
                 .product(name: "EventLog", package: "ResponderBus"),
                 .product(name: "ResponderBus", package: "ResponderBus"),
             ],

@@ -33,6 +33,7 @@ let package = Package(
                 .product(name: "ResponderBus", package: "main"),
                 .product(name: "ResponderBusUV", package: "main"),
                 .product(name: "EventLog", package: "main"),
+                .product(name: "ConsoleImport", package: "main"),
                 .product(name: "ResponderBusExternal", package: "main"),
                 .product(name: "KeyboardAvoidance", package: "main"),
                 .product(name: "FieldAdvancing", package: "main"),

@@ -73,17 +73,4 @@ struct EventVocabularyTests {
             #expect(!entry.changesModel, "\(entry)")
         }
     }
-
-    @Test("the importer knows each keyboard event by UIKit's notification name")
-    func uikitNames() {
-        for entry in BuiltinEvent.allCases {
-            guard let uikit = entry.uikitNotificationName else { continue }
-            let word = ConsoleWord.classify(Array(uikit.utf8)[...])
-            guard case .keyboardName(let event) = word else {
-                Issue.record("\(uikit) is not a keyboard name to the importer: \(word)")
-                continue
-            }
-            #expect(event.rawValue == entry.name)
-        }
-    }
 }

@@ -1,4 +1,5 @@
 import EventLog
+import Foundation
 import ResponderBus
 import Testing
 

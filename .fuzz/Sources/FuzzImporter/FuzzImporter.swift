@@ -1,3 +1,4 @@
+import ConsoleImport
 import EventLog
 import ResponderBus
 

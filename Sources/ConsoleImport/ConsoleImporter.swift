@@ -1,3 +1,4 @@
+import EventLog
 import ResponderBus
 
 /// Turns what an iOS app printed to its console into a v1 log: `responder-bus import DUMP`.

@@ -1,8 +1,9 @@
+import EventLog
 import Foundation
 import ResponderBus
 import Testing
 
-@testable import EventLog
+@testable import ConsoleImport
 
 /// What the reader and the scene builder make of a text: one scene per dump (shared by the
 /// hierarchy tests).

@@ -1,3 +1,4 @@
+import EventLog
 import ResponderBus
 
 extension ConsoleScanner {

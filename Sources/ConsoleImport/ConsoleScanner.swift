@@ -1,3 +1,4 @@
+import EventLog
 import ResponderBus
 
 /// What the scanner found: one notification, in dump order, before times and the screen are decided.

@@ -2,7 +2,7 @@ import Foundation
 import ResponderBus
 import Testing
 
-@testable import EventLog
+@testable import ConsoleImport
 
 /// `Tests/Fixtures/hierarchy-dumps`: real view-hierarchy dumps, copied verbatim.
 private let hierarchyFolder = URL(fileURLWithPath: #filePath)

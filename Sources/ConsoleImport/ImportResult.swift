@@ -1,3 +1,4 @@
+import EventLog
 import ResponderBus
 
 /// What ``ConsoleImporter`` made of a console dump: a v1 log (header and records) and what it
@@ -50,9 +51,9 @@ public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
         /// An NSLog timestamp earlier than the one before it; the dump order is kept and the time
         /// is held at the previous one.
         case timeWentBack
-        /// An NSLog timestamp more than ``LogLimits/maximumSeconds`` after the dump's first one (a
-        /// garbled date, most likely): a log cannot replay it, so the time is held at the previous
-        /// one.
+        /// An NSLog timestamp more than `LogLimits.maximumSeconds` (EventLog) after the dump's first
+        /// one (a garbled date, most likely): a log cannot replay it, so the time is held at the
+        /// previous one.
         case timeTooLate
         /// Notifications were found but no `--screen` was given and no docked keyboard frame shows
         /// the screen; nothing is imported.
@@ -108,11 +109,14 @@ public struct ImportSummary: Hashable, Sendable, CustomStringConvertible {
     public var views = 0
     /// Text fields and text views among them.
     public var textInputs = 0
-    /// Keyboard notifications and editing notifications found.
+    /// Keyboard notifications found.
     public var keyboardNotifications = 0
+    /// Editing notifications found.
     public var editingNotifications = 0
-    /// Editing notifications whose object address is a view of the scene, and those whose is not.
+    /// Editing notifications whose object address is a view of the scene.
     public var linkedAddresses = 0
+    /// Editing notifications whose object address is not a view of the scene, or that print no
+    /// object: they are skipped.
     public var unlinkedAddresses = 0
     /// Entries and notifications skipped (cut off, unreadable).
     public var skipped = 0

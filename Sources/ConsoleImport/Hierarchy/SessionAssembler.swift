@@ -1,3 +1,4 @@
+import EventLog
 import ResponderBus
 
 /// A scene read from a view-hierarchy dump, and the console line its dump starts on (0 for one

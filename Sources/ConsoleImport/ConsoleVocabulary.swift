@@ -1,3 +1,4 @@
+import EventLog
 import ResponderBus
 
 /// The words the console importer knows: notification names in all their spellings, the
