@@ -8,19 +8,35 @@ import ResponderBus
 /// the page. Every state of the screen that is shown is drawn once (as a `<g>` in a hidden `<svg>`)
 /// and shown with `<use>`; a decision whose before and after screens were already shown links to the
 /// first one instead of repeating them.
-package struct ReportDocument {
+///
+/// Make one from a replay you ran with a ``ReportRecorder`` watching its bus, with
+/// ``init(logName:header:recorder:summary:plugins:disabled:)``, or let
+/// ``init(replaying:header:logName:plugins:disabled:checking:onProblem:)`` run the replay; then
+/// ``html()``.
+public struct ReportDocument {
     package var logName: String
     package var header: LogHeader
-    package var recorder: ReportRecorder
-    package var summary: Replayer.Summary
+    /// The snapshots the page draws: ask it for a ``ReportRecorder/frame(at:)`` too.
+    public package(set) var recorder: ReportRecorder
+    /// What the replay counted.
+    public package(set) var summary: Replayer.Summary
     /// The plugins that ran, in pipeline order.
     package var plugins: [String]
     /// The built-in plugins that were turned off.
     package var disabled: [String]
 
-    /// The report of a replay whose snapshots `recorder` took.
-    package init(
-        logName: String, header: LogHeader, recorder: ReportRecorder, summary: Replayer.Summary, plugins: [String], disabled: [String]
+    /// The report of a finished replay.
+    ///
+    /// - Parameters:
+    ///   - logName: The log's name, as the title shows it.
+    ///   - header: The log's header: the device and the screen the page names.
+    ///   - recorder: The snapshots taken during the replay, stopped.
+    ///   - summary: What `Replayer/replay(_:on:strict:readAhead:)` returned: the page counts the
+    ///     lines it skipped.
+    ///   - plugins: The names of the plugins that ran, in pipeline order.
+    ///   - disabled: The names of plugins that were turned off, if the page should say so.
+    public init(
+        logName: String, header: LogHeader, recorder: ReportRecorder, summary: Replayer.Summary, plugins: [String], disabled: [String] = []
     ) {
         self.logName = logName
         self.header = header
@@ -30,14 +46,47 @@ package struct ReportDocument {
         self.disabled = disabled
     }
 
+    /// Replays a log at full speed on a `VirtualTimeLoop` through `plugins`, taking the snapshots,
+    /// and makes its report: what `responder-bus replay --report` and `render` do.
+    ///
+    /// - Parameters:
+    ///   - reader: The log, its header read.
+    ///   - header: The header `reader` read: the screen the replay starts with.
+    ///   - logName: The log's name, as the title shows it.
+    ///   - plugins: The plugins to run, in pipeline order; each is registered on a new bus.
+    ///   - disabled: The names of plugins that were turned off, if the page should say so.
+    ///   - checking: Whether a `CoverageCheck` watches the replay, and the page shows the violations
+    ///     it finds (as `--check` does).
+    ///   - onProblem: Told of each line that cannot be read; the line is skipped, and counted in
+    ///     ``summary``.
+    /// - Throws: `PluginRegistrationError` when a plugin cannot be registered (two with one name).
+    public init(
+        replaying reader: LogReader, header: LogHeader, logName: String, plugins: [any ResponderPlugin], disabled: [String] = [],
+        checking: Bool = false, onProblem: @escaping (LogReadError) -> Void = { _ in }
+    ) throws(PluginRegistrationError) {
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop, screen: Screen(size: header.screen, safeArea: header.safeArea ?? .zero))
+        for plugin in plugins { try bus.register(plugin) }
+        let replayer = Replayer(bus: bus)
+        replayer.apply(header)
+        let recorder = ReportRecorder(bus: bus, clock: replayer.logClock)
+        replayer.onProblem = onProblem
+        let check = checking ? CoverageCheck(bus: bus) : nil
+        check?.onViolation = { recorder.note($0) }
+        let summary = replayer.replay(reader, on: loop)
+        check?.stop()
+        recorder.stop()
+        self.init(logName: logName, header: header, recorder: recorder, summary: summary, plugins: bus.pluginNames, disabled: disabled)
+    }
+
     /// A decision shown with its own pair of screens, or one that repeats an earlier pair.
     private struct Decision {
         var item: Int
         var repeatOf: Int?
     }
 
-    /// The page: the head, then each section in order.
-    package func html() -> String {
+    /// The page, from `<!DOCTYPE html>` to `</html>` and a newline.
+    public func html() -> String {
         let layout = Layout(recorder)
         var out = head()
         out += summary(layout)

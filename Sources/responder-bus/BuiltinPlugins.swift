@@ -18,10 +18,15 @@ enum BuiltinPlugins {
         }
     }
 
+    /// Every built-in plugin except the disabled ones, in pipeline order.
+    static func make(disabling disabled: Set<String>) -> [any ResponderPlugin] {
+        names.filter { !disabled.contains($0) }.map(make)
+    }
+
     /// Registers every built-in plugin except the disabled ones.
     static func register(on bus: Bus, disabling disabled: Set<String>) throws {
-        for name in names where !disabled.contains(name) {
-            try bus.register(make(name))
+        for plugin in make(disabling: disabled) {
+            try bus.register(plugin)
         }
     }
 

@@ -58,36 +58,23 @@ struct RenderCommand: ParsableCommand {
         }
         let file = outputFile.map(Output.init(file:)) ?? Output()
 
-        let loop = VirtualTimeLoop()
-        let bus = Bus(loop: loop, screen: Screen(size: header.screen, safeArea: header.safeArea ?? .zero))
+        let name = log == "-" ? "standard input" : String(log.split(separator: "/").last ?? Substring(log))
+        let document: ReportDocument
         do {
-            try BuiltinPlugins.register(on: bus, disabling: Set(disabled))
+            document = try ReportDocument(
+                replaying: reader, header: header, logName: name, plugins: BuiltinPlugins.make(disabling: Set(disabled)),
+                onProblem: { [log] error in complain("\(log): \(error)") })
         } catch {
             complain("internal error: \(error)")
             throw Exit.internalError
         }
-        let replayer = Replayer(bus: bus)
-        replayer.apply(header)
-        let recorder = ReportRecorder(bus: bus, clock: replayer.logClock)
-        replayer.onProblem = { [log] error in complain("\(log): \(error)") }
-        let summary = replayer.replay(reader, on: loop)
-        recorder.stop()
+        let summary = document.summary
         if summary.rejectedLines > 0 {
             complain("\(log): \(summary.rejectedLines) line\(summary.rejectedLines == 1 ? "" : "s") skipped")
         }
 
-        let (index, item) = recorder.state(at: at)
-        let state = recorder.states[index]
-        let name = log == "-" ? "standard input" : String(log.split(separator: "/").last ?? Substring(log))
-        let moment = "t = \(Markup.time(at)) s"
-        let after =
-            item.map {
-                let record = recorder.items[$0].record
-                return "after record #\($0 + 1) at \(Markup.time(record.t)) s, \(record.event.name) (\(ReportText.origin(record.origin)))"
-            } ?? "before the first record"
-        let svg = ScreenDrawing.standalone(
-            state, title: "\(name) at \(moment)", caption: ["\(name), \(moment)", "\(after)."])
-        file.line(String(svg.dropLast()))
+        let frame = document.recorder.frame(at: at)
+        file.line(String(frame.svg(logName: name).dropLast()))
         file.flush()
         do throws(OutputError) {
             if let error = file.error {
@@ -98,6 +85,6 @@ struct RenderCommand: ParsableCommand {
         } catch {
             throw error.reported()
         }
-        if let output { complain("render: wrote \(output): the screen at \(moment), \(after)") }
+        if let output { complain("render: wrote \(output): the screen at \(frame.moment), \(frame.after)") }
     }
 }
