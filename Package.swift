@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "TextViewOrdering", targets: ["TextViewOrdering"]),
         .library(name: "KeyboardNoise", targets: ["KeyboardNoise"]),
         .library(name: "CoveredControlWarner", targets: ["CoveredControlWarner"]),
+        .library(name: "ResponderBusReport", targets: ["ResponderBusReport"]),
         .executable(name: "responder-bus", targets: ["responder-bus"]),
         .executable(name: "responder-bus-example", targets: ["responder-bus-example"]),
     ],
@@ -124,7 +125,13 @@ let package = Package(
         .testTarget(name: "ResponderBusUVTests", dependencies: ["ResponderBus", "ResponderBusUV"]),
         .testTarget(name: "ExternalPluginTests", dependencies: ["ResponderBusExternal", "ResponderBus", "EventLog", "KeyboardAvoidance"]),
         .testTarget(name: "ReplayTests", dependencies: ["ResponderBusReplay", "ResponderBus", "EventLog", "ResponderBusTesting"]),
-        .testTarget(name: "ReportTests", dependencies: ["ResponderBusReport", "ResponderBus", "EventLog", "ResponderBusTesting"]),
+        .testTarget(
+            name: "ReportTests",
+            dependencies: [
+                "ResponderBusReport", "ResponderBus", "EventLog", "ResponderBusTesting", "ResponderBusReplay", "KeyboardAvoidance",
+                "FieldAdvancing", "TextViewOrdering",
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

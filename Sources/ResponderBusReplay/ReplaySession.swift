@@ -84,7 +84,7 @@ public final class ReplaySession {
     /// The coverage check, with ``Sinks/coverage`` or ``Sinks/report``, once the replay started.
     public private(set) var coverage: CoverageCheck?
     /// The report's snapshots, with ``Sinks/report``, once the replay started.
-    package private(set) var report: ReportRecorder?
+    public private(set) var report: ReportRecorder?
     /// The out-of-process plugins started for this session.
     public let externalPlugins: [ExternalPlugin]
     /// The plugins that are neither built in nor out of process, by name.
@@ -289,7 +289,7 @@ public final class ReplaySession {
     /// the report sink or before ``finish(_:)``.
     ///
     /// - Parameter logName: how the report names the log (its file name, say).
-    package func reportDocument(logName: String) -> ReportDocument? {
+    public func reportDocument(logName: String) -> ReportDocument? {
         guard let report, let result else { return nil }
         return ReportDocument(
             logName: logName, header: header, recorder: report, summary: result.summary, plugins: result.plugins,

@@ -8,19 +8,34 @@ import ResponderBus
 /// the page. Every state of the screen that is shown is drawn once (as a `<g>` in a hidden `<svg>`)
 /// and shown with `<use>`; a decision whose before and after screens were already shown links to the
 /// first one instead of repeating them.
-package struct ReportDocument {
+///
+/// Make one from a replay you ran with a ``ReportRecorder`` watching its bus, with
+/// ``init(logName:header:recorder:summary:plugins:disabled:)``, then ``html()``. (The replay
+/// pipeline, `ResponderBusReplay`'s `ReplaySession` with its report sink, makes one for you.)
+public struct ReportDocument {
     package var logName: String
     package var header: LogHeader
-    package var recorder: ReportRecorder
-    package var summary: Replayer.Summary
+    /// The snapshots the page draws: ask it for a ``ReportRecorder/frame(at:)`` too.
+    public package(set) var recorder: ReportRecorder
+    /// What the replay counted.
+    public package(set) var summary: Replayer.Summary
     /// The plugins that ran, in pipeline order.
     package var plugins: [String]
     /// The built-in plugins that were turned off.
     package var disabled: [String]
 
-    /// The report of a replay whose snapshots `recorder` took.
-    package init(
-        logName: String, header: LogHeader, recorder: ReportRecorder, summary: Replayer.Summary, plugins: [String], disabled: [String]
+    /// The report of a finished replay.
+    ///
+    /// - Parameters:
+    ///   - logName: The log's name, as the title shows it.
+    ///   - header: The log's header: the device and the screen the page names.
+    ///   - recorder: The snapshots taken during the replay, stopped.
+    ///   - summary: What `Replayer/replay(_:on:strict:readAhead:)` returned: the page counts the
+    ///     lines it skipped.
+    ///   - plugins: The names of the plugins that ran, in pipeline order.
+    ///   - disabled: The names of plugins that were turned off, if the page should say so.
+    public init(
+        logName: String, header: LogHeader, recorder: ReportRecorder, summary: Replayer.Summary, plugins: [String], disabled: [String] = []
     ) {
         self.logName = logName
         self.header = header
@@ -36,8 +51,8 @@ package struct ReportDocument {
         var repeatOf: Int?
     }
 
-    /// The page: the head, then each section in order.
-    package func html() -> String {
+    /// The page, from `<!DOCTYPE html>` to `</html>` and a newline.
+    public func html() -> String {
         let layout = Layout(recorder)
         var out = head()
         out += summary(layout)

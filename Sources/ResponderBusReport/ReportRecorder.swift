@@ -1,14 +1,18 @@
 import EventLog
 import ResponderBus
 
-/// Takes snapshots of the screen model during a replay, for the report and for `render`: at each
-/// external event and each decision, the record and the state of the screen after it.
+/// Takes snapshots of the screen model during a replay, for the report and for a frame at a time:
+/// at each external event and each decision, the record and the state of the screen after it.
 ///
 /// It listens to every event on the bus (through a `LogRecorder`, so records are exactly those
 /// `--record` writes), after the screen model and the plugins have handled it. Identical states are
-/// stored once: items refer to them by index, so a long session that goes through the same few
+/// stored once: records refer to them by index, so a long session that goes through the same few
 /// states stays small.
-package final class ReportRecorder {
+///
+/// Start it on the bus before the replay, ``stop()`` it when the replay ends, then hand it to
+/// ``ReportDocument`` for the page or ask it for ``frame(at:)``. It is confined to the bus's loop,
+/// like the bus.
+public final class ReportRecorder {
     /// One record of the replay and the state of the screen before and after it.
     package struct Item {
         package var record: LogRecord
@@ -17,12 +21,14 @@ package final class ReportRecorder {
         package var after: Int
     }
 
-    /// A `--check` violation and the state when it was found.
-    package struct Violation {
-        var violation: CoverageViolation
-        /// The time in the log's clock.
-        var t: Double
-        var state: Int
+    /// A violation `CoverageCheck` found, as ``note(_:)`` was told it.
+    public struct Violation: Sendable {
+        /// What the check found.
+        public let violation: CoverageViolation
+        /// When, in seconds of the log's clock.
+        public let t: Double
+        /// The index of the state when it was found.
+        package let state: Int
     }
 
     /// The distinct states, in the order they first appeared; the first is the state before any
@@ -30,7 +36,8 @@ package final class ReportRecorder {
     package private(set) var states: [ScreenState] = []
     /// Every record, in the order the bus carried them.
     package private(set) var items: [Item] = []
-    package private(set) var violations: [Violation] = []
+    /// The violations ``note(_:)`` was told of, in order.
+    public private(set) var violations: [Violation] = []
     /// The state now.
     package private(set) var current = 0
 
@@ -39,24 +46,31 @@ package final class ReportRecorder {
     private var indexes: [ScreenState: Int] = [:]
     private var recorder: LogRecorder?
 
-    /// Starts taking snapshots of `bus`; `clock` gives the log's time. Loop-confined.
-    package init(bus: Bus, clock: @escaping () -> Double) {
+    /// Starts taking snapshots of a bus. Loop-confined.
+    ///
+    /// - Parameters:
+    ///   - bus: The bus the replay posts on, with its plugins registered.
+    ///   - clock: The log's time now, in seconds: `Replayer/logClock` during a replay.
+    public init(bus: Bus, clock: @escaping () -> Double) {
         self.bus = bus
         self.clock = clock
-        current = intern(ScreenState(screen: bus.screen, keyboard: bus.screen.keyboard.ownApp))
+        current = intern(ScreenState(bus.screen))
         recorder = LogRecorder(bus: bus, selection: .all, clock: clock) { [unowned self] record in
             take(record)
         }
     }
 
-    /// Notes a violation `CoverageCheck` found, with the state at that moment. Loop-confined.
-    package func note(_ violation: CoverageViolation) {
-        current = intern(ScreenState(screen: bus.screen, keyboard: bus.screen.keyboard.ownApp))
+    /// Notes a violation `CoverageCheck` found, with the state at that moment: the report shows the
+    /// screen then. Loop-confined.
+    ///
+    /// - Parameter violation: What the check found (its `onViolation` handler's argument).
+    public func note(_ violation: CoverageViolation) {
+        current = intern(ScreenState(bus.screen))
         violations.append(Violation(violation: violation, t: clock(), state: current))
     }
 
-    /// Stops taking snapshots.
-    package func stop() {
+    /// Stops taking snapshots: call it when the replay ends. Loop-confined.
+    public func stop() {
         recorder?.stop()
         recorder = nil
     }
@@ -75,10 +89,22 @@ package final class ReportRecorder {
         return (items[low - 1].after, low - 1)
     }
 
+    /// Every record the bus carried, in order: the external events and the plugins' decisions.
+    public var records: [LogRecord] { items.map(\.record) }
+
+    /// The screen as it was at a moment of the log: after the last record at or before `t`, or
+    /// before any record.
+    ///
+    /// - Parameter t: The moment, in seconds of the log's clock.
+    public func frame(at t: Double) -> ReportFrame {
+        let (state, item) = state(at: t)
+        return ReportFrame(t: t, stateIndex: state, recordIndex: item, record: item.map { items[$0].record }, state: states[state])
+    }
+
     private func take(_ record: LogRecord) {
         let before = current
         // The keyboard as the bus's model has it (noted before anyone saw the event).
-        var state = ScreenState(screen: bus.screen, keyboard: bus.screen.keyboard.ownApp)
+        var state = ScreenState(bus.screen)
         if case .diagnostic(let diagnostic) = record.event { state.named = diagnostic.views.map(\.rawValue) }
         current = intern(state)
         items.append(Item(record: record, before: before, after: current))

@@ -5,10 +5,11 @@ import ResponderBus
 /// keyboard looked like at a moment, in screen coordinates.
 ///
 /// A value, so that identical states (a long session goes through the same few again and again) are
-/// found with a dictionary and drawn once.
-package struct ScreenState: Hashable {
+/// found with a dictionary and drawn once. Take one of a live `Screen` with ``init(_:)`` and draw it
+/// with ``svg(title:caption:)``; ``ReportFrame/state`` is one taken during a replay.
+public struct ScreenState: Hashable, Sendable {
     /// One view, with its frame on the screen (the root's shift and scroll offsets applied).
-    package struct View: Hashable {
+    package struct View: Hashable, Sendable {
         var id: String
         var kind: ViewKind
         /// The UIKit class, for a scene imported from a view-hierarchy dump.
@@ -40,6 +41,14 @@ package struct ScreenState: Hashable {
     package var covering: Rect?
     /// The views a diagnostic taken at this moment names (``Diagnostic/views``): outlined.
     package var named: [String] = []
+
+    /// The state of a screen now, with its model of this app's keyboard. Loop-confined, like the
+    /// screen.
+    ///
+    /// - Parameter screen: The screen model: `bus.screen`, or one of your own.
+    public init(_ screen: Screen) {
+        self.init(screen: screen, keyboard: screen.keyboard.ownApp)
+    }
 
     /// The state of `screen` now, with the keyboard as `keyboard` tells it. Loop-confined.
     package init(screen: Screen, keyboard: KeyboardState, defaultGap: Double = AvoidanceRule.defaultGap) {
@@ -100,8 +109,18 @@ package struct ScreenState: Hashable {
         return part.isNull ? nil : part
     }
 
-    /// A sentence or two that says what the drawing shows, for its text alternative.
-    package var summary: String {
+    /// The state as an SVG document: the screen drawn to scale, with a title and lines of caption
+    /// under the drawing (as `responder-bus render` draws a frame, with captions of your own).
+    ///
+    /// - Parameters:
+    ///   - title: The document's title (its `<title>`, its accessible name).
+    ///   - caption: Lines of text under the drawing, in order; none by default.
+    public func svg(title: String, caption: [String] = []) -> String {
+        ScreenDrawing.standalone(self, title: title, caption: caption)
+    }
+
+    /// A sentence or two that says what the drawing shows: the SVG's text alternative (its `<desc>`).
+    public var summary: String {
         var parts: [String] = []
         var screen = "\(size) screen"
         if safeArea != .zero { screen += " (safe area \(Self.insets(safeArea)))" }

@@ -254,12 +254,29 @@ struct ReportRenderCLITests {
         for text in expected { #expect(run.stdout.contains(text), "\(text)") }
     }
 
+    /// A log whose only record, a keyboard at 2 s, comes before any scene.
+    static let keyboardBeforeScene = CLI.repository.appendingPathComponent("Tests/Fixtures/logs/keyboard-before-scene.jsonl").path
+
+    /// The frames `Tests/ReportTests` also draws with `ReportRecorder.frame(at:)`, from the same
+    /// goldens: after a record, exactly at one's time, after the last, covered, before the first.
+    @Test(
+        "render writes the golden frames, byte for byte",
+        arguments: [
+            (CLI.example, ["--at", "0.5"], "render-sign-up-session-at-0.5.svg"),
+            (CLI.example, ["--at", "1.009"], "render-sign-up-session-at-1.009.svg"),
+            (CLI.example, ["--at", "1000"], "render-sign-up-session-at-1000.svg"),
+            (CLI.example, ["--at", "3.26", "--disable", "KeyboardAvoidance"], "render-sign-up-session-no-avoidance-at-3.26.svg"),
+            (keyboardBeforeScene, ["--at", "1"], "render-keyboard-before-scene-at-1.svg"),
+        ])
+    func goldenFrames(_ log: String, _ arguments: [String], _ golden: String) throws {
+        let run = try CLI.run(["render", log] + arguments)
+        #expect(run.status == 0, "\(run.stderr)")
+        try CLI.expectGolden(run.stdout, golden)
+    }
+
     @Test("render before the first record draws the header's screen, empty")
     func beforeAnything() throws {
-        let path = try CLI.temporaryFile(
-            #"{"format":"responder-bus-log","version":1,"screen":{"width":320,"height":568}}"# + "\n"
-                + #"{"t":2,"event":"keyboardWillShow","end":[0,352,320,216]}"# + "\n")
-        let run = try CLI.run(["render", path, "--at", "1"])
+        let run = try CLI.run(["render", Self.keyboardBeforeScene, "--at", "1"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("before the first record"))
         #expect(run.stdout.contains("320×568 screen; no scene loaded; no keyboard."))

@@ -58,6 +58,7 @@ struct RenderCommand: ParsableCommand {
         }
         let file = outputFile.map(Output.init(file:)) ?? Output()
 
+        let name = log == "-" ? "standard input" : String(log.split(separator: "/").last ?? Substring(log))
         let session: ReplaySession
         do throws(PipelineError) {
             session = try ReplaySession(pipeline: pipeline, header: header, sinks: .report)
@@ -72,18 +73,8 @@ struct RenderCommand: ParsableCommand {
         }
         guard let recorder = session.report else { throw Exit.internalError }
 
-        let (index, item) = recorder.state(at: at)
-        let state = recorder.states[index]
-        let name = log == "-" ? "standard input" : String(log.split(separator: "/").last ?? Substring(log))
-        let moment = "t = \(Markup.time(at)) s"
-        let after =
-            item.map {
-                let record = recorder.items[$0].record
-                return "after record #\($0 + 1) at \(Markup.time(record.t)) s, \(record.event.name) (\(ReportText.origin(record.origin)))"
-            } ?? "before the first record"
-        let svg = ScreenDrawing.standalone(
-            state, title: "\(name) at \(moment)", caption: ["\(name), \(moment)", "\(after)."])
-        file.line(String(svg.dropLast()))
+        let frame = recorder.frame(at: at)
+        file.line(String(frame.svg(logName: name).dropLast()))
         file.flush()
         do throws(OutputError) {
             if let error = file.error {
@@ -94,6 +85,6 @@ struct RenderCommand: ParsableCommand {
         } catch {
             throw error.reported()
         }
-        if let output { complain("render: wrote \(output): the screen at \(moment), \(after)") }
+        if let output { complain("render: wrote \(output): the screen at \(frame.moment), \(frame.after)") }
     }
 }
