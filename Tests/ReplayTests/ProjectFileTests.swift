@@ -644,7 +644,7 @@ struct ProjectFileTests {
     func resolvedPlugins() throws {
         let text = """
             {"plugins": ["libs/libWarner.so@after:KeyboardAvoidance", "/opt/lib/libA.so@first", "./libB.so",
-              "../shared/libC.so@before:FieldAdvancing", "dir@2x/libD.so", "libE.so@last", "my@lib.so", "/abs@x.y/libF.so@first"]}
+              "../common/libC.so@before:FieldAdvancing", "dir@2x/libD.so", "libE.so@last", "my@lib.so", "/abs@x.y/libF.so@first"]}
             """
         let file = try ProjectFile(parsing: text, path: "/proj/sessions/.responder-bus.json")
         #expect(file.folder == "/proj/sessions")
@@ -653,7 +653,7 @@ struct ProjectFileTests {
                 "/proj/sessions/libs/libWarner.so@after:KeyboardAvoidance",
                 "/opt/lib/libA.so@first",
                 "/proj/sessions/libB.so",
-                "/proj/sessions/../shared/libC.so@before:FieldAdvancing",
+                "/proj/sessions/../common/libC.so@before:FieldAdvancing",
                 "/proj/sessions/dir@2x/libD.so",
                 "/proj/sessions/libE.so@last",
                 "/proj/sessions/my@lib.so",
