@@ -1,6 +1,10 @@
 import ResponderBusExternal
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Finds the pipeline for sessions in a folder: the nearest project file's (``ProjectFile``), with
 /// the caller's own description over it — what `responder-bus replay`, `test` and `render` do with
 /// their pipeline options, so that a folder of sessions carries its own pipeline.
@@ -76,6 +80,7 @@ public final class PipelineResolver: Sendable {
     }
 
     private func description(ofProjectFile path: String) throws(PipelineError) -> PipelineDescription {
+        try Self.checkOwnership(of: path)
         let file: ProjectFile
         do throws(ProjectFileError) {
             file = try ProjectFile(contentsOf: path)
@@ -112,6 +117,27 @@ public final class PipelineResolver: Sendable {
             return made
         }
         return try kept.get()
+    }
+
+    /// Refuses a project file that someone else could have written — one owned by another user
+    /// (not root), or writable by its group or by others — as the plugin loader refuses such a
+    /// library: a project file loads libraries and starts commands, and one in a shared folder
+    /// such as `/tmp` is found from every session below it.
+    static func checkOwnership(of path: String) throws(PipelineError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }  // reading it says why
+        if info.st_uid != getuid() && info.st_uid != 0 {
+            throw PipelineError(
+                .plugin,
+                "refusing to use project file '\(path)': it belongs to another user (uid \(info.st_uid)), and a project file loads plugins and runs commands; pass --no-project-file, or copy it and own the copy"
+            )
+        }
+        if info.st_mode & 0o022 != 0 {
+            throw PipelineError(
+                .plugin,
+                "refusing to use project file '\(path)': it is writable by \(info.st_mode & 0o002 != 0 ? "anyone" : "its group"), and a project file loads plugins and runs commands; fix with `chmod go-w \(path)`"
+            )
+        }
     }
 
     /// The folder a log is in, for finding its project file: `nil` for standard input (`-`), `.`
