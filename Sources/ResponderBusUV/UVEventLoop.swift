@@ -42,8 +42,8 @@ import ResponderBus
 /// ## Shutting down
 ///
 /// ``shutdown()`` runs everything posted before it, cancels pending timers, stops running watches,
-/// closes every handle, closes the libuv loop (see ``closeResult``) and waits for the thread to
-/// end. After it has been called, ``execute(_:)`` refuses work: the work does not run and is
+/// finishes the event streams of the buses on the loop (`Bus.events`), closes every handle, closes
+/// the libuv loop (see ``closeResult``) and waits for the thread to end. After it has been called, ``execute(_:)`` refuses work: the work does not run and is
 /// counted in ``rejectedWorkCount``; ``submit(_:)`` reports the refusal to its caller.
 ///
 /// Releasing the last reference to the loop without calling ``shutdown()`` shuts it down the same
@@ -59,7 +59,7 @@ import ResponderBus
 /// ``watchSignals(_:_:)``, `ScheduledWork.cancel()` and ``UVWatch/stop()`` are loop-confined and
 /// stop the process with a clear message when called from another thread, because libuv handles
 /// must only be touched from the loop thread.
-public final class UVEventLoop: BusLoop, BusLoopWakingTargets {
+public final class UVEventLoop: BusLoop, BusLoopWakingTargets, BusLoopEndNotifying {
     /// The name given to the loop thread (Linux allows at most 15 bytes).
     public static let threadName = "responderbus.uv"
 
@@ -240,8 +240,10 @@ public final class UVEventLoop: BusLoop, BusLoopWakingTargets {
     /// and idle work it queues; pending timers are cancelled (their handles report
     /// `isCancelled`, their work never runs, and timers scheduled meanwhile are refused); running
     /// watches are stopped (they report ``UVWatch/isStopped``, their callbacks are not called once
-    /// the shutdown was requested, and watches started meanwhile are refused); every libuv handle
-    /// is closed; `uv_run` returns; `uv_loop_close` runs (its result is ``closeResult``); the
+    /// the shutdown was requested, and watches started meanwhile are refused); the event streams
+    /// that buses on the loop handed out (`Bus.events(_:sender:buffering:)`) finish, after every
+    /// event posted before this call was yielded to them, so a `for await` over one ends once it
+    /// has taken them; every libuv handle is closed; `uv_run` returns; `uv_loop_close` runs (its result is ``closeResult``); the
     /// thread ends. Work posted after this call is refused (see ``rejectedWorkCount``).
     ///
     /// Idempotent, and callable from several threads at once: every caller returns once the loop
@@ -261,6 +263,15 @@ public final class UVEventLoop: BusLoop, BusLoopWakingTargets {
     /// - Returns: `nil` once the loop is shutting down.
     package func makeWakeUp(for target: any BusLoopWakeUpTarget) -> (any BusLoopWakeUp)? {
         core.makeWakeUp(for: target)
+    }
+
+    /// Tells `target` when the loop ends: on the loop, once everything posted before the shutdown
+    /// ran with the end-of-turn and idle work it queued, just before the loop closes its handles.
+    /// Loop-confined. How a bus finishes its event streams.
+    ///
+    /// - Returns: `false` once the loop has closed its handles.
+    package func notifyWhenEnded(_ target: any BusLoopEndTarget) -> Bool {
+        core.notifyWhenEnded(target)
     }
 
     /// What `uv_loop_close` returned during shutdown: `0` when every handle was closed cleanly, a

@@ -56,12 +56,36 @@ extension UVLoopCore {
         }
     }
 
+    /// Registers `target` to be told when the loop ends (``finishIfDrained()``). Loop-confined.
+    /// `false` once the loop's handles are closed.
+    func notifyWhenEnded(_ target: any BusLoopEndTarget) -> Bool {
+        requireInLoop("notifyWhenEnded(_:)")
+        guard onLoop.lifecycle.stage < .handlesClosed else { return false }
+        onLoop.endTargets.removeAll { $0.target == nil }
+        onLoop.endTargets.append(UVEndTarget(target: target))
+        return true
+    }
+
     /// Closes the loop's handles once the stop request was drained and no hook work is left;
     /// `uv_run` then returns as soon as the close callbacks have run.
+    ///
+    /// Just before, the end targets are told (a bus finishes its event streams then, after every
+    /// event posted before the stop was delivered). What they queue runs first, and brings the
+    /// loop back here.
     func finishIfDrained() {
-        guard onLoop.lifecycle.stage == .inboxClosed, onLoop.endOfTurnWork.isEmpty, onLoop.idleWork.isEmpty, onLoop.lifecycle.closeHandles() else {
-            return
+        guard onLoop.lifecycle.stage == .inboxClosed, onLoop.endOfTurnWork.isEmpty, onLoop.idleWork.isEmpty else { return }
+        if !onLoop.endTargets.isEmpty {
+            // Taken out first: no access to `onLoop` spans the calls, which may register more.
+            let targets = onLoop.endTargets
+            onLoop.endTargets.removeAll()
+            for entry in targets { entry.target?.loopEnded() }
+            guard onLoop.endOfTurnWork.isEmpty, onLoop.idleWork.isEmpty, onLoop.endTargets.isEmpty else {
+                // The idle handle keeps the poll from blocking until that is done.
+                startIdle()
+                return
+            }
         }
+        guard onLoop.lifecycle.closeHandles() else { return }
         checkActive = false
         idleActive = false
         wakeupHandle.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_close($0, nil) }
@@ -72,6 +96,12 @@ extension UVLoopCore {
         onLoop.wakeUps.removeAll()
     }
 
+}
+
+/// A target to tell when the loop ends (``UVLoopCore/notifyWhenEnded(_:)``), held weakly: a bus
+/// that goes away first is not kept for it.
+struct UVEndTarget {
+    weak var target: (any BusLoopEndTarget)?
 }
 
 /// A wake-up of ``UVLoopCore``: a `uv_async_t` of its own, whose callback drains the loop's inbox

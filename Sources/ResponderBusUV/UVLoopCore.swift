@@ -371,7 +371,8 @@ final class UVLoopCore: @unchecked Sendable {
 }
 
 /// What a ``UVLoopCore`` keeps for its loop thread: the callback phase, the way out, the work for
-/// the end of the turn and for idle time, the registered wake-ups and a drain's scratch lists.
+/// the end of the turn and for idle time, the registered wake-ups and end targets, and a drain's
+/// scratch lists.
 ///
 /// ## Invariant
 ///
@@ -389,6 +390,8 @@ struct UVLoopThreadState {
     var spareWork = Deque<UVLoopCore.Work>()
     /// The registered wake-ups (see `UVLoopCore.makeWakeUp(for:)`).
     var wakeUps: [UVWakeUp] = []
+    /// What to tell when the loop ends (see `UVLoopCore.notifyWhenEnded(_:)`).
+    var endTargets: [UVEndTarget] = []
     /// Scratch list of the signals a drain found, kept for its capacity.
     var signals: [UVLoopCore.Signal] = []
     /// Work for the end of the current turn (``UVEventLoop/runAtEndOfTurn(_:)``).

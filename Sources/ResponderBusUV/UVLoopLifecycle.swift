@@ -7,8 +7,9 @@
 ///   already cancelled). Wake-ups are still accepted: the inbox has not taken the stop request yet.
 /// - `inboxClosed`: the drain took the stop request and everything posted before it; nothing more
 ///   is accepted, and every wake-up target was told (``BusLoopWakeUpTarget/loopEndedWakeUps()``).
-/// - `handlesClosed`: once the end-of-turn and idle work ran out, the loop's own handles were
-///   closed; `uv_run` returns when their close callbacks have run.
+/// - `handlesClosed`: once the end-of-turn and idle work ran out and the end targets were told
+///   (``BusLoopEndTarget/loopEnded()``: buses finish their event streams), the loop's own handles
+///   were closed; `uv_run` returns when their close callbacks have run.
 ///
 /// Loop-confined, like the rest of the core's loop-thread state.
 struct UVLoopLifecycle {

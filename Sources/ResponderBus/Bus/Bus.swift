@@ -99,6 +99,10 @@ public final class Bus: @unchecked Sendable {
     }
     private var _anchor: BusAnchor?
 
+    /// The open streams from ``events(_:sender:buffering:)``, once one was made (see
+    /// `eventStreams`); finished in `deinit`.
+    var eventStreamsIfMade: EventStreams?
+
     /// Creates a bus on `loop` with a screen model (by default an empty 375×812 screen).
     public init(loop: any BusLoop, screen: Screen = Screen()) {
         assert(
@@ -117,6 +121,9 @@ public final class Bus: @unchecked Sendable {
     deinit {
         // Tokens first: one cancelled on another thread right now waits for this, or sees the bus gone.
         _anchor?.busIsGoing()
+        // The event streams end: what was posted was yielded to them already (posts are synchronous),
+        // and cancelling their tokens now finds the bus gone.
+        eventStreamsIfMade?.finishAll()
         // Plugin contexts reach the bus without counting it: from now on they must not.
         for registration in plugins.map(\.registration) + retiredRegistrations {
             registration.isActive = false
