@@ -124,7 +124,10 @@ let package = Package(
         ),
         .testTarget(name: "ResponderBusUVTests", dependencies: ["ResponderBus", "ResponderBusUV"]),
         .testTarget(name: "ExternalPluginTests", dependencies: ["ResponderBusExternal", "ResponderBus", "EventLog", "KeyboardAvoidance"]),
-        .testTarget(name: "ReplayTests", dependencies: ["ResponderBusReplay", "ResponderBus", "EventLog", "ResponderBusTesting"]),
+        .testTarget(
+            name: "ReplayTests",
+            dependencies: ["ResponderBusReplay", "ResponderBus", "EventLog", "ResponderBusTesting", "ResponderBusReport", "ResponderBusExternal"]
+        ),
         .testTarget(
             name: "ReportTests",
             dependencies: [
