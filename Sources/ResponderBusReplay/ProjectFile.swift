@@ -1,3 +1,5 @@
+import ResponderBusExternal
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -160,7 +162,12 @@ public struct ProjectFile: Sendable, Equatable {
             let value = member.value
             switch member.key {
             case "disable":
-                disable = try reader.strings(value, key: "disable", list: "plugin names", item: "a plugin name (a non-empty string)")
+                disable = try reader.strings(
+                    value, key: "disable", list: "plugin names", item: "a plugin name (a non-empty string)",
+                    check: { name in
+                        BuiltinPlugins.names.contains(name)
+                            ? nil : "'\(name)' is no built-in plugin; the built-in plugins are \(BuiltinPlugins.names.joined(separator: ", "))"
+                    })
             case "plugins":
                 plugins = try reader.strings(
                     value, key: "plugins", list: "plugin library paths",
@@ -168,7 +175,15 @@ public struct ProjectFile: Sendable, Equatable {
                     check: ProjectFileSystem.pluginProblem)
             case "pluginCommands":
                 pluginCommands = try reader.strings(
-                    value, key: "pluginCommands", list: "commands", item: "a command (a non-empty string such as \"python3 plugins/gap.py\")")
+                    value, key: "pluginCommands", list: "commands", item: "a command (a non-empty string such as \"python3 plugins/gap.py\")",
+                    check: { command in
+                        do throws(ExternalPluginError) {
+                            _ = try ExternalPlugin.Configuration.words(of: command)
+                            return nil
+                        } catch {
+                            return error.message
+                        }
+                    })
             case "pluginTimeout":
                 pluginTimeout = try reader.integer(value, key: "pluginTimeout", 1...600_000)
             case "pluginFailure":

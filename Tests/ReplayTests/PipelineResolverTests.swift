@@ -146,7 +146,8 @@ struct PipelineResolverTests {
         let unknown = try sessions.folder("unknown", project: #"{"disable": ["KeyboardNoise"]}"#)
         let message = try #require(pipelineError { try PipelineResolver().pipeline(forSessionsIn: unknown) }).message
         #expect(message.hasPrefix(unknown + "/.responder-bus.json"), "\(message)")
-        #expect(message.contains("key 'disable'") && message.contains("'KeyboardNoise' is no built-in plugin"), "\(message)")
+        #expect(
+            message.contains(".responder-bus.json:1:14: key 'disable[0]'") && message.contains("'KeyboardNoise' is no built-in plugin"), "\(message)")
     }
 
     @Test("unknown keys are warned about once per project file, however often and from wherever it is asked for")

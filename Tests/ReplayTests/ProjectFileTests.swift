@@ -126,7 +126,7 @@ struct ProjectFileTests {
 
     private static let fullFile = """
         {
-            "disable": ["FieldAdvancing", "KeyboardNoise"],
+            "disable": ["FieldAdvancing", "TextViewOrdering"],
             "plugins": ["libs/libWarner.so@after:KeyboardAvoidance", "/opt/lib/libA.so"],
             "pluginCommands": ["python3 plugins/gap.py"],
             "pluginTimeout": 200,
@@ -144,7 +144,7 @@ struct ProjectFileTests {
     func fullFileReadsEveryValue() throws {
         let file = try ProjectFile(parsing: Self.fullFile, path: "/work/sessions/.responder-bus.json")
         #expect(file.path == "/work/sessions/.responder-bus.json")
-        #expect(file.disable == ["FieldAdvancing", "KeyboardNoise"])
+        #expect(file.disable == ["FieldAdvancing", "TextViewOrdering"])
         #expect(file.plugins == ["libs/libWarner.so@after:KeyboardAvoidance", "/opt/lib/libA.so"])
         #expect(file.pluginCommands == ["python3 plugins/gap.py"])
         #expect(file.pluginTimeout == 200)
@@ -209,10 +209,10 @@ struct ProjectFileTests {
 
     @Test("every JSON escape is decoded, \\u surrogate pairs too; keys are compared decoded")
     func escapesAreDecoded() throws {
-        let text = #"{"pluginCommands": ["a\"b\\c\/d\b\f\n\r\t\u00e9\uD83D\uDE00 \u65e5"], "\u0064isable": ["K\u0041"]}"#
+        let text = #"{"pluginCommands": ["a\"b\\c\/d\"\b\f\n\r\t\u00e9\uD83D\uDE00 \u65e5"], "\u0064isable": ["Field\u0041dvancing"]}"#
         let file = try ProjectFile(parsing: text, path: Self.projectPath)
-        #expect(file.pluginCommands == ["a\"b\\c/d\u{8}\u{C}\n\r\t\u{E9}\u{1F600} 日"])
-        #expect(file.disable == ["KA"])
+        #expect(file.pluginCommands == ["a\"b\\c/d\"\u{8}\u{C}\n\r\t\u{E9}\u{1F600} 日"])
+        #expect(file.disable == ["FieldAdvancing"])
     }
 
     @Test("a byte order mark at the start is skipped, and columns count from after it")
@@ -225,8 +225,8 @@ struct ProjectFileTests {
         #expect(error?.key == "pluginTimeout")
 
         let scratch = try ProjectFileScratch()
-        let path = scratch.file("bom.json", [0xEF, 0xBB, 0xBF] + Array("{\"disable\": [\"A\"]}".utf8))
-        #expect(try ProjectFile(contentsOf: path).disable == ["A"])
+        let path = scratch.file("bom.json", [0xEF, 0xBB, 0xBF] + Array("{\"pluginCommands\": [\"A\"]}".utf8))
+        #expect(try ProjectFile(contentsOf: path).pluginCommands == ["A"])
     }
 
     // MARK: Values of the wrong type
@@ -235,7 +235,14 @@ struct ProjectFileTests {
         .init(
             member: #""disable": "FieldAdvancing""#, key: "disable", column: 14,
             message: #"expected an array of plugin names (strings), got "FieldAdvancing""#),
-        .init(member: #""disable": ["A", 3]"#, key: "disable[1]", column: 20, message: "expected a plugin name (a non-empty string), got 3"),
+        .init(
+            member: #""disable": ["FieldAdvancing", 3]"#, key: "disable[1]", column: 33,
+            message: "expected a plugin name (a non-empty string), got 3"),
+        .init(
+            member: #""disable": ["KeyboardNoise"]"#, key: "disable[0]", column: 15,
+            message: "'KeyboardNoise' is no built-in plugin; the built-in plugins are TextViewOrdering, FieldAdvancing, KeyboardAvoidance"),
+        .init(
+            member: #""pluginCommands": ["python3 'x"]"#, key: "pluginCommands[0]", column: 22, message: "unterminated single quote in 'python3 'x'"),
         .init(
             member: #""plugins": [""]"#, key: "plugins[0]", column: 15,
             message: #"expected a plugin library path (a non-empty string such as "libs/libWarner.so@after:KeyboardAvoidance"), got """#),
@@ -529,8 +536,8 @@ struct ProjectFileTests {
                 ) { try ProjectFile(contentsOf: path) }
             }
         }
-        let good = scratch.file("good.json", Array("{\"disable\": [\"é\u{1F600}\"]}".utf8))
-        #expect(try ProjectFile(contentsOf: good).disable == ["é\u{1F600}"])
+        let good = scratch.file("good.json", Array("{\"pluginCommands\": [\"é\u{1F600}\"]}".utf8))
+        #expect(try ProjectFile(contentsOf: good).pluginCommands == ["é\u{1F600}"])
     }
 
     @Test("a file that cannot be read is an error with line 0 and the system's reason")

@@ -86,7 +86,7 @@ public final class LogReader {
     public convenience init(header: LogHeader, records: [LogRecord]) {
         self.init(source: .memory([]), size: nil, maxLineLength: 1 << 20)
         let ordered = records.enumerated().sorted { $0.element.t < $1.element.t || ($0.element.t == $1.element.t && $0.offset < $1.offset) }
-        state.value.given = (header, ordered.map(\.element))
+        state.value.given = GivenRecords(header: header, records: ordered.map(\.element))
     }
 
     private init(source: ByteSource, size: Int?, maxLineLength: Int) {
@@ -151,16 +151,32 @@ public final class LogReader {
         state.value.next()
     }
 
+    /// The header and records of a reader of records in memory, and how many were handed out.
+    private final class GivenRecords {
+        let header: LogHeader
+        let records: [LogRecord]
+        var taken = 0
+
+        init(header: LogHeader, records: [LogRecord]) {
+            self.header = header
+            self.records = records
+        }
+
+        /// The next record, at line *n* + 1 for record *n*.
+        func next() -> Item? {
+            guard taken < records.count else { return nil }
+            let record = records[taken]
+            taken += 1
+            return .record(record, RecordLocation(line: taken + 1, viewColumn: record.event.viewID == nil ? nil : 1))
+        }
+    }
+
     /// What reading changes: the lines, whether the header was read, and the last record's time.
     private struct State {
         /// The next record of a reader of records in memory.
         private mutating func nextGiven() -> Item? {
             headerDone = true
-            guard let records = given?.records, givenTaken < records.count else { return nil }
-            let record = records[givenTaken]
-            givenTaken += 1
-            let location = RecordLocation(line: givenTaken + 1, viewColumn: record.event.viewID == nil ? nil : 1)
-            return .record(record, location)
+            return given?.next()
         }
 
         var lines: LineSplitter
@@ -168,9 +184,9 @@ public final class LogReader {
         var lastT = 0.0
         /// Items of the last line still to hand out: its record, after the warnings about it.
         var queued: [Item] = []
-        /// The header and records of a reader of records in memory, and how many were handed out.
-        var given: (header: LogHeader, records: [LogRecord])?
-        var givenTaken = 0
+        /// The header and records of a reader of records in memory (a reference: the check for it
+        /// on every line is one comparison).
+        var given: GivenRecords?
 
         mutating func readHeader() throws(LogReadError) -> LogHeader {
             precondition(!headerDone, "readHeader() called twice")
