@@ -59,7 +59,7 @@ public struct SessionSuite: Sendable {
     /// than as every session's failure.
     ///
     /// - Parameter sessions: the sessions to be run.
-    /// - Throws: ``PipelineError`` for the first pipeline that cannot be used.
+    /// - Throws: `PipelineError` for the first pipeline that cannot be used.
     public func prepare(_ sessions: [SessionInput]) throws(PipelineError) {
         var seen = Set<String>()
         for session in sessions {
@@ -153,7 +153,7 @@ public struct SuiteResult: Sendable {
     /// Writes ``junit`` to `path`, replaced only once all of it was written.
     ///
     /// - Parameter path: the file.
-    /// - Throws: ``OutputError`` when it cannot be created or written.
+    /// - Throws: `OutputError` when it cannot be created or written.
     public func writeJUnit(to path: String) throws(OutputError) {
         try SessionSuite.write(junit, to: try OutputFile(path: path))
     }
@@ -170,7 +170,7 @@ extension SessionSuite {
     ///   - onProblem: called with a report that could not be written (the session is listed without
     ///     a link).
     /// - Returns: how many failing sessions the index lists.
-    /// - Throws: ``OutputError`` when the index cannot be written.
+    /// - Throws: `OutputError` when the index cannot be written.
     @discardableResult
     public func writeFailureReports(_ run: SuiteResult, into folder: String, onProblem: (String) -> Void = { _ in }) throws(OutputError) -> Int {
         Self.makeFolders(for: folder + "/index.html")
