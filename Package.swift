@@ -123,6 +123,9 @@ let package = Package(
             exclude: ["Golden"]
         ),
         .testTarget(name: "ResponderBusUVTests", dependencies: ["ResponderBus", "ResponderBusUV"]),
+        // Builds Examples/Embedding, a package of its own over this one, and runs its programs (and
+        // `responder-bus test` beside session-checker).
+        .testTarget(name: "EmbeddingTests", dependencies: ["responder-bus"]),
         .testTarget(name: "ExternalPluginTests", dependencies: ["ResponderBusExternal", "ResponderBus", "EventLog", "KeyboardAvoidance"]),
         .testTarget(
             name: "ReplayTests",

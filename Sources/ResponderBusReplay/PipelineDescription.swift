@@ -78,7 +78,8 @@ public struct PipelineDescription: Sendable {
     public var disabled: Set<String>
     /// The built-in plugins' settings.
     public var settings: BuiltinSettings
-    /// Plugin libraries (`lib<Name>.so`), loaded once and made anew for each replay.
+    /// Plugin libraries (`lib<Name>.so`), loaded once and made anew for each replay. A program that
+    /// loads them is linked with `--export-dynamic` (see ``PluginLibrary``).
     public var libraries: [PluginReference]
     /// Out-of-process plugins: a process of each is started for each replay.
     public var commands: [ExternalPlugin.Configuration]

@@ -22,6 +22,12 @@ public struct PluginLoadError: Error, Sendable, CustomStringConvertible {
 /// The file is opened once for its checks; it is loaded by its resolved path (its dependencies are
 /// found through `$ORIGIN`), and the file mapped is compared with the one checked. A loaded library is never unloaded: Swift code cannot
 /// be safely `dlclose`d.
+///
+/// The loading program must export its own copy of ResponderBus to the libraries: `responder-bus` is
+/// linked with `-Xlinker --export-dynamic`, and a program of your own that loads plugin libraries
+/// must be too (`linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]`). Otherwise a
+/// library's plugin conforms to another copy of the plugin protocols, and is refused as not a
+/// `ResponderPlugin` of this program.
 public enum PluginLibrary {
     /// Loads the library at `path` and makes one plugin of it.
     ///

@@ -15,7 +15,7 @@ import ResponderBusUV
 /// the log). Events that share one `t` are posted from one loop callback, so that they share a loop
 /// turn, as they shared a UIKit run-loop turn when they were recorded (at most
 /// `Replayer.maxTurnSize` of them; a log with a million events at `t = 0` is not held in memory).
-/// What the plugins derive is timed with the log's own clock (``Replayer/logTime``): during a
+/// What the plugins derive is timed with the log's own clock (`Replayer.logTime`): during a
 /// turn and its end-of-turn work, the turn's `t`; later (a plugin's timer), that `t` plus the loop
 /// time since.
 ///

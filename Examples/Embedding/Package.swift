@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Three programs built on ResponderBus as a dependent package would build them (see the
+// "Embedding ResponderBus" article of ResponderBusReplay); the repository's EmbeddingTests build
+// and run them.
+let package = Package(
+    name: "Embedding",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        // A dependent outside this repository writes
+        // .package(url: "https://github.com/<owner>/ResponderBus", from: "…") instead.
+        .package(name: "ResponderBus", path: "../..")
+    ],
+    targets: [
+        // `responder-bus test`'s lines, summary, JUnit and exit code, from SessionSuite.
+        .executableTarget(
+            name: "session-checker",
+            dependencies: [.product(name: "ResponderBusTesting", package: "ResponderBus")]
+        ),
+        // The built-in plugins on the libuv loop, producer threads posting, consumers awaiting.
+        .executableTarget(
+            name: "live-service",
+            dependencies: [
+                .product(name: "ResponderBus", package: "ResponderBus"),
+                .product(name: "ResponderBusUV", package: "ResponderBus"),
+                .product(name: "ResponderBusReplay", package: "ResponderBus"),
+            ]
+        ),
+        // A console paste imported and replayed in memory into the HTML report and an SVG frame.
+        .executableTarget(
+            name: "import-report",
+            dependencies: [
+                .product(name: "ConsoleImport", package: "ResponderBus"),
+                .product(name: "ResponderBusReplay", package: "ResponderBus"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
