@@ -26,7 +26,6 @@ for producer in 0..<producers {
     }
 }
 await withCheckedContinuation { done in posting.notify(queue: .global()) { @Sendable in done.resume() } }
-await loop.shutdownGracefully()  // delivers everything posted before it, closes libuv, ends the loop's thread
-for consumer in [received, decided] { consumer.cancel() }  // the streams do not finish when the loop shuts down
+await loop.shutdownGracefully()  // delivers everything posted before it, finishes the streams, closes libuv
 print("received \(await received.value) keyboard events and \(await decided.value) decisions from \(producers) threads")
 print("loop closed cleanly: \(loop.closeResult == 0)")
