@@ -8,7 +8,7 @@ import ResponderBusUV
 #endif
 
 extension ReplayPrinter {
-    /// `--follow`: the library's ``LogFollower`` on the libuv loop, each of its sessions printed
+    /// `--follow`: the library's `LogFollower` on the libuv loop, each of its sessions printed
     /// here. Standard output and the recording are flushed at the end of every loop turn; the
     /// summary counts every session; `--record` and `--report` hold the first (the recording is
     /// completed when the second starts). Ctrl-C or SIGTERM ends it: the summary, the checks, the

@@ -6,7 +6,7 @@ import ResponderBusReport
 ///
 /// The file is opened before the replay starts, so that a path that cannot be created fails at
 /// once, with exit 73, as `--record` does; it is written to a temporary file beside it and renamed
-/// into place when the whole report was written (see ``OutputFile``).
+/// into place when the whole report was written (see `OutputFile`).
 final class ReplayReport {
     let path: String
     private let file: OutputFile
@@ -20,7 +20,7 @@ final class ReplayReport {
     /// Writes the report of `session` (finished, with the report sink), naming the log `log`; says
     /// on standard error what it wrote.
     ///
-    /// - Throws: ``OutputError`` when the report could not be written (the previous file, if any,
+    /// - Throws: `OutputError` when the report could not be written (the previous file, if any,
     ///   is left as it was).
     func write(_ session: ReplaySession, log: String) throws(OutputError) {
         let name = log == "-" ? "standard input" : String(log.split(separator: "/").last ?? Substring(log))
