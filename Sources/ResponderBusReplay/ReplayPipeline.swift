@@ -127,6 +127,28 @@ public final class ReplayPipeline: Sendable {
         }.map(\.element)
     }
 
+    /// New instances of every plugin of the pipeline, out-of-process ones too (a process of each
+    /// command is started, for a log with `header`), in pipeline order with the commands last:
+    /// the plugins a plugin checked on its own runs with (`check-plugin`'s companions). The
+    /// processes end when their plugins are released, or with `ExternalPlugin.shutDown()`.
+    ///
+    /// - Parameter header: the screen the commands' handshakes name (a plugin is brought to the
+    ///   bus's own screen when it is registered).
+    /// - Throws: ``PipelineError`` when a plugin cannot be made or a command cannot be started.
+    public func makeCompanions(header: LogHeader = LogHeader(screen: Size(width: 375, height: 812))) throws(PipelineError)
+        -> [any ResponderPlugin]
+    {
+        var plugins = try makeInProcessPlugins()
+        for configuration in description.commands {
+            do throws(ExternalPluginError) {
+                plugins.append(try ExternalPlugin(configuration, header: header))
+            } catch {
+                throw .plugin("cannot use plugin command '\(configuration.command.joined(separator: " "))': \(error.message)")
+            }
+        }
+        return plugins
+    }
+
     /// Starts each command once and ends it again: whether it can be used at all, before a run
     /// that starts it for every session.
     ///

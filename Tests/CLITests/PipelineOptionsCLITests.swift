@@ -203,9 +203,16 @@ struct PipelineOptionsCLITests {
         #expect(first.hasSuffix(" real sessions, after TextViewOrdering → KeyboardAvoidance"), "\(first)")
         #expect(check.stdout.hasSuffix("all checks passed\n"))
 
-        let commandGiven = try CLI.run(["check-plugin", "--plugin-command", "python3 \(plugin)", "--", "python3", plugin])
-        #expect(commandGiven.status == 64)
-        #expect(commandGiven.stderr.contains("not --plugin-command"), "\(commandGiven.stderr)")
+        // Another plugin out of process runs before it, as a companion.
+        let companion = try CLI.temporaryFile(
+            try String(contentsOfFile: plugin, encoding: .utf8).replacingOccurrences(of: #"name = "Quiet""#, with: #"name = "Companion""#),
+            name: "companion.py")
+        let withCommand = try CLI.run(["check-plugin", "--plugin-command", "python3 \(companion)", "--", "python3", plugin])
+        #expect(withCommand.status == 0, "\(withCommand.stdout)\(withCommand.stderr)")
+        #expect(withCommand.stdout.contains("after TextViewOrdering → FieldAdvancing → KeyboardAvoidance → Companion\n"), "\(withCommand.stdout)")
+        let notStarting = try CLI.run(["check-plugin", "--plugin-command", "no-such-program-here", "--", "python3", plugin])
+        #expect(notStarting.status == 78, "\(notStarting.stderr)")
+        #expect(notStarting.stderr.contains("cannot use plugin command 'no-such-program-here'"), "\(notStarting.stderr)")
         let badDisable = try CLI.run(["check-plugin", "--disable", "Nope", "--", "python3", plugin])
         #expect(badDisable.status == 64)
         #expect(badDisable.stderr.contains("--disable Nope"), "\(badDisable.stderr)")
