@@ -34,8 +34,13 @@ import ResponderBusUV
 /// `strict` the replay stops at the first.
 ///
 /// A session is loop-confined: make it, set its callbacks, run it and finish it on the loop's
-/// thread. Call ``finish(_:)`` once at the end: it stops the sinks, ends the plugins' processes
-/// and returns the ``ReplayResult``.
+/// thread. The callbacks (``onRecord``, ``onDerived``, ``onTimeline``, ``onRecordedDerived``,
+/// ``onProblem``, ``onViolation``, ``onProgress``) are taken when the replay starts: set them
+/// before, since later changes are not seen. The session sets its replayer's own callbacks
+/// (`onProblem`, `willPost`, `onRecordedDerived`, `onProgress`) when the replay starts: use the
+/// session's instead. Call ``finish(_:)`` once at the end: it stops the sinks, ends the plugins'
+/// processes and returns the ``ReplayResult``; a session dropped without it ends its plugins'
+/// processes when it is freed.
 ///
 /// ```swift
 /// let pipeline = try ReplayPipeline(PipelineDescription())
@@ -111,8 +116,14 @@ public final class ReplaySession {
     public var onProgress: ((Int, Int?) -> Void)?
 
     private var recorder: LogRecorder?
-    private var derivedCount = 0
-    private var violations: [CoverageViolation] = []
+    /// What the sinks counted, in an object of their own: the recorder's and the check's callbacks
+    /// hold it rather than the session, so a session dropped without ``finish(_:)`` is freed (its
+    /// plugins' processes ended) rather than kept alive by its own bus.
+    private final class Tally {
+        var derived = 0
+        var violations: [CoverageViolation] = []
+    }
+    private let tally = Tally()
     private var stoppedByPlugin: String?
     private var result: ReplayResult?
 
@@ -150,11 +161,20 @@ public final class ReplaySession {
         replayer.apply(header)
         verifier = sinks.contains(.verify) ? DerivedVerifier(includingDiagnostics: sinks.contains(.verifyDiagnostics)) : nil
         for plugin in externalPlugins {
-            plugin.onStop = { [unowned self] message in
+            plugin.onStop = { [weak self] message in
+                guard let self else { return }
                 stoppedByPlugin = stoppedByPlugin ?? message
                 onPluginStop?(message)
                 replayer.stop()
             }
+        }
+    }
+
+    deinit {
+        // Dropped without finish(_:): its plugins' processes end with it.
+        if result == nil {
+            recorder?.stop()
+            for plugin in externalPlugins { plugin.shutDown() }
         }
     }
 
@@ -173,16 +193,16 @@ public final class ReplaySession {
         let sink: (consuming LogRecord) -> Void
         if onRecord == nil, timeline == nil, verifier == nil, let onDerived {
             // The decisions alone (`replay --format jsonl`): the fewest steps per record.
-            sink = { [self] (record: consuming LogRecord) in
+            sink = { [tally] (record: consuming LogRecord) in
                 guard record.origin != .external else { return }
-                derivedCount += 1
+                tally.derived += 1
                 onDerived(record)
             }
         } else {
-            sink = { [self] (record: consuming LogRecord) in
+            sink = { [tally] (record: consuming LogRecord) in
                 onRecord?(copy record)
                 guard record.origin != .external else { return }
-                derivedCount += 1
+                tally.derived += 1
                 verifier?.addProduced(record)
                 if let timeline { timeline(Timeline.derived(record)) }
                 onDerived?(record)
@@ -213,10 +233,11 @@ public final class ReplaySession {
             let coverage = CoverageCheck(bus: bus)
             self.coverage = coverage
             let collects = sinks.contains(.coverage)
-            coverage.onViolation = { [unowned self, report] violation in
+            let onViolation = onViolation
+            coverage.onViolation = { [tally, report] violation in
                 report?.note(violation)
                 guard collects else { return }
-                violations.append(violation)
+                tally.violations.append(violation)
                 onViolation?(violation)
                 timeline?(TerminalText.escaped("\(Timeline.time(violation.t))  ⚠ covered: \(violation)"))
             }
@@ -288,7 +309,7 @@ public final class ReplaySession {
             verification = .init(matched: verifier.matched, difference: verifier.difference)
         }
         let result = ReplayResult(
-            summary: summary, derived: derivedCount, violations: violations, verification: verification, plugins: bus.pluginNames,
+            summary: summary, derived: tally.derived, violations: tally.violations, verification: verification, plugins: bus.pluginNames,
             addedPlugins: addedPlugins, stoppedByPlugin: stoppedByPlugin, firstResponder: bus.screen.firstResponder?.id,
             rootOriginY: bus.screen.rootOriginY)
         self.result = result

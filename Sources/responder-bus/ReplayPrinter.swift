@@ -237,7 +237,7 @@ final class ReplayPrinter {
         outcome.pluginStopped = pluginStopped
         let firstResponder = last?.firstResponder?.rawValue
         let originY = last?.rootOriginY ?? 0
-        let pipelineNames = last?.plugins ?? pipeline.inProcessPluginNames
+        let pipelineNames = last?.plugins ?? []
         let loaded = Set(last?.addedPlugins ?? [])
         if command.format == .jsonl {
             let plugins = pipelineNames.map(JSONText.string).joined(separator: ",")

@@ -51,6 +51,27 @@ struct ExternalPluginCLITests {
         #expect(stop.stderr.contains("plugin 'Crashy' was killed by signal 9 (SIGKILL); stopping (--plugin-failure stop)"))
     }
 
+    @Test("a plugin stopping the replay under the stop policy: test --update leaves the log whole and fails the session; render exits 70")
+    func stopPolicyWritesNothing() throws {
+        let crashy = try script("os.kill(os.getpid(), signal.SIGKILL)")
+        let original = try String(contentsOfFile: CLI.example, encoding: .utf8)
+        // A session whose decisions differ (one viewShift edited), so --update would rewrite it.
+        let edited = original.replacingOccurrences(of: #""originY":-23"#, with: #""originY":-24"#)
+        #expect(edited != original)
+        let session = try CLI.temporaryFile(edited, name: "session.jsonl")
+        let run = try CLI.run([
+            "test", session, "--update", "--no-project-file", "--plugin-command", "python3 \(crashy)", "--plugin-failure", "stop",
+        ])
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("FAIL  "), "\(run.stdout)")
+        #expect(run.stdout.contains("the replay stopped there (plugin failure policy stop)"), "\(run.stdout)")
+        #expect(try String(contentsOfFile: session, encoding: .utf8) == edited, "the log was rewritten from a cut-short replay")
+
+        let render = try CLI.run(["render", CLI.example, "--at", "5", "--plugin-command", "python3 \(crashy)", "--plugin-failure", "stop"])
+        #expect(render.status == 70, "\(render.stderr)")
+        #expect(render.stdout.isEmpty)
+    }
+
     @Test("a Python plugin's decisions appear in the timeline, its standard error as info diagnostics")
     func pythonPlugin() throws {
         let chatty = try script(#"sys.stderr.write("saw %s\n" % event["event"]); context.diagnose("warning", "checked", views=["name"])"#)

@@ -2,6 +2,7 @@ import EventLog
 import ResponderBus
 import ResponderBusExternal
 import ResponderBusReplay
+import ResponderBusReport
 
 #if canImport(Glibc)
     import Glibc
@@ -71,6 +72,8 @@ public struct SessionResult: Sendable {
     public var failure: Failure?
     /// What was written, for `recorded` and `updated` (the file, and for an update what changed).
     public var note: String?
+    /// What was said of the report written for this session, if one was.
+    var reportWritten: String?
 }
 
 extension SessionSuite {
@@ -176,13 +179,22 @@ extension SessionSuite {
         }
         let replayed = session.finish(summary)
         result.derived = replayed.derived
-        if let reportFile {
+        // A plugin that failed under the stop policy cut the replay short: nothing of it is judged
+        // or written (an update or a snapshot would hold only the part before the stop).
+        if let stop = replayed.stoppedByPlugin {
+            return fail(.error, "\(stop); the replay stopped there (plugin failure policy stop)")
+        }
+        if let reportFile, let reportPath {
+            let document = session.reportDocument(logName: String(input.path.split(separator: "/").last ?? Substring(input.path)))
+            let html = document?.html() ?? ""
             do throws(OutputError) {
-                try Self.write(
-                    session.reportDocument(logName: String(input.path.split(separator: "/").last ?? Substring(input.path)))?.html() ?? "",
-                    to: reportFile)
+                try Self.write(html, to: reportFile)
             } catch {
                 return fail(.error, error.message)
+            }
+            if let document {
+                result.reportWritten =
+                    "report: wrote \(reportPath) (\(html.utf8.count >> 10) KiB; \(Markup.count(document.recorder.items.count, "record")), \(Markup.count(document.recorder.violations.count, "violation")))"
             }
         }
 

@@ -83,6 +83,8 @@ public struct SessionSuite: Sendable {
         _ sessions: [SessionInput], jobs: Int = 1, each: (SessionResult) -> Void = { _ in },
         tick: (_ done: Int, _ failed: Int) -> Void = { _, _ in }
     ) -> SuiteResult {
+        // Read before any worker creates a file: reading the umask sets it for a moment.
+        _ = OutputFile.creationMask
         let start = Self.monotonicSeconds()
         let run = SessionRun(sessions: sessions, suite: self, jobs: jobs)
         let results = run.run(each: each, tick: tick)
@@ -167,12 +169,12 @@ extension SessionSuite {
     /// - Parameters:
     ///   - run: the results.
     ///   - folder: where the reports go (created when missing).
-    ///   - onProblem: called with a report that could not be written (the session is listed without
-    ///     a link).
+    ///   - say: called with each report written, and each that could not be (that session is listed
+    ///     without a link), one line each.
     /// - Returns: how many failing sessions the index lists.
     /// - Throws: `OutputError` when the index cannot be written.
     @discardableResult
-    public func writeFailureReports(_ run: SuiteResult, into folder: String, onProblem: (String) -> Void = { _ in }) throws(OutputError) -> Int {
+    public func writeFailureReports(_ run: SuiteResult, into folder: String, say: (String) -> Void = { _ in }) throws(OutputError) -> Int {
         Self.makeFolders(for: folder + "/index.html")
         var again = self
         again.update = false
@@ -188,9 +190,10 @@ extension SessionSuite {
             let replayed = again.check(result.input, reportPath: path)
             if replayed.failure?.kind == .error {
                 // The report could not be written: listed without a link, and said.
-                onProblem("report: \(replayed.failure?.message ?? "not written") for \(result.input.name)")
+                say("report: \(replayed.failure?.message ?? "not written") for \(result.input.name)")
                 failing.append((result, nil))
             } else {
+                if let written = replayed.reportWritten { say(written) }
                 failing.append((result, relative))
             }
         }

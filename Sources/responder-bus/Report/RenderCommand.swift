@@ -67,7 +67,12 @@ struct RenderCommand: ParsableCommand {
             throw ExitCode(error.exitCode)
         }
         session.onProblem = { [log] error in complain("\(log): \(error)") }
-        let summary = session.finish(session.replay(reader)).summary
+        let result = session.finish(session.replay(reader))
+        if let stop = result.stoppedByPlugin {
+            complain("\(stop); stopping (--plugin-failure stop)")
+            throw Exit.pluginStopped
+        }
+        let summary = result.summary
         if summary.rejectedLines > 0 {
             complain("\(log): \(summary.rejectedLines) line\(summary.rejectedLines == 1 ? "" : "s") skipped")
         }

@@ -83,6 +83,15 @@ struct TestCommand: ParsableCommand {
     func run() throws {
         _ = StandardOutput.wasClosed
         _ = OutputFile.creationMask  // read before any worker thread creates files
+        // The command line's own pipeline first: a library that cannot be loaded is 78 before any
+        // session is looked for.
+        let resolver = try pipeline.resolver()
+        do throws(PipelineError) {
+            _ = try ReplayPipeline(resolver.overrides)
+        } catch {
+            complain(error.message)
+            throw ExitCode(error.exitCode)
+        }
         var sessions: [SessionInput]
         do throws(SessionList.Problem) {
             sessions = try SessionList.collect(paths)
@@ -99,20 +108,21 @@ struct TestCommand: ParsableCommand {
             complain(clash)
             throw ExitCode.validationFailure
         }
-        let found = sessions.count
-        if let shard = shard.flatMap(Shard.init) {
-            sessions = sessions.filter(shard.contains)
-            complain("shard \(shard): \(sessions.count) of \(found) session\(found == 1 ? "" : "s")")
-        }
         // Each folder's pipeline (its project file's, these options over it), checked once before
-        // any session: a plugin or project file that cannot be used is said once, with 78.
+        // any session, in every shard alike: a plugin or project file that cannot be used is said
+        // once, with 78.
         let suite = SessionSuite(
-            pipelines: try pipeline.resolver(), includesDiagnostics: verifyDiagnostics, snapshotFolder: recordMissing, update: update)
+            pipelines: resolver, includesDiagnostics: verifyDiagnostics, snapshotFolder: recordMissing, update: update)
         do throws(PipelineError) {
             try suite.prepare(sessions)
         } catch {
             complain(error.message)
             throw ExitCode(error.exitCode)
+        }
+        let found = sessions.count
+        if let shard = shard.flatMap(Shard.init) {
+            sessions = sessions.filter(shard.contains)
+            complain("shard \(shard): \(sessions.count) of \(found) session\(found == 1 ? "" : "s")")
         }
         let jobs = self.jobs ?? max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         let output = Output()
