@@ -210,6 +210,44 @@ struct LogReaderRecordsTests {
         #expect(reader.next() == nil)
     }
 
+    @Test("a record the format does not allow is a problem at its line, as in text; the good ones are read")
+    func badRecords() throws {
+        let header = LogHeader(screen: Size(width: 320, height: 568))
+        let records = [
+            Self.focus("early", at: -1),
+            Self.focus("a", at: 1),
+            LogRecord(t: 2, event: .keyboard(.keyboardWillShow, KeyboardInfo(end: Rect(x: 0, y: 300, width: 320, height: 268), duration: -0.25))),
+            LogRecord(t: 3, event: .action(ActionInfo(name: "go")), origin: .derived(by: "")),
+            Self.focus("late", at: 5e9),
+        ]
+        let reader = LogReader(header: header, records: records)
+        var problems: [LogReadError] = []
+        var read: [LogRecord] = []
+        while let item = reader.next() {
+            switch item {
+            case .record(let record, _): read.append(record)
+            case .problem(let error): problems.append(error)
+            }
+        }
+        #expect(read == [records[1]])
+        #expect(problems.map(\.line) == [2, 4, 5, 6])
+        #expect(problems.allSatisfy { $0.code == .invalidValue })
+        #expect(problems[0].message.contains("t is -1.0"))
+        #expect(problems[1].message.contains("duration of -0.25"))
+        #expect(problems[2].message.contains("needs \"by\""))
+        #expect(problems[3].message.contains("beyond what can be replayed"))
+
+        // Through a session: counted and reported as rejected lines (line 3 too: no scene has
+        // view 'a'), as the same log's text would be.
+        let session = try ReplaySession(pipeline: ReplayPipeline(PipelineDescription()), header: header)
+        var reported: [(Int, LogReadError.Code)] = []
+        session.onProblem = { reported.append(($0.line, $0.code)) }
+        let summary = session.finish(session.replay(records: records)).summary
+        #expect(summary.rejectedLines == 5)
+        #expect(reported.map(\.0) == [2, 3, 4, 5, 6])
+        #expect(reported.map(\.1) == [.invalidValue, .unknownView, .invalidValue, .invalidValue, .invalidValue])
+    }
+
     @Test("without readHeader, next() reads the records all the same; no records, no items")
     func noHeaderCall() throws {
         let reader = LogReader(header: LogHeader(screen: Size(width: 320, height: 568)), records: [Self.focus("a", at: 3), Self.focus("b", at: 0)])

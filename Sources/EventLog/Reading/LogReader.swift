@@ -78,7 +78,9 @@ public final class LogReader {
     /// Reads records held in memory, as if from a log with `header` and one record per line (what
     /// the console importer returns, replayed without writing it out as text). The records are
     /// taken in time order (those with the same `t` in the order given); record *n* (from 1) is
-    /// reported at line *n* + 1, after the header.
+    /// reported at line *n* + 1, after the header. A record the format does not allow — a `t` or a
+    /// keyboard duration that is negative, not finite or beyond ``LogLimits/maximumSeconds``, a
+    /// derived record without its plugin's name — is a problem at its line, as it would be in text.
     ///
     /// - Parameters:
     ///   - header: what ``readHeader()`` returns.
@@ -162,12 +164,35 @@ public final class LogReader {
             self.records = records
         }
 
-        /// The next record, at line *n* + 1 for record *n*.
+        /// The next record, at line *n* + 1 for record *n*; a record the log format does not allow
+        /// (a time or a duration that cannot be replayed, a derived record without its plugin's
+        /// name) is a problem there instead, as its line would be.
         func next() -> Item? {
             guard taken < records.count else { return nil }
             let record = records[taken]
             taken += 1
+            if let problem = Self.problem(with: record) {
+                return .problem(LogReadError(.invalidValue, line: taken + 1, column: 0, problem))
+            }
             return .record(record, RecordLocation(line: taken + 1, viewColumn: record.event.viewID == nil ? nil : 1))
+        }
+
+        /// What the reader would say of `record`'s line, if anything.
+        private static func problem(with record: LogRecord) -> String? {
+            let t = record.t
+            guard t.isFinite, t >= 0 else { return "t is \(t); times count from the start of the log, in seconds" }
+            guard t <= LogLimits.maximumSeconds else {
+                return "t is \(t), beyond what can be replayed (at most \(Int(LogLimits.maximumSeconds)) seconds); is it in milliseconds?"
+            }
+            if case .keyboard(_, let info) = record.event, let duration = info.duration,
+                !(duration.isFinite && duration >= 0 && duration <= LogLimits.maximumSeconds)
+            {
+                return "a duration of \(duration) seconds cannot be replayed; durations are seconds, 0 or more"
+            }
+            if case .derived(let by) = record.origin, by.isEmpty {
+                return "a derived record needs \"by\": the plugin that derived it"
+            }
+            return nil
         }
     }
 
