@@ -63,7 +63,42 @@ struct NewPluginCommand: ParsableCommand {
         else {
             throw ValidationError("'\(name)' is not a Swift type name; use letters and digits, starting with a letter, such as FocusReporter")
         }
+        if Self.swiftKeywords.contains(name) {
+            throw ValidationError("'\(name)' is a Swift keyword and cannot name the plugin's type; choose another name, such as FocusReporter")
+        }
+        if Self.reservedNames.contains(name) {
+            throw ValidationError(
+                "'\(name)' is the name of a module or plugin the package depends on or ships (the package written would not build); choose another name"
+            )
+        }
+        if language == .python, Self.pythonReserved.contains(name) {
+            throw ValidationError(
+                "'\(name)' is a Python keyword or a name the plugin's module imports, and cannot name its class; choose another name")
+        }
     }
+
+    /// Swift's keywords (those an identifier cannot be without backquotes), and `_`.
+    static let swiftKeywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout", "internal", "let",
+        "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows", "static", "struct", "subscript", "typealias",
+        "var", "break", "case", "catch", "continue", "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in",
+        "repeat", "return", "throw", "switch", "where", "while", "Any", "as", "await", "false", "is", "nil", "self", "Self", "super",
+        "throws", "true", "try", "_",
+    ]
+
+    /// The modules the package written depends on or could clash with, and the built-in plugins.
+    static let reservedNames: Set<String> = [
+        "ResponderBus", "ResponderBusUV", "ResponderBusExternal", "ResponderBusTesting", "ResponderBusReplay", "ResponderBusReport",
+        "EventLog", "ConsoleImport", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering", "KeyboardNoise", "CoveredControlWarner",
+        "Swift", "Foundation", "Glibc", "Dispatch", "Testing", "XCTest", "PackageDescription", "Synchronization",
+    ]
+
+    /// Python's keywords and the names the generated module and its test import.
+    static let pythonReserved: Set<String> = [
+        "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif", "else",
+        "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
+        "return", "try", "while", "with", "yield", "Plugin", "run", "os", "sys", "io", "json", "unittest", "responder_bus_plugin",
+    ]
 
     func run() throws {
         let source = responderBus ?? Self.sourceCheckout

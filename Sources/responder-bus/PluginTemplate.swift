@@ -12,7 +12,7 @@ struct PluginTemplate {
     var identity: String {
         var last = String(responderBus.split(separator: "/").last ?? "responder-bus")
         if last.hasSuffix(".git") { last.removeLast(4) }
-        return last.lowercased()
+        return Self.literal(last.lowercased())
     }
 
     var files: [(String, String)] {
@@ -116,7 +116,28 @@ struct PluginTemplate {
     }
 
     var dependency: String {
-        isURL ? ".package(url: \"\(responderBus)\", branch: \"main\")" : ".package(path: \"\(responderBus)\")"
+        let location = Self.literal(responderBus)
+        return isURL ? ".package(url: \"\(location)\", branch: \"main\")" : ".package(path: \"\(location)\")"
+    }
+
+    /// `text` as the contents of a Swift string literal: a quote, a backslash or a control
+    /// character in a path or URL cannot end the literal and become code in `Package.swift`, which
+    /// SwiftPM runs.
+    static func literal(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                out += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     var packageSwift: String {
