@@ -261,8 +261,14 @@ final class ReplayPrinter {
         output.flush()
         outcome.outputError = output.error
         // The recording is renamed into place only when all of it was written: after an interrupt
-        // too (it ends at a record boundary), but never after a failed write.
-        if let recordOutput, let recordFile {
+        // too (it ends at a record boundary), but never after a failed write, nor after a run that
+        // failed (a strict stop, a plugin's stop): a failed run leaves the previous file, or none.
+        let failedRun = pluginStopped || summary.stoppedAt != nil
+        if let recordOutput, let recordFile, failedRun {
+            recordOutput.flush()
+            recordFile.abandon()
+            complain("\(command.record ?? ""): not written, since the run failed; the previous file, if any, is as it was")
+        } else if let recordOutput, let recordFile {
             recordOutput.flush()
             do throws(OutputError) {
                 if let error = recordOutput.error { throw error }
@@ -274,7 +280,10 @@ final class ReplayPrinter {
         }
         recordOutput = nil
         recordFile = nil
-        if let report {
+        if let report, failedRun {
+            report.file.abandon()
+            complain("\(report.file.path): not written, since the run failed; the previous file, if any, is as it was")
+        } else if let report {
             do throws(OutputError) {
                 try report.file.write(report.session, log: command.log)
             } catch {

@@ -72,6 +72,28 @@ struct ExternalPluginCLITests {
         #expect(render.stdout.isEmpty)
     }
 
+    @Test("a failed run (a plugin's stop, a strict stop) leaves the previous recording and report as they were")
+    func failedRunKeepsPreviousFiles() throws {
+        let crashy = try script("os.kill(os.getpid(), signal.SIGKILL)")
+        let record = try CLI.temporaryFile("previous\n", name: "rec.jsonl")
+        let report = URL(fileURLWithPath: record).deletingLastPathComponent().appendingPathComponent("rep.html").path
+        let stop = try CLI.run([
+            "replay", CLI.example, "--no-project-file", "--plugin-command", "python3 \(crashy)", "--plugin-failure", "stop", "--record", record,
+            "--report", report,
+        ])
+        #expect(stop.status == 70, "\(stop.stderr)")
+        #expect(try String(contentsOfFile: record, encoding: .utf8) == "previous\n")
+        #expect(!FileManager.default.fileExists(atPath: report))
+        #expect(stop.stderr.contains("not written, since the run failed"), "\(stop.stderr)")
+
+        let bad = try CLI.temporaryFile(try String(contentsOfFile: CLI.example, encoding: .utf8) + "{not a record\n", name: "bad.jsonl")
+        let strict = try CLI.run(["replay", bad, "--strict", "--record", record])
+        #expect(strict.status == 65, "\(strict.stderr)")
+        #expect(try String(contentsOfFile: record, encoding: .utf8) == "previous\n")
+        let folder = URL(fileURLWithPath: record).deletingLastPathComponent().path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { !$0.hasSuffix(".tmp") })
+    }
+
     @Test("a Python plugin's decisions appear in the timeline, its standard error as info diagnostics")
     func pythonPlugin() throws {
         let chatty = try script(#"sys.stderr.write("saw %s\n" % event["event"]); context.diagnose("warning", "checked", views=["name"])"#)

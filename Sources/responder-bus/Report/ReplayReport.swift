@@ -17,6 +17,11 @@ final class ReplayReport {
         self.path = path
     }
 
+    /// Leaves `path` as it was: the report of a failed run is not written.
+    func abandon() {
+        file.abandon()
+    }
+
     /// Writes the report of `session` (finished, with the report sink), naming the log `log`; says
     /// on standard error what it wrote.
     ///
