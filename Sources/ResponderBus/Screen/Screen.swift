@@ -107,11 +107,11 @@ public final class Screen {
     /// plugin that decides from the screen on every turn can skip a turn whose screen has not
     /// changed since its last decision. Every change goes through the screen's own methods, which
     /// the bus calls as events arrive (the views' setters are package-only).
-    package var revision: UInt64 { _storage.value.revision }
+    public var revision: UInt64 { _storage.value.revision }
 
     /// Which screen this is, unique in the process (an object's address can be reused once it is
     /// freed): with ``revision``, what a plugin remembers about the screen it last looked at.
-    package let identity: UInt64
+    public let identity: UInt64
 
     /// The next ``identity``.
     private static let identities = Atomic<UInt64>(0)
