@@ -298,7 +298,8 @@ final class ReplayPrinter {
             complain("\(command.log): \(summary.warnings) line\(summary.warnings == 1 ? "" : "s") read with a warning")
         }
         if let stopped = summary.stoppedAt {
-            complain("stopped at line \(stopped.line) (--strict)")
+            // A problem that ended the read was said where it was met, with "reading stopped here".
+            if !stopped.endsReading { complain("stopped at line \(stopped.line) (--strict)") }
             outcome.stopped = true
         }
         if command.check, !violations.isEmpty {

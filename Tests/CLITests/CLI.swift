@@ -28,9 +28,11 @@ enum CLI {
     static let example = repository.appendingPathComponent("Sources/responder-bus/Examples/sign-up-session.jsonl").path
     static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 
-    static func run(_ arguments: [String], stdin: String? = nil) throws -> Run {
+    /// Runs `executable` (the binary, or `/bin/sh` for a test that needs redirections) and
+    /// collects what it wrote.
+    static func run(_ arguments: [String], stdin: String? = nil, executable: URL = binary) throws -> Run {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         let out = Pipe()
         let err = Pipe()
@@ -52,6 +54,14 @@ enum CLI {
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData.value ?? Data(), as: UTF8.self))
     }
+
+    /// Runs `command` with `/bin/sh -c`.
+    static func shell(_ command: String) throws -> Run {
+        try run(["-c", command], executable: URL(fileURLWithPath: "/bin/sh"))
+    }
+
+    /// `path` quoted for `sh`.
+    static func quoted(_ path: String) -> String { "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
     /// Compares with a golden file; with `UPDATE_GOLDEN=1` in the environment, rewrites it instead.
     static func expectGolden(_ text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {

@@ -13,26 +13,33 @@ enum ByteSource {
     /// Bytes in memory.
     case memory([UInt8])
 
-    /// Opens `path` for reading (`-` is standard input), refusing directories and what cannot be
-    /// read, with a message that says what to do.
+    /// Opens `path` for reading (`-` is standard input), refusing directories, devices that never
+    /// end (`/dev/zero`, `/dev/urandom`; a terminal is read) and what cannot be read, with a message
+    /// that says what to do.
     static func open(path: String) throws(LogReadError) -> (ByteSource, size: Int?) {
-        if path == "-" { return (.file(descriptor: 0, owned: false), nil) }
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let name = path == "-" ? "standard input" : "'\(path)'"
+        let descriptor = path == "-" ? 0 : Glibc.open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
             let reason = String(cString: strerror(errno))
             throw LogReadError(.unreadable, line: 0, column: 0, "cannot open '\(path)': \(reason); check the path and its permissions")
         }
+        let owned = path != "-"
+        func refuse(_ message: String) -> LogReadError {
+            if owned { close(descriptor) }
+            return LogReadError(.unreadable, line: 0, column: 0, message)
+        }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(descriptor)
-            throw LogReadError(.unreadable, line: 0, column: 0, "cannot read '\(path)': \(reason)")
+            throw refuse("cannot read \(name): \(String(cString: strerror(errno)))")
         }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            close(descriptor)
-            throw LogReadError(.unreadable, line: 0, column: 0, "'\(path)' is a directory, not a log file; name a .jsonl log inside it")
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR:
+            throw refuse("\(name) is a directory, not a log file; name a .jsonl log inside it")
+        case S_IFCHR where isatty(descriptor) == 0, S_IFBLK:
+            throw refuse("\(name) is a device, not a log file; name a .jsonl log")
+        default:
+            let isRegular = (info.st_mode & S_IFMT) == S_IFREG
+            return (.file(descriptor: descriptor, owned: owned), isRegular ? Int(info.st_size) : nil)
         }
-        let isRegular = (info.st_mode & S_IFMT) == S_IFREG
-        return (.file(descriptor: descriptor, owned: true), isRegular ? Int(info.st_size) : nil)
     }
 }

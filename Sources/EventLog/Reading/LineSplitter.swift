@@ -7,8 +7,11 @@
 #endif
 
 /// Splits a ``LogReader``'s input into lines: reads it in chunks, finds each newline with
-/// `memchr`, gathers a line that spans chunks, skips blank lines and lines longer than the limit
-/// without holding them, and counts lines and bytes.
+/// `memchr`, gathers a line that spans chunks, skips blank lines, and counts lines and bytes.
+///
+/// A line longer than the limit ends the input as soon as the limit is passed, without holding
+/// more than the limit or reading on to a newline that may never come (an endless device, a binary
+/// file); so does a read that fails. Each is returned once, then the end.
 ///
 /// A value, owned by its reader: everything that changes for each line is here, so that the
 /// reader's one call per record checks exclusive access once (a struct's fields are checked when
@@ -29,8 +32,9 @@ struct LineSplitter {
     private var chunkStart = 0
     private var chunkEnd = 0
     private var pending: [UInt8] = []
-    private var pendingTooLong = false
     private var reachedEnd = false
+    /// Set when a line too long or a failed read ended the input: ``nextLine()`` returns `nil`.
+    private var ended = false
 
     private static let chunkSize = 1 << 16
 
@@ -53,29 +57,24 @@ struct LineSplitter {
         case chunk(start: Int, end: Int)
         /// `pending`; `endsFile` when it is the file's last line and had no newline.
         case pending(endsFile: Bool)
-        /// A line longer than ``maxLineLength``, skipped.
+        /// A line longer than ``maxLineLength``: the input ends here.
         case tooLong
+        /// A read failed (`errno`): the input ends here.
+        case failed(Int32)
     }
 
     /// Finds the next non-blank line; `nil` at the end of the input.
     mutating func nextLine() -> Line? {
+        guard !ended else { return nil }
         while true {
             // Look for a newline in the current chunk.
             if let newline = newlineInChunk() {
                 let lineStart = chunkStart
+                guard pending.count + (newline - lineStart) <= maxLineLength else { return endTooLong() }
                 chunkStart = newline + 1
                 bytesConsumed += newline + 1 - lineStart
                 lineNumber += 1
-                if pendingTooLong {
-                    pendingTooLong = false
-                    pending.removeAll(keepingCapacity: false)
-                    return .tooLong
-                }
                 if !pending.isEmpty {
-                    guard pending.count + (newline - lineStart) <= maxLineLength else {
-                        pending.removeAll(keepingCapacity: false)
-                        return .tooLong
-                    }
                     pending.append(contentsOf: chunk[lineStart..<newline])
                     if pending.withUnsafeBufferPointer(Self.isBlank) {
                         pending.removeAll(keepingCapacity: true)
@@ -83,30 +82,26 @@ struct LineSplitter {
                     }
                     return .pending(endsFile: false)
                 }
-                guard newline - lineStart <= maxLineLength else { return .tooLong }
                 if chunk.withUnsafeBufferPointer({ Self.isBlank(UnsafeBufferPointer(rebasing: $0[lineStart..<newline])) }) { continue }
                 return .chunk(start: lineStart, end: newline)
             }
             // No newline: keep the rest and read more.
             let rest = chunkEnd - chunkStart
             if rest > 0 {
+                guard pending.count + rest <= maxLineLength else { return endTooLong() }
                 bytesConsumed += rest
-                if pendingTooLong || pending.count + rest > maxLineLength {
-                    pendingTooLong = true
-                    pending.removeAll(keepingCapacity: false)
-                } else {
-                    pending.append(contentsOf: chunk[chunkStart..<chunkEnd])
-                }
+                pending.append(contentsOf: chunk[chunkStart..<chunkEnd])
                 chunkStart = chunkEnd
             }
-            if !fill() {
+            switch fill() {
+            case .filled: continue
+            case .failed(let code):
+                ended = true
+                pending.removeAll(keepingCapacity: false)
+                return .failed(code)
+            case .end:
                 if follows { return nil }
                 // The end: a last line without a newline.
-                if pendingTooLong {
-                    pendingTooLong = false
-                    lineNumber += 1
-                    return .tooLong
-                }
                 guard !pending.isEmpty else { return nil }
                 lineNumber += 1
                 if pending.withUnsafeBufferPointer(Self.isBlank) {
@@ -116,6 +111,14 @@ struct LineSplitter {
                 return .pending(endsFile: true)
             }
         }
+    }
+
+    /// Ends the input at a line longer than the limit, dropping what was gathered of it.
+    private mutating func endTooLong() -> Line {
+        lineNumber += 1
+        ended = true
+        pending.removeAll(keepingCapacity: false)
+        return .tooLong
     }
 
     /// The offset of the next newline in the current chunk (`memchr`).
@@ -147,31 +150,49 @@ struct LineSplitter {
             let result = pending.withUnsafeBufferPointer { body($0, endsFile) }
             pending.removeAll(keepingCapacity: !endsFile)
             return result
-        case .tooLong:
-            preconditionFailure("a line too long has no bytes; the callers report it")
+        case .tooLong, .failed:
+            preconditionFailure("a line too long or a failed read has no bytes; the callers report it")
         }
     }
 
-    func tooLongError() -> LogReadError {
-        LogReadError(
+    /// The problem that ended the input at `line` (``Line/tooLong`` or ``Line/failed(_:)``).
+    func endingError(_ line: Line) -> LogReadError {
+        if case .failed(let code) = line {
+            let reason = String(cString: strerror(code))
+            return LogReadError(
+                .unreadable, line: lineNumber + 1, column: 0, "cannot read the input after line \(lineNumber): \(reason); reading stopped here")
+        }
+        return LogReadError(
             .lineTooLong, line: lineNumber, column: maxLineLength + 1,
-            "the line is longer than \(maxLineLength) bytes; skipped without reading it into memory")
+            "the line is longer than \(maxLineLength) bytes, the most a log's line may be; reading stopped here (is this a log?)")
     }
 
-    /// Reads the next chunk; `false` at the end of the input.
-    private mutating func fill() -> Bool {
-        guard !reachedEnd, case .file(let descriptor, _) = source else { return false }
+    private enum Fill {
+        case filled, end
+        case failed(Int32)
+    }
+
+    /// Reads the next chunk.
+    private mutating func fill() -> Fill {
+        guard !reachedEnd, case .file(let descriptor, _) = source else { return .end }
         chunkStart = 0
         chunkEnd = 0
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, Self.chunkSize) }
             if count > 0 {
                 chunkEnd = count
-                return true
+                return .filled
             }
-            if count < 0 && errno == EINTR { continue }
+            if count < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                // A descriptor set non-blocking by someone else, with nothing yet: the end for now.
+                if code == EAGAIN && follows { return .end }
+                reachedEnd = true
+                return .failed(code)
+            }
             if !follows { reachedEnd = true }
-            return false
+            return .end
         }
     }
 }

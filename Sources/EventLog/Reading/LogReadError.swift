@@ -66,6 +66,10 @@ public struct LogReadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// a lenient replay reports it and goes on with the record; a strict one stops.
     public var isWarning: Bool { code == .unknownViewKind }
 
+    /// Whether the problem ended the read (a line longer than the reader takes, a read that failed):
+    /// nothing after it was read, so a replay stops there, strict or not.
+    public var endsReading: Bool { code == .lineTooLong || code == .unreadable }
+
     /// `line L, column C: message`.
     public var description: String {
         if line == 0 { return message }

@@ -23,8 +23,11 @@ import ResponderBus
 ///
 /// Every rejected line comes back as a ``Item/problem(_:)`` naming its line, column and reason,
 /// and reading goes on with the next line: whether to stop (`--strict`) is the caller's choice.
-/// Lines longer than ``maxLineLength`` are rejected without being held in memory. Blank lines are
-/// skipped. Times must not go backwards.
+/// A line longer than ``maxLineLength`` ends the read with ``LogReadError/Code/lineTooLong`` as soon
+/// as the limit is passed, holding no more than the limit (an endless device or a binary file is
+/// not read on for a newline); a read that fails ends it with ``LogReadError/Code/unreadable``.
+/// Check ``LogReadError/endsReading``. A UTF-8 byte-order mark before the header is skipped. Blank
+/// lines are skipped. Times must not go backwards.
 public final class LogReader {
     /// One step of the stream.
     public enum Item: Sendable {
@@ -34,7 +37,7 @@ public final class LogReader {
         case problem(LogReadError)
     }
 
-    /// The longest line accepted, in bytes (1 MiB by default; a scene with thousands of views fits).
+    /// The longest line accepted, in bytes (``LogLimits/maximumLineLength``, 64 MiB, by default).
     public let maxLineLength: Int
     /// The input's size in bytes when known (a regular file), for progress.
     public let totalBytes: Int?
@@ -60,18 +63,18 @@ public final class LogReader {
     ///
     /// - Throws: ``LogReadError/Code/unreadable`` when the file is missing, is a directory or cannot
     ///   be read.
-    public convenience init(path: String, maxLineLength: Int = 1 << 20) throws(LogReadError) {
+    public convenience init(path: String, maxLineLength: Int = LogLimits.maximumLineLength) throws(LogReadError) {
         let (source, size) = try ByteSource.open(path: path)
         self.init(source: source, size: size, maxLineLength: maxLineLength)
     }
 
     /// Reads a log held in memory.
-    public convenience init(bytes: [UInt8], maxLineLength: Int = 1 << 20) {
+    public convenience init(bytes: [UInt8], maxLineLength: Int = LogLimits.maximumLineLength) {
         self.init(source: .memory(bytes), size: bytes.count, maxLineLength: maxLineLength)
     }
 
     /// Reads a log from an open file descriptor, which the reader does not close.
-    public convenience init(fileDescriptor: Int32, maxLineLength: Int = 1 << 20) {
+    public convenience init(fileDescriptor: Int32, maxLineLength: Int = LogLimits.maximumLineLength) {
         self.init(source: .file(descriptor: fileDescriptor, owned: false), size: nil, maxLineLength: maxLineLength)
     }
 
@@ -86,7 +89,7 @@ public final class LogReader {
     ///   - header: what ``readHeader()`` returns.
     ///   - records: the records, external and derived.
     public convenience init(header: LogHeader, records: [LogRecord]) {
-        self.init(source: .memory([]), size: nil, maxLineLength: 1 << 20)
+        self.init(source: .memory([]), size: nil, maxLineLength: LogLimits.maximumLineLength)
         let ordered = records.enumerated().sorted { $0.element.t < $1.element.t || ($0.element.t == $1.element.t && $0.offset < $1.offset) }
         state.value.given = GivenRecords(header: header, records: ordered.map(\.element))
     }
@@ -223,10 +226,15 @@ public final class LogReader {
                     "the log is empty; a v1 log starts with a header line such as {\"format\":\"responder-bus-log\",\"version\":1,\"screen\":{\"width\":375,\"height\":812}}"
                 )
             }
-            if case .tooLong = line { throw lines.tooLongError() }
+            switch line {
+            case .tooLong, .failed: throw lines.endingError(line)
+            case .chunk, .pending: break
+            }
             let number = lines.lineNumber
             let result = lines.withBytes(of: line) { (bytes, endsFile) -> Result<LogHeader, LogReadError> in
-                var parser = RecordParser(bytes, line: number, endsFile: endsFile)
+                // A UTF-8 byte-order mark, which some editors put at the start of a file, is skipped.
+                let bom = number == 1 && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+                var parser = RecordParser(bom ? UnsafeBufferPointer(rebasing: bytes[3...]) : bytes, line: number, endsFile: endsFile)
                 do throws(LogReadError) {
                     return .success(try LogReader.header(from: &parser))
                 } catch {
@@ -254,7 +262,10 @@ public final class LogReader {
                 }
             }
             guard let line = lines.nextLine() else { return nil }
-            if case .tooLong = line { return .problem(lines.tooLongError()) }
+            switch line {
+            case .tooLong, .failed: return .problem(lines.endingError(line))
+            case .chunk, .pending: break
+            }
             let number = lines.lineNumber
             return lines.withBytes(of: line) { (bytes, endsFile) in
                 var parser = RecordParser(bytes, line: number, endsFile: endsFile)

@@ -143,7 +143,7 @@ struct ReplayRun {
     private mutating func reject(_ error: LogReadError) {
         if error.isWarning { summary.warnings += 1 } else { summary.rejectedLines += 1 }
         onProblem(error)
-        if strict {
+        if strict || error.endsReading {
             summary.stoppedAt = error
             stopped = true
         }

@@ -20,7 +20,8 @@ public final class Replayer {
         /// Lines read with a warning (a view kind this reader does not know: the view was kept as a
         /// plain view).
         public var warnings = 0
-        /// The problem a strict replay stopped at.
+        /// The problem the replay stopped at: the first rejected line of a strict replay, or one
+        /// that ended the read (``LogReadError/endsReading``) in any replay.
         public var stoppedAt: LogReadError?
 
         /// Nothing counted yet.

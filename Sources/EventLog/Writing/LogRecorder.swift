@@ -162,4 +162,10 @@ public enum LogLimits {
     /// of at most about 9.2·10⁹ s. Larger values are rejected where they are read, with a hint:
     /// they are usually times written in milliseconds (`1700000000000`).
     public static let maximumSeconds: Double = 4e9
+
+    /// The longest line a log may have, in bytes: 64 MiB. A scene is one line, about 150 bytes a
+    /// view, so a scene of some 400,000 views fits. ``LogReader`` reads lines up to this length by
+    /// default; a longer one ends the read with ``LogReadError/Code/lineTooLong`` (it is not a log,
+    /// or not one line of it), and the console importer refuses to write one.
+    public static let maximumLineLength = 64 << 20
 }

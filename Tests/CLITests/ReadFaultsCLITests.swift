@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// Inputs that are not logs — endless devices, a folder on standard input, a file with a
+/// byte-order mark — end with their name and an exit code, never a hang.
+@Suite("responder-bus: inputs that are not logs are named, and every run ends")
+struct ReadFaultsCLITests {
+    @Test("replay /dev/zero ends at once, exit 66, naming the device", .timeLimit(.minutes(1)))
+    func replayDevice() throws {
+        let run = try CLI.run(["replay", "/dev/zero"])
+        #expect(run.status == 66)
+        #expect(run.stderr == "responder-bus: '/dev/zero' is a device, not a log file; name a .jsonl log\n")
+    }
+
+    @Test("replay - with a folder on standard input says so, exit 66")
+    func replayFolderOnStandardInput() throws {
+        let folder = TestFolders.root.appendingPathComponent("stdin-folder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let run = try CLI.shell("\(CLI.quoted(CLI.binary.path)) replay - < \(CLI.quoted(folder.path))")
+        #expect(run.status == 66)
+        #expect(run.stderr == "responder-bus: standard input is a directory, not a log file; name a .jsonl log inside it\n")
+    }
+
+    @Test("replay of a log that starts with a byte-order mark replays it")
+    func replayByteOrderMark() throws {
+        let example = try Data(contentsOf: URL(fileURLWithPath: CLI.example))
+        let path = try CLI.temporaryFile("", name: "bom.jsonl")
+        try (Data([0xEF, 0xBB, 0xBF]) + example).write(to: URL(fileURLWithPath: path))
+        let run = try CLI.run(["replay", path, "--verify", "--strict"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("derived events match the log"))
+    }
+
+    @Test("replay of endless bytes on a pipe ends at the line limit, exit 65, lenient or strict", .timeLimit(.minutes(1)))
+    func replayEndlessPipe() throws {
+        let example = try String(contentsOfFile: CLI.example, encoding: .utf8)
+        let header = String(example.prefix { $0 != "\n" })
+        // The header, then bytes with no newline, for ever.
+        let run = try CLI.shell("{ printf '%s\\n' \(CLI.quoted(header)); cat /dev/zero; } | \(CLI.quoted(CLI.binary.path)) replay -")
+        #expect(run.status == 65)
+        #expect(
+            run.stderr.contains("line 2, column 67108865: the line is longer than 67108864 bytes, the most a log's line may be; reading stopped here")
+        )
+    }
+
+    @Test("test with a link to /dev/zero among its sessions finishes: the device is unreadable, the rest run, exit 1", .timeLimit(.minutes(1)))
+    func corpusWithDevice() throws {
+        let folder = TestFolders.root.appendingPathComponent("device-corpus-\(UUID().uuidString)/sessions")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.example, toPath: folder.appendingPathComponent("a.jsonl").path)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("zero.jsonl").path, withDestinationPath: "/dev/zero")
+        let junit = folder.deletingLastPathComponent().appendingPathComponent("junit.xml").path
+        let run = try CLI.run(["test", folder.path, "--junit", junit])
+        #expect(run.status == 1, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("pass  sessions/a.jsonl") == true, "\(run.stdout)")
+        #expect(
+            lines.contains("UNREADABLE  sessions/zero.jsonl: unreadable: '\(folder.path)/zero.jsonl' is a device, not a log file; name a .jsonl log"),
+            "\(run.stdout)")
+        #expect(lines.last?.hasPrefix("2 sessions: 1 passed, 0 failed, 1 unreadable;") == true, "\(run.stdout)")
+        #expect(FileManager.default.fileExists(atPath: junit))
+    }
+}
