@@ -98,6 +98,15 @@ public final class ExternalPlugin: EventObserving {
     public private(set) var restarts = 0
     /// How many deliveries the plugin has answered.
     public private(set) var deliveries = 0
+    /// Every fault so far, in order: what the plugin did, and whether it was restarted, disabled or
+    /// stopped the session.
+    public private(set) var faults: [Fault] = []
+    /// Called on the loop with each fault, after its diagnostic was posted (to say it at once, on a
+    /// terminal, say).
+    public var onFault: ((Fault) -> Void)?
+    /// The last lines the plugin wrote to standard error (at most ``Fault/errorLinesKept``): what a
+    /// fault quotes as the plugin's own last words.
+    private var recentErrorLines: [String] = []
 
     private let header: LogHeader
     private var process: PluginProcess?
@@ -300,6 +309,8 @@ public final class ExternalPlugin: EventObserving {
         guard let process else { return }
         for line in process.availableErrorLines() where !line.isEmpty {
             context.diagnose(.info, line)
+            if recentErrorLines.count == Fault.errorLinesKept { recentErrorLines.removeFirst() }
+            recentErrorLines.append(line)
         }
     }
 
@@ -312,21 +323,25 @@ public final class ExternalPlugin: EventObserving {
             process.terminate(grace: .zero)
         }
         process = nil
+        let outcome: Fault.Outcome
         if configuration.failureMode == .stop {
             isDisabled = true
-            report("plugin '\(name)' \(what); stopping (--plugin-failure stop)", context)
-            onStop?("plugin '\(name)' \(what)")
-            return
-        }
-        guard restarts < configuration.maximumRestarts else {
+            outcome = .stopped
+        } else if restarts < configuration.maximumRestarts {
+            let backoff = configuration.restartBackoff * (1 << min(restarts, 20))
+            restarts += 1
+            restartAt = context.now + backoff
+            outcome = .restarting(in: backoff, attempt: restarts, of: configuration.maximumRestarts)
+        } else {
             isDisabled = true
-            report("plugin '\(name)' \(what); it failed \(restarts + 1) times, so it is disabled for the rest of the session", context)
-            return
+            outcome = .disabled(afterFailures: restarts + 1)
         }
-        let backoff = configuration.restartBackoff * (1 << min(restarts, 20))
-        restarts += 1
-        restartAt = context.now + backoff
-        report("plugin '\(name)' \(what); restarting it in \(backoff) (restart \(restarts) of \(configuration.maximumRestarts))", context)
+        let fault = Fault(plugin: name, what: what, outcome: outcome, t: context.now.seconds, lastErrorLines: recentErrorLines)
+        recentErrorLines.removeAll()
+        faults.append(fault)
+        report(fault.message, context)
+        onFault?(fault)
+        if outcome == .stopped { onStop?("plugin '\(name)' \(what)") }
     }
 
     /// Posts a fault as an error diagnostic derived by the plugin, typed `pluginProcessFailed`.

@@ -114,6 +114,9 @@ public final class ReplaySession {
     public var onPluginStop: ((String) -> Void)?
     /// Called now and then with the bytes read so far and the total, when known.
     public var onProgress: ((Int, Int?) -> Void)?
+    /// Called on the loop with each fault of an out-of-process plugin (a restart, its disabling, a
+    /// stop), as it happens; ``ReplayResult/pluginFaults`` lists them all at the end.
+    public var onPluginFault: ((ExternalPlugin.Fault) -> Void)?
 
     private var recorder: LogRecorder?
     /// What the sinks counted, in an object of their own: the recorder's and the check's callbacks
@@ -229,6 +232,9 @@ public final class ReplaySession {
             replayer.onRecordedDerived = also
         }
         if let onProgress { replayer.onProgress = onProgress }
+        if let onPluginFault {
+            for plugin in externalPlugins { plugin.onFault = onPluginFault }
+        }
         if sinks.contains(.coverage) || report != nil {
             let coverage = CoverageCheck(bus: bus)
             self.coverage = coverage
@@ -310,8 +316,10 @@ public final class ReplaySession {
         }
         let result = ReplayResult(
             summary: summary, derived: tally.derived, violations: tally.violations, verification: verification, plugins: bus.pluginNames,
-            addedPlugins: addedPlugins, stoppedByPlugin: stoppedByPlugin, firstResponder: bus.screen.firstResponder?.id,
-            rootOriginY: bus.screen.rootOriginY)
+            addedPlugins: addedPlugins, externalPlugins: externalPlugins.map(\.name),
+            pluginFaults: externalPlugins.flatMap(\.faults).enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }
+                .map(\.element),
+            stoppedByPlugin: stoppedByPlugin, firstResponder: bus.screen.firstResponder?.id, rootOriginY: bus.screen.rootOriginY)
         self.result = result
         return result
     }
@@ -350,6 +358,12 @@ public struct ReplayResult: Sendable {
     public var plugins: [String]
     /// The plugins that are neither built in nor out of process (libraries', in-process).
     public var addedPlugins: [String]
+    /// The out-of-process plugins, by the names they gave.
+    public var externalPlugins: [String]
+    /// The faults of the out-of-process plugins, in time order: each restart, disabling or stop.
+    public var pluginFaults: [ExternalPlugin.Fault]
+    /// The out-of-process plugins that failed until they were disabled or stopped the session.
+    public var endedPlugins: [String] { ExternalPlugin.Fault.endedPlugins(in: pluginFaults) }
     /// The message of an out-of-process plugin that failed under the `stop` policy.
     public var stoppedByPlugin: String?
     /// The first responder at the end.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import EventLog
 import ResponderBus
+import ResponderBusExternal
 import ResponderBusReplay
 import ResponderBusReport
 import ResponderBusUV
@@ -44,6 +45,11 @@ final class ReplayPrinter {
     private var matched = 0
     private var difference: DerivedVerifier.Difference?
     private var last: ReplayResult?
+    /// The out-of-process plugins' faults, of every session.
+    private var pluginFaults: [ExternalPlugin.Fault] = []
+    /// The standard-error lines last quoted for each plugin, so that a crash loop's traceback is
+    /// quoted once.
+    private var quotedErrorLines: [String: [String]] = [:]
 
     init(command: ReplayCommand, pipeline: ReplayPipeline) {
         self.command = command
@@ -137,10 +143,18 @@ final class ReplayPrinter {
             progress.finish()
             complain("\(command.log): \(error.isWarning ? "warning: " : "")\(error)")
         }
-        session.onPluginStop = { [self] message in
-            complain("\(message); stopping (--plugin-failure stop)")
-            pluginStopped = true
+        // Each fault is said as it happens (the stop included), with the plugin's last words on
+        // standard error when they are new.
+        session.onPluginFault = { [self] fault in
+            progress.finish()
+            complain(fault.message)
+            let lines = Array(fault.lastErrorLines.suffix(5))
+            if !lines.isEmpty, quotedErrorLines[fault.plugin] != lines {
+                quotedErrorLines[fault.plugin] = lines
+                for line in lines { writeStandardError(TerminalText.escaped("    \(fault.plugin) wrote: \(line)") + "\n") }
+            }
         }
+        session.onPluginStop = { [self] _ in pluginStopped = true }
         session.onProgress = { consumed, total in progress.update(consumed, total) }
         return session
     }
@@ -158,6 +172,7 @@ final class ReplayPrinter {
             matched += verification.matched
             difference = difference ?? verification.difference
         }
+        pluginFaults += result.pluginFaults
         last = result
     }
 
@@ -231,6 +246,25 @@ final class ReplayPrinter {
         return try result.outcome()
     }
 
+    /// The plugins whose faults ended them (disabled, or the session stopped), in order.
+    private var endedPlugins: [String] { ExternalPlugin.Fault.endedPlugins(in: pluginFaults) }
+
+    /// A plugin in the summary's list: `(loaded)` from a library; `(command)` out of process, with
+    /// its faults: `(command; failed 4 times, disabled)`.
+    private func describe(plugin name: String, loaded: Set<String>) -> String {
+        if loaded.contains(name) { return "\(name) (loaded)" }
+        guard last?.externalPlugins.contains(name) == true else { return name }
+        let faults = pluginFaults.filter { $0.plugin == name }
+        guard let final = faults.last else { return "\(name) (command)" }
+        let ending: String
+        switch final.outcome {
+        case .restarting: ending = "restarted"
+        case .disabled: ending = "disabled"
+        case .stopped: ending = "stopped the run"
+        }
+        return "\(name) (command; failed \(faults.count) time\(faults.count == 1 ? "" : "s"), \(ending))"
+    }
+
     /// Prints the summary and what the checks found, and completes the recording and the report.
     func finish(_ summary: Replayer.Summary) -> Outcome {
         var outcome = Outcome()
@@ -240,10 +274,10 @@ final class ReplayPrinter {
         let pipelineNames = last?.plugins ?? []
         let loaded = Set(last?.addedPlugins ?? [])
         if command.format == .jsonl {
-            let plugins = pipelineNames.map(JSONText.string).joined(separator: ",")
-            let loadedNames = pipelineNames.filter(loaded.contains).map(JSONText.string).joined(separator: ",")
+            func list(_ names: [String]) -> String { "[" + names.map(JSONText.string).joined(separator: ",") + "]" }
+            let commands = last?.externalPlugins ?? []
             output.line(
-                "{\"derived\":\(derived),\"event\":\"summary\",\"events\":\(summary.externalEvents),\"firstResponder\":\(firstResponder.map(JSONText.string) ?? "null"),\"loadedPlugins\":[\(loadedNames)],\"originY\":\(JSONText.number(originY)),\"plugins\":[\(plugins)],\"violations\":\(violations.count),\"warnings\":\(summary.warnings)}"
+                "{\"commandPlugins\":\(list(commands)),\"derived\":\(derived),\"disabledPlugins\":\(list(endedPlugins)),\"event\":\"summary\",\"events\":\(summary.externalEvents),\"firstResponder\":\(firstResponder.map(JSONText.string) ?? "null"),\"loadedPlugins\":\(list(pipelineNames.filter(loaded.contains))),\"originY\":\(JSONText.number(originY)),\"pluginFaults\":\(pluginFaults.count),\"plugins\":\(list(pipelineNames)),\"violations\":\(violations.count),\"warnings\":\(summary.warnings)}"
             )
         } else {
             output.line(
@@ -254,8 +288,7 @@ final class ReplayPrinter {
             output.line(
                 TerminalText.escaped(
                     "plugins: "
-                        + (pipelineNames.isEmpty
-                            ? "none" : pipelineNames.map { loaded.contains($0) ? "\($0) (loaded)" : $0 }.joined(separator: " → "))
+                        + (pipelineNames.isEmpty ? "none" : pipelineNames.map { describe(plugin: $0, loaded: loaded) }.joined(separator: " → "))
                 ))
         }
         output.flush()

@@ -165,7 +165,7 @@ struct ReplayCLIBadInputTests {
         }
     }
 
-    @Test("a 10 MB line and invalid UTF-8 in a record are rejected without harm")
+    @Test("a 10 MB line is read (the limit is 64 MiB) and invalid UTF-8 in a record is rejected without harm")
     func hugeAndInvalid() throws {
         var bytes = Array((Self.header + "\n" + Self.scene + "\n").utf8)
         bytes +=
@@ -177,7 +177,7 @@ struct ReplayCLIBadInputTests {
         try Data(bytes).write(to: url)
         let run = try CLI.run(["replay", url.path, "--format", "jsonl"])
         #expect(run.status == 0)
-        #expect(run.stderr.contains("line 3, column 1048577: the line is longer than 1048576 bytes"))
+        #expect(!run.stderr.contains("line 3"), "\(run.stderr)")
         #expect(run.stderr.contains("line 4, column 35: the string here is not valid UTF-8"))
         #expect(run.stdout.contains(#""firstResponder":"email""#))
     }

@@ -39,6 +39,9 @@ public struct SessionResult: Sendable {
             case unrecorded
             /// Lines of the log could not be read.
             case lines
+            /// An out-of-process plugin failed: it was restarted, disabled, or stopped the replay
+            /// (unless ``SessionSuite/allowsPluginFailures``).
+            case plugin
             /// The log or its header could not be read.
             case unreadable
             /// The session's snapshot (under `--record-missing`) could not be read.
@@ -72,6 +75,9 @@ public struct SessionResult: Sendable {
     public var failure: Failure?
     /// What was written, for `recorded` and `updated` (the file, and for an update what changed).
     public var note: String?
+    /// The faults of the session's out-of-process plugins, in time order (a session with any fails
+    /// unless ``SessionSuite/allowsPluginFailures``).
+    public var pluginFaults: [ExternalPlugin.Fault] = []
     /// What was said of the report written for this session, if one was.
     var reportWritten: String?
 }
@@ -80,8 +86,10 @@ extension SessionSuite {
     /// Replays `input` the way `responder-bus test` judges it and says how it went: on the
     /// virtual-time loop through its folder's pipeline, with the coverage check, verifying the
     /// recorded decisions (in the log, or in its snapshot under ``snapshotFolder``). The verdict
-    /// is the first of, in this order: lines that could not be read, then the decisions (a
-    /// difference, or none recorded), then a field left covered. Runs on whichever thread calls
+    /// is the first of, in this order: lines that could not be read, then an out-of-process
+    /// plugin's failure (unless ``allowsPluginFailures``), then the decisions (a difference, or
+    /// none recorded), then a field left covered. Nothing is written for a session that failed
+    /// before its decisions were judged. Runs on whichever thread calls
     /// it, with its own loop and bus.
     ///
     /// - Parameters:
@@ -179,6 +187,7 @@ extension SessionSuite {
         }
         let replayed = session.finish(summary)
         result.derived = replayed.derived
+        result.pluginFaults = replayed.pluginFaults
         // A plugin that failed under the stop policy cut the replay short: nothing of it is judged
         // or written (an update or a snapshot would hold only the part before the stop).
         if let stop = replayed.stoppedByPlugin {
@@ -202,6 +211,9 @@ extension SessionSuite {
             return fail(
                 .lines, "\(problems.count) line\(problems.count == 1 ? "" : "s") could not be read; the first: line \(first.line): \(first.message)",
                 line: first.line)
+        }
+        if !settings.allowsPluginFailures, let first = replayed.pluginFaults.first {
+            return fail(.plugin, Self.describe(replayed.pluginFaults), t: first.t)
         }
         if let snapshotProblem { return fail(.snapshot, snapshotProblem) }
         if recordedInLog == 0 && !recordedInSnapshot {
@@ -251,6 +263,19 @@ extension SessionSuite {
                 t: violation.t)
         }
         return result
+    }
+
+    /// A session's plugin faults in one line: the first, how many and how they ended, and the
+    /// plugin's last line on standard error (a traceback's last line names the exception).
+    static func describe(_ faults: [ExternalPlugin.Fault]) -> String {
+        var text = faults[0].message
+        if faults.count > 1, let last = faults.last {
+            text += "; \(faults.count) faults in all, the last: \(last.message)"
+        }
+        if let words = faults.last(where: { !$0.lastErrorLines.isEmpty })?.lastErrorLines.last {
+            text += "; its last line on standard error: \(words)"
+        }
+        return text + " (--allow-plugin-failures lets such sessions pass)"
     }
 
     /// Where under the snapshot folder a session's snapshot goes: its name, without a leading `/`,

@@ -35,6 +35,11 @@ public struct SessionSuite: Sendable {
     /// Rewrite the decisions of sessions whose replay differs, the log itself or its snapshot
     /// (`--update`).
     public var update: Bool
+    /// Let sessions pass whose out-of-process plugins failed — were restarted, disabled or stopped
+    /// (`--allow-plugin-failures`). By default such a session fails, quoting the plugin's fault and
+    /// its last words on standard error: a crashing plugin decides nothing, and its absence could
+    /// otherwise pass for a verdict.
+    public var allowsPluginFailures: Bool
 
     /// A suite.
     ///
@@ -44,10 +49,12 @@ public struct SessionSuite: Sendable {
     ///   - includesDiagnostics: compare diagnostics too.
     ///   - snapshotFolder: where snapshots of sessions without recorded decisions go.
     ///   - update: rewrite decisions that changed.
+    ///   - allowsPluginFailures: let sessions whose out-of-process plugins failed pass.
     public init(
         pipelines: PipelineResolver = PipelineResolver(), includesDiagnostics: Bool = false, snapshotFolder: String? = nil,
-        update: Bool = false
+        update: Bool = false, allowsPluginFailures: Bool = false
     ) {
+        self.allowsPluginFailures = allowsPluginFailures
         self.pipelines = pipelines
         self.includesDiagnostics = includesDiagnostics
         self.snapshotFolder = snapshotFolder
@@ -98,7 +105,8 @@ public struct SessionSuite: Sendable {
         let name = result.input.name
         switch result.status {
         case .passed:
-            return "pass  \(name) (\(result.events) events, \(result.derived) derived, \(seconds(result.seconds)))"
+            let faults = result.pluginFaults.isEmpty ? "" : "; \(count(result.pluginFaults.count, "plugin fault")) allowed"
+            return "pass  \(name) (\(result.events) events, \(result.derived) derived, \(seconds(result.seconds))\(faults))"
         case .recorded, .updated:
             return "\(result.status.rawValue)  \(name): \(result.note ?? "")"
         case .failed, .unreadable:

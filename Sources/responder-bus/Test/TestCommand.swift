@@ -21,7 +21,9 @@ struct TestCommand: ParsableCommand {
             named (record, line, time, expected, got). A session without recorded decisions fails, \
             unless --record-missing DIR writes them there (the next run verifies against them). \
             Lines that cannot be read fail the session; a log that cannot be opened, or whose header \
-            is bad, is unreadable.
+            is bad, is unreadable. An out-of-process plugin that fails (restarted, disabled) fails the \
+            session, quoting its fault and its last line on standard error, unless \
+            --allow-plugin-failures.
 
             One line per session on standard output, in the order of the inputs whatever finishes \
             first; a progress line on a terminal's standard error; a summary at the end. Exit 0 when \
@@ -63,6 +65,12 @@ struct TestCommand: ParsableCommand {
 
     @Flag(help: "Compare the diagnostics the plugins derive too.")
     var verifyDiagnostics = false
+
+    @Flag(
+        help:
+            "Let sessions pass whose out-of-process plugins failed (were restarted, disabled or stopped the replay); by default such a session fails, quoting the fault."
+    )
+    var allowPluginFailures = false
 
     @Flag(name: .shortAndLong, help: "Print only the sessions that did not pass (and those written), and the summary.")
     var quiet = false
@@ -112,7 +120,8 @@ struct TestCommand: ParsableCommand {
         // any session, in every shard alike: a plugin or project file that cannot be used is said
         // once, with 78.
         let suite = SessionSuite(
-            pipelines: resolver, includesDiagnostics: verifyDiagnostics, snapshotFolder: recordMissing, update: update)
+            pipelines: resolver, includesDiagnostics: verifyDiagnostics, snapshotFolder: recordMissing, update: update,
+            allowsPluginFailures: allowPluginFailures)
         do throws(PipelineError) {
             try suite.prepare(sessions)
         } catch {

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// Out-of-process plugins that crash are said, counted and judged, never passed over in silence.
+@Suite("plugin faults: said on standard error, counted in the summary, failing test sessions")
+struct PluginFaultsCLITests {
+    /// A plugin that says something on standard error and exits on every event it is sent.
+    static func crashing() throws -> String {
+        try ExternalPluginCLITests.script("print('ValueError: no frame for you', file=sys.stderr); sys.stderr.flush(); sys.exit(3)")
+    }
+
+    @Test("replay: each restart and the disabling on standard error, counted in both summaries, the plugin listed")
+    func replaySaysFaults() throws {
+        let plugin = "python3 \(try Self.crashing())"
+        // Four showings: three restarts, then disabled.
+        let log = CLI.example
+        let jsonl = try CLI.run(["replay", log, "--format", "jsonl", "--plugin-command", plugin])
+        #expect(jsonl.status == 0, "\(jsonl.stderr)")
+        let said = jsonl.stderr.split(separator: "\n").filter { $0.hasPrefix("responder-bus: plugin 'Crashy'") }
+        #expect(
+            said == [
+                "responder-bus: plugin 'Crashy' exited with status 3; restarting it in 0.1 seconds (restart 1 of 3)",
+                "responder-bus: plugin 'Crashy' exited with status 3; restarting it in 0.2 seconds (restart 2 of 3)",
+                "responder-bus: plugin 'Crashy' exited with status 3; restarting it in 0.4 seconds (restart 3 of 3)",
+            ], "\(jsonl.stderr)")
+        #expect(jsonl.stderr.contains("    Crashy wrote: ValueError: no frame for you\n"))
+        let summary = try #require(jsonl.stdout.split(separator: "\n").last)
+        #expect(summary.hasPrefix(#"{"commandPlugins":["Crashy"],"derived":"#), "\(summary)")
+        #expect(summary.contains(#""disabledPlugins":[],"#))
+        #expect(summary.contains(#""pluginFaults":3,"#))
+
+        let text = try CLI.run(["replay", log, "--plugin-command", plugin])
+        #expect(text.stdout.contains("→ Crashy (command; failed 3 times, restarted)\n"), "\(text.stdout)")
+    }
+
+    @Test("replay: a plugin disabled after its restarts is listed as disabled")
+    func replaySaysDisabled() throws {
+        let plugin = "python3 \(try Self.crashing())"
+        let shows = (1...5).map { #"{"event":"keyboardWillShow","t":\#($0),"begin":[0,812,375,0],"end":[0,521,375,291],"duration":0.25,"curve":7}"# }
+        let log = try CLI.temporaryFile(
+            ([#"{"format":"responder-bus-log","version":1,"screen":{"width":375,"height":812}}"#] + shows).joined(separator: "\n") + "\n")
+        let run = try CLI.run(["replay", log, "--format", "jsonl", "--plugin-command", plugin])
+        #expect(run.status == 0)
+        #expect(
+            run.stderr.contains(
+                "responder-bus: plugin 'Crashy' exited with status 3; it failed 4 times, so it is disabled for the rest of the session\n"))
+        #expect(run.stderr.components(separatedBy: "Crashy wrote:").count == 2, "the same last words are quoted once: \(run.stderr)")
+        #expect(run.stdout.contains(#""disabledPlugins":["Crashy"],"#))
+        #expect(run.stdout.contains(#""pluginFaults":4,"#))
+    }
+
+    @Test(
+        "test: a session whose plugin crashed fails, quoting the fault and its last words, in stdout and JUnit; --allow-plugin-failures lets it pass")
+    func testFailsSessions() throws {
+        let plugin = "python3 \(try Self.crashing())"
+        let folder = TestFolders.root.appendingPathComponent("crashing-\(UUID().uuidString)/sessions")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.example, toPath: folder.appendingPathComponent("a.jsonl").path)
+        let junit = folder.deletingLastPathComponent().appendingPathComponent("junit.xml").path
+        let failing = try CLI.run(["test", folder.path, "--plugin-command", plugin, "--junit", junit])
+        #expect(failing.status == 1, "\(failing.stdout)\(failing.stderr)")
+        let line = try #require(failing.stdout.split(separator: "\n").first)
+        #expect(
+            line.hasPrefix(
+                "FAIL  sessions/a.jsonl: plugin: plugin 'Crashy' exited with status 3; restarting it in 0.1 seconds (restart 1 of 3); 3 faults in all, the last: "
+            ))
+        #expect(line.hasSuffix("; its last line on standard error: ValueError: no frame for you (--allow-plugin-failures lets such sessions pass)"))
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("ValueError: no frame for you"))
+
+        let allowed = try CLI.run(["test", folder.path, "--plugin-command", plugin, "--allow-plugin-failures"])
+        #expect(allowed.status == 0, "\(allowed.stdout)")
+        #expect(allowed.stdout.contains("; 3 plugin faults allowed)"), "\(allowed.stdout)")
+    }
+}
