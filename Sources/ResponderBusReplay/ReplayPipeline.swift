@@ -149,18 +149,16 @@ public final class ReplayPipeline: Sendable {
         return plugins
     }
 
-    /// Starts each command once and ends it again: whether it can be used at all, before a run
-    /// that starts it for every session.
+    /// Starts each command once, places it in the pipeline where its handshake asks, and ends it
+    /// again: whether it can be used at all — it starts, and its position names a plugin that is
+    /// there — before a run that starts it for every session.
     ///
     /// - Throws: ``PipelineError`` (a plugin error) naming the command that cannot be used.
     public func probeCommands() throws(PipelineError) {
-        for configuration in description.commands {
-            do throws(ExternalPluginError) {
-                try ExternalPlugin(configuration, header: LogHeader(screen: Size(width: 375, height: 812))).shutDown()
-            } catch {
-                throw .plugin("cannot use plugin command '\(configuration.command.joined(separator: " "))': \(error.message)")
-            }
-        }
+        guard !description.commands.isEmpty else { return }
+        let header = LogHeader(screen: Size(width: 375, height: 812))
+        let bus = Bus(loop: VirtualTimeLoop(), screen: Screen(size: header.screen, safeArea: .zero))
+        for plugin in try install(on: bus, header: header).external { plugin.shutDown() }
     }
 
     /// The plugins of one replay, registered on its bus.

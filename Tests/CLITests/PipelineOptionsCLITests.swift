@@ -234,3 +234,25 @@ struct PipelineOptionsCLITests {
         #expect(after.stderr.contains("no library before '@after:KeyboardAvoidance'"), "\(after.stderr)")
     }
 }
+
+@Suite("a pipeline that cannot be placed is said once, before any session")
+struct PipelinePlacementCLITests {
+    @Test("test with a plugin command whose handshake names an unknown anchor: one error, exit 78, no session run")
+    func commandPositionCheckedOnce() throws {
+        let plugin = try ExternalPluginCLITests.script("pass")
+        let source = try String(contentsOfFile: plugin, encoding: .utf8).replacingOccurrences(
+            of: #"name = "Crashy""#, with: #"name = "Placed"; position = "after:NoSuchPlugin""#)
+        try source.write(toFile: plugin, atomically: true, encoding: .utf8)
+        let folder = TestFolders.root.appendingPathComponent("placement-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in ["a", "b", "c"] {
+            try FileManager.default.copyItem(atPath: CLI.example, toPath: folder.appendingPathComponent("\(name).jsonl").path)
+        }
+        let run = try CLI.run(["test", folder.path, "--plugin-command", "python3 \(plugin)"])
+        #expect(run.status == 78, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.isEmpty, "no session ran: \(run.stdout)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "said once: \(run.stderr)")
+        #expect(run.stderr.contains("no plugin named 'NoSuchPlugin' is registered"), "\(run.stderr)")
+        #expect(run.stderr.contains("cannot use plugin command 'python3 \(plugin)': "), "\(run.stderr)")
+    }
+}
