@@ -59,13 +59,16 @@ let package = Package(
             name: "ResponderBusReplay",
             dependencies: [
                 "ResponderBus", "ResponderBusUV", "EventLog", "ResponderBusExternal", "ResponderBusReport", "KeyboardAvoidance",
-                "FieldAdvancing", "TextViewOrdering",
+                "FieldAdvancing", "TextViewOrdering", "CTemporaryFiles",
             ]
         ),
         .target(name: "ResponderBusTesting", dependencies: ["ResponderBus", "EventLog", "ResponderBusExternal", "ResponderBusReplay"]),
         // The importer of iOS console dumps and UIKit view-hierarchy dumps (`responder-bus import`):
         // a module of its own, so that a program that only replays does not build it.
         .target(name: "ConsoleImport", dependencies: ["EventLog", "ResponderBus"]),
+        // The outputs' temporary files, removed by a signal that ends the process (C: the handler may
+        // call only async-signal-safe functions).
+        .target(name: "CTemporaryFiles"),
         // Writing to a plugin process's pipe with SIGPIPE blocked on the writing thread.
         .target(name: "CPluginPipes"),
         .target(name: "ResponderBusExternal", dependencies: ["ResponderBus", "EventLog", "CLibUV", "CPluginPipes"]),

@@ -1,3 +1,5 @@
+import CTemporaryFiles
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -36,7 +38,11 @@ public struct OutputError: Error, Sendable, CustomStringConvertible {
 /// folder, `.NAME.XXXXXX.tmp`, and renamed into place by ``commit()`` once everything was written,
 /// so that a run that fails or is killed leaves the previous file (or none), never a part that
 /// looks whole. Anything else — a device such as `/dev/full` or `/dev/null`, a FIFO — is written
-/// directly. A run killed with SIGKILL may leave its temporary file behind.
+/// directly. A file that is read-only (no write permission in its mode, for anyone) is refused
+/// (73), as `>` would refuse it, rather than replaced by the rename. After
+/// ``removeTemporaryFilesOnSignals()`` (the command calls it), SIGINT, SIGTERM or SIGHUP ending
+/// the process removes the temporary files being written; a run killed with SIGKILL may leave its
+/// temporary file behind.
 package final class OutputFile {
     /// The path as given.
     package let path: String
@@ -44,6 +50,8 @@ package final class OutputFile {
     package let descriptor: Int32
     /// The temporary file renamed onto ``path`` by ``commit()``, if writing through one.
     private var temporary: String?
+    /// Its slot among the files a signal removes (`rb_temporary_remember`), -1 when none.
+    private var signalSlot: Int32 = -1
     private var closed = false
 
     /// How the file is named in messages.
@@ -56,6 +64,11 @@ package final class OutputFile {
         let exists = stat(path, &info) == 0
         if exists && (info.st_mode & S_IFMT) == S_IFDIR {
             throw OutputError(message: "cannot create '\(path)': it is a directory; give a file name", exit: 73)
+        }
+        if exists && (info.st_mode & S_IFMT) == S_IFREG && (access(path, W_OK) != 0 || info.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH) == 0) {
+            let mode = String(info.st_mode & 0o777, radix: 8)
+            throw OutputError(
+                message: "cannot create '\(path)': it is read-only (mode \(mode)); make it writable (chmod u+w) or choose another file", exit: 73)
         }
         if exists && (info.st_mode & S_IFMT) != S_IFREG {
             let descriptor = open(path, O_WRONLY | O_CLOEXEC)
@@ -72,6 +85,15 @@ package final class OutputFile {
         fchmod(descriptor, 0o666 & ~Self.creationMask)
         self.descriptor = descriptor
         temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        signalSlot = template.withUnsafeBufferPointer { rb_temporary_remember($0.baseAddress!) }
+    }
+
+    /// From now on, SIGINT, SIGTERM or SIGHUP ending the process removes the temporary files being
+    /// written (then ends it as the signal would). Only where the signal's action is the default:
+    /// an ignored signal, or one a handler takes (the live modes' libuv watch, which completes the
+    /// outputs), is left as it is. For the command; a library leaves its embedder's signals alone.
+    package static func removeTemporaryFilesOnSignals() {
+        rb_temporary_remove_on_signals()
     }
 
     /// Closes the descriptor and, when writing through a temporary file, renames it into place.
@@ -91,6 +113,8 @@ package final class OutputFile {
             throw .writeFailed(name, code)
         }
         self.temporary = nil
+        rb_temporary_forget(signalSlot)
+        signalSlot = -1
     }
 
     /// Closes the descriptor and removes the temporary file, leaving `path` as it was.
@@ -105,6 +129,8 @@ package final class OutputFile {
     private func abandonTemporary() {
         if let temporary { unlink(temporary) }
         temporary = nil
+        rb_temporary_forget(signalSlot)
+        signalSlot = -1
     }
 
     deinit {

@@ -1,6 +1,10 @@
 import ArgumentParser
 import ResponderBusReplay
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The `responder-bus` command: replay logs through the plugins, and import iOS console dumps.
 @main
 struct ResponderBusCommand: ParsableCommand {
@@ -24,4 +28,17 @@ struct ResponderBusCommand: ParsableCommand {
             """,
         subcommands: [ReplayCommand.self, TestCommand.self, ImportCommand.self, NewPluginCommand.self, CheckPluginCommand.self, RenderCommand.self]
     )
+
+    /// Runs the command. First, SIGINT, SIGTERM and SIGHUP are unblocked — a process started from
+    /// a thread that blocks them (a dispatch worker's, say) inherits that mask, and Ctrl-C would
+    /// then do nothing — and a signal that ends the process (Ctrl-C during a fast replay, say)
+    /// removes the temporary files of the outputs being written, so none is left beside its target.
+    static func main() {
+        var ending = sigset_t()
+        sigemptyset(&ending)
+        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&ending, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &ending, nil)
+        OutputFile.removeTemporaryFilesOnSignals()
+        main(nil)
+    }
 }
