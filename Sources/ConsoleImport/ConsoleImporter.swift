@@ -71,7 +71,9 @@ public struct ConsoleImporter: Sendable {
         /// The kind of each class named here (`--kind CLASS=KIND`), over what its name says.
         public var kinds: [String: ViewKind]
         /// A view-hierarchy dump pasted apart from the console (`--scene FILE`): its first dump is
-        /// the session's screen from the start.
+        /// the session's screen from the start. Its problems are at its own lines
+        /// (``ImportProblem/source`` is `.scene`); when it holds no dump of an app's views, nothing
+        /// is imported (a ``ImportProblem/Kind/nothingImportable`` problem of the scene).
         public var sceneText: [UInt8]?
         /// The field being edited when the console shows no editing notification (`--focus`): a
         /// view id or a printed address.
@@ -134,24 +136,43 @@ public struct ConsoleImporter: Sendable {
         if let sceneText = options.sceneText {
             var reader = HierarchyReader(bytes: sceneText)
             reader.run()
-            for problem in reader.problems {
-                var moved = problem
-                moved.message = "in the scene (line \(problem.line)\(problem.column.map { ", column \($0)" } ?? "")): \(problem.message)"
-                moved.line = 0
-                moved.column = nil
-                problems.append(moved)
-            }
             scenes += reader.dumps.compactMap { dump in builder.scene(of: dump).map { PlacedScene(line: 0, scene: $0) } }
+            // The scene's problems are at the scene's lines.
+            for var problem in reader.problems + builder.problems {
+                problem.source = .scene
+                problems.append(problem)
+            }
+            guard !scenes.isEmpty else {
+                var found = problems.filter { $0.source == .scene }
+                found.append(
+                    ImportProblem(
+                        kind: .nothingImportable, line: 0,
+                        message:
+                            "no view-hierarchy dump was found (an app's view printed by recursiveDescription, such as <UIWindow: 0x…; frame = (0 0; 375 667); …>); nothing is imported",
+                        source: .scene))
+                return ImportResult(
+                    header: LogHeader(screen: options.screen ?? .zero, screenSource: options.screen == nil ? nil : "given"), records: [],
+                    problems: found)
+            }
         }
+        let (sceneProblems, sceneGuesses) = (builder.problems.count, builder.guessed.count)
         problems += hierarchy.problems
         scenes += hierarchy.dumps.compactMap { dump in builder.scene(of: dump).map { PlacedScene(line: dump.line, scene: $0) } }
-        problems += builder.problems
-        for guess in builder.guessed {
+        problems += builder.problems.dropFirst(sceneProblems)
+        for (index, guess) in builder.guessed.enumerated() {
             problems.append(
                 ImportProblem(
                     kind: .guessedKind, line: guess.line,
                     message:
-                        "\(guess.className) is not a UIKit class and prints no baseClass; taken as a \(guess.kind.rawValue) from its name (say otherwise with --kind \(guess.className)=KIND)"
+                        "\(guess.className) is not a UIKit class and prints no baseClass; taken as a \(guess.kind.rawValue) from its name (say otherwise with --kind \(guess.className)=KIND)",
+                    source: index < sceneGuesses ? .scene : .console))
+        }
+        for (className, kind) in options.kinds.sorted(by: { $0.key < $1.key }) where !builder.settledClasses.contains(className) {
+            problems.append(
+                ImportProblem(
+                    kind: .kindNotUsed, line: 0,
+                    message:
+                        "--kind \(className)=\(kind.rawValue) is not used: no view of the view-hierarchy dumps has that class\(scenes.isEmpty ? " (there is none)" : "")"
                 ))
         }
         summary.dumps = scenes.count
@@ -162,8 +183,10 @@ public struct ConsoleImporter: Sendable {
         }
 
         func finish(_ header: LogHeader, _ records: [LogRecord], _ whole: [ImportProblem]) -> ImportResult {
+            // The scene's problems first (it is the screen from the start), each text's in line order.
             var sorted = problems.enumerated().sorted { a, b in
-                (a.element.line, a.element.column ?? 0, a.offset) < (b.element.line, b.element.column ?? 0, b.offset)
+                let (aScene, bScene) = (a.element.source == .scene ? 0 : 1, b.element.source == .scene ? 0 : 1)
+                return (aScene, a.element.line, a.element.column ?? 0, a.offset) < (bScene, b.element.line, b.element.column ?? 0, b.offset)
             }.map(\.element)
             if scanner.droppedProblems > 0 {
                 sorted.append(

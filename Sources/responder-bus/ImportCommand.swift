@@ -72,6 +72,9 @@ struct ImportCommand: ParsableCommand {
         for kind in kinds where Self.parseKind(kind) == nil {
             throw ValidationError("--kind \(kind): expected CLASS=KIND, KIND one of \(ViewKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        if dump == "-", scene == "-" {
+            throw ValidationError("--scene -: the console is read from standard input already; give the scene as a file")
+        }
         if ConsoleImporter.keyboardEvent(named: event) == nil {
             throw ValidationError("--event \(event): expected one of \(LogEvent.KeyboardEvent.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -110,7 +113,8 @@ struct ImportCommand: ParsableCommand {
             options.sceneText = text
         }
         let result = ConsoleImporter(options: options).importDump(bytes)
-        for problem in result.problems { complain("\(dump): \(problem)") }
+        // Each problem is labelled with the file it is in.
+        for problem in result.problems { complain("\(problem.source == .scene ? scene ?? dump : dump): \(problem)") }
         complain("\(dump): found \(result.summary)")
         guard !result.records.isEmpty else {
             if result.problems.isEmpty { complain("\(dump): nothing importable") }

@@ -225,13 +225,13 @@ struct HierarchyReader {
     private func entryHead(at i: Int, limit: Int) -> (String, Int)? {
         var j = i + 1
         let nameStart = j
-        while j < limit, ConsoleValues.isWordByte(bytes[j]) || bytes[j] == UInt8(ascii: ".") { j += 1 }
+        while j < limit, ConsoleValues.isClassNameByte(bytes[j]) { j += 1 }
         guard j > nameStart, j + 3 < limit, bytes[j] == UInt8(ascii: ":"), bytes[j + 1] == UInt8(ascii: " "),
             bytes[j + 2] == UInt8(ascii: "0"), bytes[j + 3] == UInt8(ascii: "x")
         else { return nil }
-        // A class name starts with a letter or an underscore.
+        // A class name starts with a letter (any script's) or an underscore.
         let first = bytes[nameStart]
-        guard ConsoleValues.isLetter(first) || first == UInt8(ascii: "_") else { return nil }
+        guard ConsoleValues.isLetter(first) || first == UInt8(ascii: "_") || first >= 0x80 else { return nil }
         return (String(decoding: bytes[nameStart..<j], as: UTF8.self), j + 2)
     }
 

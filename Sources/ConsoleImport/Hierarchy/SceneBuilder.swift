@@ -30,6 +30,8 @@ struct SceneBuilder {
     /// Classes whose kind was guessed from their name, in the order first seen.
     private(set) var guessed: [(className: String, kind: ViewKind, line: Int)] = []
     private var guessedNames: Set<String> = []
+    /// The classes of ``kinds`` that views of the scenes built so far have.
+    private(set) var settledClasses: Set<String> = []
 
     init(kinds: [String: ViewKind] = [:]) {
         self.kinds = kinds
@@ -79,6 +81,8 @@ struct SceneBuilder {
         viewsByAddress.reserveCapacity(dump.entries.count)
         var usedIDs: Set<ViewID> = []
         usedIDs.reserveCapacity(dump.entries.count)
+        var renames = Renames()
+        defer { problems += renames.problems() }
         var viewCount = 0
         var textInputs = 0
         var keyboardViews = 0
@@ -125,7 +129,9 @@ struct SceneBuilder {
             if !usedIDs.insert(id).inserted {
                 var n = 2
                 while !usedIDs.insert(ViewID("\(id.rawValue)#\(n)")).inserted { n += 1 }
-                id = ViewID("\(id.rawValue)#\(n)")
+                let renamed = ViewID("\(id.rawValue)#\(n)")
+                renames.note(id, renamed: renamed, entry: entry, addressSeen: viewsByAddress.index(forKey: entry.address) != nil)
+                id = renamed
             }
             if viewsByAddress.index(forKey: entry.address) == nil {
                 viewsByAddress[entry.address] = AddressedView(id: id, frame: entry.frame ?? .zero)
@@ -155,6 +161,39 @@ struct SceneBuilder {
         )
     }
 
+    /// The ids a dump gave to more than one view, to be said once each: the views after the first
+    /// are named `#2`, `#3`.
+    private struct Renames {
+        private var order: [ViewID] = []
+        private var byID: [ViewID: (line: Int, column: Int, address: String?, first: ViewID, last: ViewID, count: Int)] = [:]
+
+        /// `renamed` is the name a view printed as `id` was given; `addressSeen` whether its
+        /// address was printed before (rather than an identifier shared by other views).
+        mutating func note(_ id: ViewID, renamed: ViewID, entry: HierarchyEntry, addressSeen: Bool) {
+            if let seen = byID[id] {
+                byID[id] = (seen.line, seen.column, seen.address, seen.first, renamed, seen.count + 1)
+            } else {
+                order.append(id)
+                byID[id] = (entry.line, entry.column, addressSeen ? entry.address : nil, renamed, renamed, 2)
+            }
+        }
+
+        /// One note per id, at the first view renamed.
+        func problems() -> [ImportProblem] {
+            order.compactMap { id in
+                guard let seen = byID[id] else { return nil }
+                let later = seen.count == 2 ? "the later one is named \(seen.last)" : "the later ones are named \(seen.first) to \(seen.last)"
+                let message =
+                    if let address = seen.address {
+                        "the address \(address) is printed \(seen.count) times in this dump; \(later), and an editing notification of \(address) goes to the first"
+                    } else {
+                        "the id \(id) is given to \(seen.count) views of this dump (the accessibilityIdentifier they print); \(later)"
+                    }
+                return ImportProblem(kind: .renamedViews, line: seen.line, column: seen.column, message: message)
+            }
+        }
+    }
+
     // MARK: Kinds
 
     /// The keyboard's own windows and views.
@@ -175,7 +214,10 @@ struct SceneBuilder {
     /// The model's kind for an entry (see the type's discussion).
     mutating func kind(of entry: HierarchyEntry) -> ViewKind {
         let name = entry.className
-        if !kinds.isEmpty, let settled = kinds[name] { return settled }
+        if !kinds.isEmpty, let settled = kinds[name] {
+            settledClasses.insert(name)
+            return settled
+        }
         if let known = Self.knownKind(name, baseClass: entry.baseClass) { return known }
         if entry.contentOffset != nil { return .scrollView }
         // An app's own class (not UIKit's): guessed from its name, and said so once.
