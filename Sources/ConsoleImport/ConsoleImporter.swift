@@ -115,50 +115,56 @@ public struct ConsoleImporter: Sendable {
     }
 
     /// Imports a dump given as bytes (invalid UTF-8 is tolerated; it is never part of a notification).
-    public func importDump(_ bytes: [UInt8]) -> ImportResult {
+    ///
+    /// The bytes are taken: passed with `consume` (or as a last use), they are blanked in place
+    /// rather than copied, which matters for a dump of a hundred megabytes.
+    public func importDump(_ bytes: consuming [UInt8]) -> ImportResult {
         // View-hierarchy dumps first: the notification scanner reads the text with their entries
-        // blanked out (newlines kept), so that a dump never reads as userInfo text.
-        var hierarchy = HierarchyReader(bytes: bytes)
-        hierarchy.run()
-        var notificationText = bytes
-        for range in hierarchy.entryRanges {
-            for index in range where notificationText[index] != 0x0A { notificationText[index] = UInt8(ascii: " ") }
-        }
-        var scanner = ConsoleScanner(bytes: notificationText, defaultEvent: options.defaultEvent)
-        scanner.run()
-        var problems = scanner.problems
-        let found = scanner.notifications
-        var summary = ImportSummary()
-
-        // The view-hierarchy dumps: those pasted apart (`--scene`) first, then the console's own.
+        // blanked out (newlines kept), so that a dump never reads as userInfo text. The reader is
+        // done with the bytes before they are blanked, so that they are blanked in place.
         var builder = SceneBuilder(kinds: options.kinds)
+        // The view-hierarchy dumps pasted apart (`--scene`) first, then the console's own.
         var scenes: [PlacedScene] = []
+        var sceneProblems: [ImportProblem] = []
         if let sceneText = options.sceneText {
-            var reader = HierarchyReader(bytes: sceneText)
-            reader.run()
-            scenes += reader.dumps.compactMap { dump in builder.scene(of: dump).map { PlacedScene(line: 0, scene: $0) } }
+            let found = HierarchyReader.read(sceneText, building: &builder)
+            scenes = found.scenes.map { PlacedScene(line: 0, scene: $0.scene) }
             // The scene's problems are at the scene's lines.
-            for var problem in reader.problems + builder.problems {
+            for var problem in found.problems + builder.problems {
                 problem.source = .scene
-                problems.append(problem)
+                sceneProblems.append(problem)
             }
             guard !scenes.isEmpty else {
-                var found = problems.filter { $0.source == .scene }
-                found.append(
+                sceneProblems.append(
                     ImportProblem(
                         kind: .nothingImportable, line: 0,
                         message:
                             "no view-hierarchy dump was found (an app's view printed by recursiveDescription, such as <UIWindow: 0x…; frame = (0 0; 375 667); …>); nothing is imported",
                         source: .scene))
-                return ImportResult(
-                    header: LogHeader(screen: options.screen ?? .zero, screenSource: options.screen == nil ? nil : "given"), records: [],
-                    problems: found)
+                let header = LogHeader(screen: options.screen ?? .zero, screenSource: options.screen == nil ? nil : "given")
+                return ImportResult(header: header, records: [], problems: sceneProblems)
             }
         }
-        let (sceneProblems, sceneGuesses) = (builder.problems.count, builder.guessed.count)
-        problems += hierarchy.problems
-        scenes += hierarchy.dumps.compactMap { dump in builder.scene(of: dump).map { PlacedScene(line: dump.line, scene: $0) } }
-        problems += builder.problems.dropFirst(sceneProblems)
+        let (builtProblems, sceneGuesses) = (builder.problems.count, builder.guessed.count)
+        var hierarchy = HierarchyReader.read(bytes, building: &builder)
+        scenes += hierarchy.scenes
+        hierarchy.scenes = []
+        var notificationText = consume bytes
+        for range in hierarchy.entryRanges {
+            for index in range where notificationText[index] != 0x0A { notificationText[index] = UInt8(ascii: " ") }
+        }
+        hierarchy.entryRanges = []
+        // The scanner and the text go once the notifications are found.
+        let scanned = { (text: [UInt8]) in
+            var scanner = ConsoleScanner(bytes: text, defaultEvent: options.defaultEvent)
+            scanner.run()
+            return (scanner.notifications, scanner.problems, scanner.droppedProblems, scanner.keyMentions.first)
+        }(consume notificationText)
+        let (found, droppedProblems, keyMention) = (scanned.0, scanned.2, scanned.3)
+        var problems = scanned.1
+        var summary = ImportSummary()
+
+        problems = sceneProblems + problems + hierarchy.problems + builder.problems.dropFirst(builtProblems)
         for (index, guess) in builder.guessed.enumerated() {
             problems.append(
                 ImportProblem(
@@ -188,9 +194,9 @@ public struct ConsoleImporter: Sendable {
                 let (aScene, bScene) = (a.element.source == .scene ? 0 : 1, b.element.source == .scene ? 0 : 1)
                 return (aScene, a.element.line, a.element.column ?? 0, a.offset) < (bScene, b.element.line, b.element.column ?? 0, b.offset)
             }.map(\.element)
-            if scanner.droppedProblems > 0 {
+            if droppedProblems > 0 {
                 sorted.append(
-                    ImportProblem(kind: .strayText, line: 0, message: "\(scanner.droppedProblems) more problems were not listed"))
+                    ImportProblem(kind: .strayText, line: 0, message: "\(droppedProblems) more problems were not listed"))
             }
             var counted = summary
             counted.skipped = sorted.count { $0.kind == .truncated || $0.kind == .unreadableValue }
@@ -200,7 +206,7 @@ public struct ConsoleImporter: Sendable {
         let placeholder = LogHeader(screen: options.screen ?? .zero, screenSource: options.screen == nil ? nil : "given")
         if found.isEmpty && scenes.isEmpty {
             var message = "nothing to import: no keyboard notification, userInfo dump, editing notification or view-hierarchy dump was found"
-            if let mention = scanner.keyMentions.first {
+            if let mention = keyMention {
                 message += "; line \(mention.line), column \(mention.column) names \(mention.word) but gives it no `=` or `:` value"
             }
             return finish(placeholder, [], [ImportProblem(kind: .nothingImportable, line: 0, message: message)])

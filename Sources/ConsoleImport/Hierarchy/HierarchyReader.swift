@@ -65,9 +65,19 @@ struct HierarchyReader {
     /// notification scanner is not to read them as userInfo text.
     private(set) var entryRanges: [Range<Int>] = []
 
-    // The dump being read (its entries kept apart, so that appending never copies them).
+    /// When set, each dump's entries go to it as they are read and ``scenes`` holds what it built
+    /// (``dumps`` stays empty): a dump's entries are never all held at once.
+    var sceneBuilder: SceneBuilder?
+    /// The scenes ``sceneBuilder`` built, with the line of each dump's root.
+    private(set) var scenes: [PlacedScene] = []
+
+    // The dump being read (its entries kept apart, so that appending never copies them), or its
+    // scene being built.
     private var currentEntries: [HierarchyEntry] = []
+    private var building = SceneBuilder.SceneInProgress()
     private var hasCurrent = false
+    private var previousDepth = 0
+    private var rootLine = 0
     /// How the current dump shows depth: by `|` markers, or by indentation alone.
     private var indentStack: [Int] = []
     private var usesPipes = false
@@ -79,6 +89,24 @@ struct HierarchyReader {
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
+    }
+
+    /// What reading a text found: the scene of each dump, the problems, and the bytes of the
+    /// entries.
+    struct Found {
+        var scenes: [PlacedScene]
+        var problems: [ImportProblem]
+        var entryRanges: [Range<Int>]
+    }
+
+    /// Reads every dump in `bytes` into `builder`'s scenes, keeping no reference to the bytes once
+    /// it returns.
+    static func read(_ bytes: [UInt8], building builder: inout SceneBuilder) -> Found {
+        var reader = HierarchyReader(bytes: bytes)
+        reader.sceneBuilder = builder
+        reader.run()
+        builder = reader.sceneBuilder ?? builder
+        return Found(scenes: reader.scenes, problems: reader.problems, entryRanges: reader.entryRanges)
     }
 
     /// Reads every dump in the text.
@@ -345,7 +373,6 @@ struct HierarchyReader {
     private mutating func place(_ entry: HierarchyEntry, pipes: Int, indent: Int) {
         guard hasCurrent else { return startDump(with: entry, pipes: pipes, indent: indent) }
         var entry = entry
-        let previousDepth = currentEntries[currentEntries.count - 1].depth
         if usesPipes || pipes > 0 {
             // Depth by `|` markers; a jump of more than one level (lines left out) counts as one.
             guard pipes > rootRawDepth else {
@@ -364,21 +391,39 @@ struct HierarchyReader {
             if let last = indentStack.last, last < indent { indentStack.append(indent) }
             entry.depth = min(indentStack.count - 1, previousDepth + 1)
         }
-        currentEntries.append(entry)
+        keep(entry)
+    }
+
+    /// Adds a placed entry to its dump, or to its scene.
+    private mutating func keep(_ entry: HierarchyEntry) {
+        previousDepth = entry.depth
+        if sceneBuilder != nil {
+            sceneBuilder?.add(entry, to: &building)
+        } else {
+            currentEntries.append(entry)
+        }
     }
 
     private mutating func startDump(with entry: HierarchyEntry, pipes: Int, indent: Int) {
         var root = entry
         root.depth = 0
-        currentEntries = [root]
+        currentEntries = []
+        building = SceneBuilder.SceneInProgress()
         hasCurrent = true
+        rootLine = entry.line
+        keep(root)
         rootRawDepth = pipes
         usesPipes = pipes > 0
         indentStack = [indent]
     }
 
     private mutating func closeDump() {
-        if hasCurrent { dumps.append(HierarchyDump(entries: currentEntries)) }
+        if hasCurrent, sceneBuilder != nil {
+            if let scene = sceneBuilder?.finish(&building) { scenes.append(PlacedScene(line: rootLine, scene: scene)) }
+            building = SceneBuilder.SceneInProgress()
+        } else if hasCurrent {
+            dumps.append(HierarchyDump(entries: currentEntries))
+        }
         currentEntries = []
         hasCurrent = false
     }

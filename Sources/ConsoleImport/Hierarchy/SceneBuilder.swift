@@ -26,7 +26,7 @@ struct SceneBuilder {
     /// (`RecordParser.maxDepth`). Deeper views are left out, and said.
     static let maxDepth = 255
     /// Views left out of the scenes built so far, each reported once per dump.
-    private(set) var problems: [ImportProblem] = []
+    var problems: [ImportProblem] = []
     /// Classes whose kind was guessed from their name, in the order first seen.
     private(set) var guessed: [(className: String, kind: ViewKind, line: Int)] = []
     private var guessedNames: Set<String> = []
@@ -76,94 +76,14 @@ struct SceneBuilder {
 
     /// Builds the scene of a dump; `nil` when its root is the keyboard's own.
     mutating func scene(of dump: HierarchyDump) -> Scene? {
-        // One table per scene, sized up front: a 100,000-view window is hashed once per view.
-        var viewsByAddress: [String: AddressedView] = [:]
-        viewsByAddress.reserveCapacity(dump.entries.count)
-        var usedIDs: Set<ViewID> = []
-        usedIDs.reserveCapacity(dump.entries.count)
-        var renames = Renames()
-        defer { problems += renames.problems() }
-        var viewCount = 0
-        var textInputs = 0
-        var keyboardViews = 0
-        // The open views, root first: `stack[d]` is the view at depth d and the children
-        // collected for it so far.
-        var stack: [(spec: ViewSpec, children: [ViewSpec])] = []
-        var skipBelow: Int?  // inside a keyboard view: leave out everything deeper than this
-        var tooDeep = 0
-
-        var root: ViewSpec?
-        for entry in dump.entries {
-            if let skip = skipBelow {
-                if entry.depth > skip {
-                    keyboardViews += 1
-                    continue
-                }
-                skipBelow = nil
-            }
-            if entry.depth > Self.maxDepth {
-                if tooDeep == 0 {
-                    problems.append(
-                        ImportProblem(
-                            kind: .unreadableValue, line: entry.line, column: entry.column,
-                            message: "views nest more than \(Self.maxDepth) levels below the dump's root here; the deeper ones are left out"))
-                }
-                tooDeep += 1
-                continue
-            }
-            if Self.isKeyboardView(entry.className) {
-                if entry.depth == 0 { return nil }
-                keyboardViews += 1
-                skipBelow = entry.depth
-                continue
-            }
-            // Close the views this entry is not inside of.
-            while stack.count > entry.depth {
-                let (spec, children) = stack.removeLast()
-                var done = spec
-                done.children = children
-                if stack.isEmpty { root = done } else { stack[stack.count - 1].children.append(done) }
-            }
-            // Depths grow by one at most (the reader makes sure), so the parent is the last open view.
-            var id = ViewID(entry.accessibilityIdentifier ?? "\(entry.className)@\(entry.address)")
-            if !usedIDs.insert(id).inserted {
-                var n = 2
-                while !usedIDs.insert(ViewID("\(id.rawValue)#\(n)")).inserted { n += 1 }
-                let renamed = ViewID("\(id.rawValue)#\(n)")
-                renames.note(id, renamed: renamed, entry: entry, addressSeen: viewsByAddress.index(forKey: entry.address) != nil)
-                id = renamed
-            }
-            if viewsByAddress.index(forKey: entry.address) == nil {
-                viewsByAddress[entry.address] = AddressedView(id: id, frame: entry.frame ?? .zero)
-            }
-            let kind = kind(of: entry)
-            if kind.isTextInput { textInputs += 1 }
-            viewCount += 1
-            let spec = ViewSpec(
-                id: id, kind: kind, frame: entry.frame ?? .zero, tag: entry.tag,
-                isHidden: entry.isHidden || entry.alpha == 0, isEnabled: !entry.isDisabled,
-                contentOffset: kind == .scrollView ? entry.contentOffset : nil,
-                contentSize: kind == .scrollView ? entry.contentSize : nil,
-                className: entry.className)
-            stack.append((spec, []))
-        }
-        while let (spec, children) = stack.popLast() {
-            var done = spec
-            done.children = children
-            if stack.isEmpty { root = done } else { stack[stack.count - 1].children.append(done) }
-        }
-        guard let root else { return nil }
-        let first = dump.entries[0]
-        return Scene(
-            root: root, viewsByAddress: viewsByAddress, viewCount: viewCount, textInputCount: textInputs,
-            keyboardViewCount: keyboardViews, rootClass: first.className, rootAddress: first.address,
-            isWindow: first.className.hasSuffix("Window") || first.baseClass == "UIWindow",
-        )
+        var building = SceneInProgress(expectedViews: dump.entries.count)
+        for entry in dump.entries { add(entry, to: &building) }
+        return finish(&building)
     }
 
     /// The ids a dump gave to more than one view, to be said once each: the views after the first
     /// are named `#2`, `#3`.
-    private struct Renames {
+    struct Renames {
         private var order: [ViewID] = []
         private var byID: [ViewID: (line: Int, column: Int, address: String?, first: ViewID, last: ViewID, count: Int)] = [:]
 
