@@ -83,7 +83,7 @@ public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
 
     /// Which text a problem is in.
     public enum Source: String, Hashable, Sendable {
-        /// The console dump (``ConsoleImporter/importDump(_:)-([UInt8])``'s text).
+        /// The console dump: the text given to `ConsoleImporter.importDump`.
         case console
         /// The view-hierarchy dump pasted apart (``ConsoleImporter/Options/sceneText``, `--scene`):
         /// its ``ImportProblem/line`` and ``ImportProblem/column`` are that text's.
