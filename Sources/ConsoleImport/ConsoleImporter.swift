@@ -71,7 +71,9 @@ public struct ConsoleImporter: Sendable {
         /// The kind of each class named here (`--kind CLASS=KIND`), over what its name says.
         public var kinds: [String: ViewKind]
         /// A view-hierarchy dump pasted apart from the console (`--scene FILE`): its first dump is
-        /// the session's screen from the start.
+        /// the session's screen from the start. Its problems are at its own lines
+        /// (``ImportProblem/source`` is `.scene`); when it holds no dump of an app's views, nothing
+        /// is imported (a ``ImportProblem/Kind/nothingImportable`` problem of the scene).
         public var sceneText: [UInt8]?
         /// The field being edited when the console shows no editing notification (`--focus`): a
         /// view id or a printed address.
@@ -113,45 +115,70 @@ public struct ConsoleImporter: Sendable {
     }
 
     /// Imports a dump given as bytes (invalid UTF-8 is tolerated; it is never part of a notification).
-    public func importDump(_ bytes: [UInt8]) -> ImportResult {
+    ///
+    /// The bytes are taken: passed with `consume` (or as a last use), they are blanked in place
+    /// rather than copied, which matters for a dump of a hundred megabytes.
+    public func importDump(_ bytes: consuming [UInt8]) -> ImportResult {
         // View-hierarchy dumps first: the notification scanner reads the text with their entries
-        // blanked out (newlines kept), so that a dump never reads as userInfo text.
-        var hierarchy = HierarchyReader(bytes: bytes)
-        hierarchy.run()
-        var notificationText = bytes
+        // blanked out (newlines kept), so that a dump never reads as userInfo text. The reader is
+        // done with the bytes before they are blanked, so that they are blanked in place.
+        var builder = SceneBuilder(kinds: options.kinds)
+        // The view-hierarchy dumps pasted apart (`--scene`) first, then the console's own.
+        var scenes: [PlacedScene] = []
+        var sceneProblems: [ImportProblem] = []
+        if let sceneText = options.sceneText {
+            let found = HierarchyReader.read(sceneText, building: &builder)
+            scenes = found.scenes.map { PlacedScene(line: 0, scene: $0.scene) }
+            // The scene's problems are at the scene's lines.
+            for var problem in found.problems + builder.problems {
+                problem.source = .scene
+                sceneProblems.append(problem)
+            }
+            guard !scenes.isEmpty else {
+                sceneProblems.append(
+                    ImportProblem(
+                        kind: .nothingImportable, line: 0,
+                        message:
+                            "no view-hierarchy dump was found (an app's view printed by recursiveDescription, such as <UIWindow: 0x…; frame = (0 0; 375 667); …>); nothing is imported",
+                        source: .scene))
+                let header = LogHeader(screen: options.screen ?? .zero, screenSource: options.screen == nil ? nil : "given")
+                return ImportResult(header: header, records: [], problems: sceneProblems)
+            }
+        }
+        let (builtProblems, sceneGuesses) = (builder.problems.count, builder.guessed.count)
+        var hierarchy = HierarchyReader.read(bytes, building: &builder)
+        scenes += hierarchy.scenes
+        hierarchy.scenes = []
+        var notificationText = consume bytes
         for range in hierarchy.entryRanges {
             for index in range where notificationText[index] != 0x0A { notificationText[index] = UInt8(ascii: " ") }
         }
-        var scanner = ConsoleScanner(bytes: notificationText, defaultEvent: options.defaultEvent)
-        scanner.run()
-        var problems = scanner.problems
-        let found = scanner.notifications
+        hierarchy.entryRanges = []
+        // The scanner and the text go once the notifications are found.
+        let scanned = { (text: [UInt8]) in
+            var scanner = ConsoleScanner(bytes: text, defaultEvent: options.defaultEvent)
+            scanner.run()
+            return (scanner.notifications, scanner.problems, scanner.droppedProblems, scanner.keyMentions.first)
+        }(consume notificationText)
+        let (found, droppedProblems, keyMention) = (scanned.0, scanned.2, scanned.3)
+        var problems = scanned.1
         var summary = ImportSummary()
 
-        // The view-hierarchy dumps: those pasted apart (`--scene`) first, then the console's own.
-        var builder = SceneBuilder(kinds: options.kinds)
-        var scenes: [PlacedScene] = []
-        if let sceneText = options.sceneText {
-            var reader = HierarchyReader(bytes: sceneText)
-            reader.run()
-            for problem in reader.problems {
-                var moved = problem
-                moved.message = "in the scene (line \(problem.line)\(problem.column.map { ", column \($0)" } ?? "")): \(problem.message)"
-                moved.line = 0
-                moved.column = nil
-                problems.append(moved)
-            }
-            scenes += reader.dumps.compactMap { dump in builder.scene(of: dump).map { PlacedScene(line: 0, scene: $0) } }
-        }
-        problems += hierarchy.problems
-        scenes += hierarchy.dumps.compactMap { dump in builder.scene(of: dump).map { PlacedScene(line: dump.line, scene: $0) } }
-        problems += builder.problems
-        for guess in builder.guessed {
+        problems = sceneProblems + problems + hierarchy.problems + builder.problems.dropFirst(builtProblems)
+        for (index, guess) in builder.guessed.enumerated() {
             problems.append(
                 ImportProblem(
                     kind: .guessedKind, line: guess.line,
                     message:
-                        "\(guess.className) is not a UIKit class and prints no baseClass; taken as a \(guess.kind.rawValue) from its name (say otherwise with --kind \(guess.className)=KIND)"
+                        "\(guess.className) is not a UIKit class and prints no baseClass; taken as a \(guess.kind.rawValue) from its name (say otherwise with --kind \(guess.className)=KIND)",
+                    source: index < sceneGuesses ? .scene : .console))
+        }
+        for (className, kind) in options.kinds.sorted(by: { $0.key < $1.key }) where !builder.settledClasses.contains(className) {
+            problems.append(
+                ImportProblem(
+                    kind: .kindNotUsed, line: 0,
+                    message:
+                        "--kind \(className)=\(kind.rawValue) is not used: no view of the view-hierarchy dumps has that class\(scenes.isEmpty ? " (there is none)" : "")"
                 ))
         }
         summary.dumps = scenes.count
@@ -162,12 +189,14 @@ public struct ConsoleImporter: Sendable {
         }
 
         func finish(_ header: LogHeader, _ records: [LogRecord], _ whole: [ImportProblem]) -> ImportResult {
+            // The scene's problems first (it is the screen from the start), each text's in line order.
             var sorted = problems.enumerated().sorted { a, b in
-                (a.element.line, a.element.column ?? 0, a.offset) < (b.element.line, b.element.column ?? 0, b.offset)
+                let (aScene, bScene) = (a.element.source == .scene ? 0 : 1, b.element.source == .scene ? 0 : 1)
+                return (aScene, a.element.line, a.element.column ?? 0, a.offset) < (bScene, b.element.line, b.element.column ?? 0, b.offset)
             }.map(\.element)
-            if scanner.droppedProblems > 0 {
+            if droppedProblems > 0 {
                 sorted.append(
-                    ImportProblem(kind: .strayText, line: 0, message: "\(scanner.droppedProblems) more problems were not listed"))
+                    ImportProblem(kind: .strayText, line: 0, message: "\(droppedProblems) more problems were not listed"))
             }
             var counted = summary
             counted.skipped = sorted.count { $0.kind == .truncated || $0.kind == .unreadableValue }
@@ -177,7 +206,7 @@ public struct ConsoleImporter: Sendable {
         let placeholder = LogHeader(screen: options.screen ?? .zero, screenSource: options.screen == nil ? nil : "given")
         if found.isEmpty && scenes.isEmpty {
             var message = "nothing to import: no keyboard notification, userInfo dump, editing notification or view-hierarchy dump was found"
-            if let mention = scanner.keyMentions.first {
+            if let mention = keyMention {
                 message += "; line \(mention.line), column \(mention.column) names \(mention.word) but gives it no `=` or `:` value"
             }
             return finish(placeholder, [], [ImportProblem(kind: .nothingImportable, line: 0, message: message)])

@@ -137,7 +137,7 @@ extension ConsoleScanner {
         var i = start + 1
         let limit = min(lineEnd, start + 2048)
         let classStart = i
-        while i < limit, ConsoleValues.isWordByte(bytes[i]) || bytes[i] == UInt8(ascii: ".") { i += 1 }
+        while i < limit, ConsoleValues.isClassNameByte(bytes[i]) { i += 1 }
         guard i < limit, bytes[i] == UInt8(ascii: ":") else { return nil }
         let className = String(decoding: bytes[classStart..<i], as: UTF8.self)
         // The matching `>`, past `text = 'a>b'` when the quotes pair up.

@@ -310,7 +310,7 @@ struct ConsoleScanner {
             case UInt8(ascii: "<"):
                 let isObject = armedObject
                 armedObject = false
-                if pos + 1 < lineEnd, ConsoleValues.isLetter(bytes[pos + 1]), let view = readObject(at: pos) {
+                if pos + 1 < lineEnd, ConsoleValues.isLetter(bytes[pos + 1]) || bytes[pos + 1] >= 0x80, let view = readObject(at: pos) {
                     if isObject { attachObject(view) }
                 } else {
                     noteStray(pos, pos + 1)

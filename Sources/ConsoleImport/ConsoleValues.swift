@@ -131,6 +131,9 @@ enum ConsoleValues {
     static func isLetter(_ c: UInt8) -> Bool { (c >= 65 && c <= 90) || (c >= 97 && c <= 122) }
     static func isDigit(_ c: UInt8) -> Bool { c >= 48 && c <= 57 }
     static func isWordByte(_ c: UInt8) -> Bool { isLetter(c) || isDigit(c) || c == UInt8(ascii: "_") || c == UInt8(ascii: "$") }
+    /// A byte of a class name as printed: a word byte, a `.` between a module and its class, or
+    /// a byte of a non-ASCII character (`MyApp.CaféField`: Swift names may have them).
+    static func isClassNameByte(_ c: UInt8) -> Bool { isWordByte(c) || c == UInt8(ascii: ".") || c >= 0x80 }
 }
 
 /// An NSLog / Xcode console timestamp at the start of a line:

@@ -10,7 +10,8 @@ public struct ImportResult: Hashable, Sendable {
     /// The imported events in dump order, with times; a `scene` record first when the dump has
     /// editing notifications (see ``ConsoleImporter``).
     public var records: [LogRecord]
-    /// What could not be read, in dump order; problems about the whole dump (line 0) come last.
+    /// What could not be read, in order: the `--scene` text's first (``ImportProblem/source``),
+    /// then the console's in dump order; problems about the whole dump (line 0) come last.
     public var problems: [ImportProblem]
     /// What was found, counted.
     public var summary: ImportSummary
@@ -72,6 +73,21 @@ public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
         case viewsAddedOrRemoved
         /// `--focus` names a view that no scene has, or the log already has editing notifications.
         case focusNotUsed
+        /// Views of one dump share an id (an address printed again, or an `accessibilityIdentifier`
+        /// that several views print): the later ones are named `#2`, `#3`; said once per id.
+        case renamedViews
+        /// A class given a kind in ``ConsoleImporter/Options/kinds`` (`--kind CLASS=KIND`) is the
+        /// class of no view of the dumps (a typo, or the module's name left out?).
+        case kindNotUsed
+    }
+
+    /// Which text a problem is in.
+    public enum Source: String, Hashable, Sendable {
+        /// The console dump: the text given to `ConsoleImporter.importDump`.
+        case console
+        /// The view-hierarchy dump pasted apart (``ConsoleImporter/Options/sceneText``, `--scene`):
+        /// its ``ImportProblem/line`` and ``ImportProblem/column`` are that text's.
+        case scene
     }
 
     /// What kind of problem it is.
@@ -83,13 +99,17 @@ public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
     public var column: Int?
     /// What was wrong, quoting the text, and what was done about it.
     public var message: String
+    /// The text the problem is in: the console, or the scene pasted apart (the CLI labels each
+    /// with its file's name).
+    public var source: Source
 
     /// Creates a problem.
-    public init(kind: Kind, line: Int, column: Int? = nil, message: String) {
+    public init(kind: Kind, line: Int, column: Int? = nil, message: String, source: Source = .console) {
         self.kind = kind
         self.line = line
         self.column = column
         self.message = message
+        self.source = source
     }
 
     /// `line L, column C: message`, `line L: message`, or the message alone for line 0.

@@ -77,6 +77,9 @@ package enum ReportAssets {
           var details = document.getElementById("details");
           var cursor = document.getElementById("tl-cursor");
           var data = JSON.parse(document.getElementById("series-data").textContent);
+          // A long session's data holds the listed records only: "i" gives their indexes.
+          var at = null;
+          if (data.i) { at = {}; data.i.forEach(function (record, k) { at[record] = k; }); }
           var marks = Array.prototype.slice.call(chart.querySelectorAll("a.mark"));
           var current = 0;
           function paragraph(text, className) {
@@ -108,10 +111,11 @@ package enum ReportAssets {
             var i = mark.getAttribute("data-i");
             if (i !== null) {
               i = Number(i);
+              var k = at ? at[i] : i;
               var row = document.getElementById("r" + (i + 1));
               if (row) { details.appendChild(paragraph(row.cells[4].textContent, "what")); }
-              details.appendChild(paragraph("After it: root y " + value(data.root[i]) + " · keyboard top " +
-                value(data.keyboardTop[i]) + " · focused field's bottom + gap " + value(data.fieldBottom[i]), "values"));
+              details.appendChild(paragraph("After it: root y " + value(data.root[k]) + " · keyboard top " +
+                value(data.keyboardTop[k]) + " · focused field's bottom + gap " + value(data.fieldBottom[k]), "values"));
               links.appendChild(link("#r" + (i + 1), "Record #" + (i + 1) + " in the table"));
               if (mark.classList.contains("decision")) {
                 links.appendChild(document.createTextNode(" · "));

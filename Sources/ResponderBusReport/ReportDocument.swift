@@ -49,6 +49,8 @@ public struct ReportDocument {
     private struct Decision {
         var item: Int
         var repeatOf: Int?
+        /// Its pair of screens is beyond ``ReportThinning/maxDrawnPairs``: not drawn.
+        var isUndrawn = false
     }
 
     /// The page, from `<!DOCTYPE html>` to `</html>` and a newline.
@@ -56,11 +58,11 @@ public struct ReportDocument {
         let layout = Layout(recorder)
         var out = head()
         out += summary(layout)
-        out += timelineSection()
+        out += timelineSection(layout)
         out += layout.definitions()
         out += violationsSection(layout)
         out += screensSection(layout)
-        out += eventsSection()
+        out += eventsSection(layout)
         out += foot()
         return out
     }
@@ -75,6 +77,10 @@ public struct ReportDocument {
         var scale = 1.0
         var fontSize = 10.5
         var drawings: [Int: ScreenDrawing] = [:]
+        /// What a long session's report leaves out.
+        var thinning = ReportThinning(recordCount: 0, mustList: [])
+        /// Decisions whose pair of screens is not drawn (beyond ``ReportThinning/maxDrawnPairs``).
+        var undrawn = 0
 
         init(_ recorder: ReportRecorder) {
             self.recorder = recorder
@@ -89,14 +95,18 @@ public struct ReportDocument {
                 let pair = Pair(before: item.before, after: item.after)
                 if let first = firstWithPair[pair] {
                     decisions.append(Decision(item: index, repeatOf: first))
-                } else {
+                } else if firstWithPair.count < ReportThinning.maxDrawnPairs {
                     firstWithPair[pair] = index
                     decisions.append(Decision(item: index, repeatOf: nil))
                     draw(item.before)
                     draw(item.after)
+                } else {
+                    decisions.append(Decision(item: index, repeatOf: nil, isUndrawn: true))
+                    undrawn += 1
                 }
             }
-            for violation in recorder.violations { draw(violation.state) }
+            for violation in recorder.violations.prefix(ReportThinning.maxShownViolations) { draw(violation.state) }
+            thinning = ReportThinning(recordCount: items.count, mustList: Array(firstWithPair.values))
             finalState = items.last?.after ?? 0
             draw(finalState)
             self.drawn = drawn
@@ -193,6 +203,7 @@ public struct ReportDocument {
                 ? "none"
                 : Markup.escape(plugins.joined(separator: " → "))
                     + (disabled.isEmpty ? "" : " (turned off: \(Markup.escape(disabled.joined(separator: ", "))))"))
+        if let thinned = thinnedText(layout) { fact("Thinned", Markup.escape(thinned)) }
         if summary.rejectedLines > 0 {
             fact("Lines skipped", "\(summary.rejectedLines) (named on standard error)", count: ("skipped", summary.rejectedLines))
         }
@@ -212,8 +223,8 @@ public struct ReportDocument {
     }
 
     /// The timeline chart, its details panel and its data.
-    private func timelineSection() -> String {
-        let timeline = TimelineChart(recorder: recorder, plugins: plugins)
+    private func timelineSection(_ layout: Layout) -> String {
+        let timeline = TimelineChart(recorder: recorder, plugins: plugins, thinning: layout.thinning)
         return """
             <section id="timeline" aria-labelledby="timeline-h">
             <h2 id="timeline-h">Timeline</h2>
@@ -231,14 +242,41 @@ public struct ReportDocument {
         guard !recorder.violations.isEmpty else { return "" }
         var out =
             "<section id=\"violations\" aria-labelledby=\"violations-h\"><h2 id=\"violations-h\">⚠ Violations: the focused field left covered</h2>\n"
-        for (index, violation) in recorder.violations.enumerated() {
+        for (index, violation) in recorder.violations.prefix(ReportThinning.maxShownViolations).enumerated() {
             out +=
                 "<article class=\"violation\" id=\"v\(index + 1)\"><h3>⚠ Violation \(index + 1): \(Markup.escape(violation.violation.description))</h3>"
             out +=
                 "<figure>\(layout.shot(violation.state, "Screen at violation \(index + 1)"))<figcaption>The screen when the check found it (the keyboard had settled).</figcaption></figure></article>\n"
         }
+        if recorder.violations.count > ReportThinning.maxShownViolations {
+            out +=
+                "<p class=\"thinned\">The first \(ReportThinning.maxShownViolations) violations are shown; \(recorder.violations.count - ReportThinning.maxShownViolations) more are not (run <code>replay --check</code> for every one).</p>\n"
+        }
         out += "</section>\n"
         return out
+    }
+
+    /// What the page leaves out of a long session, in words; `nil` when nothing is.
+    private func thinnedText(_ layout: Layout) -> String? {
+        var parts: [String] = []
+        let items = recorder.items.count
+        if layout.thinning.isThinned {
+            parts.append(
+                "\(layout.thinning.listed.count) of \(items) records are listed in the table, on the timeline and in its data (the first \(ReportThinning.headRecords), the last \(ReportThinning.tailRecords) and the decisions whose screens are drawn), and the timeline's lines are drawn at its resolution"
+            )
+        }
+        if layout.undrawn > 0 {
+            parts.append(
+                "the screens of \(Markup.count(layout.undrawn, "decision")) are not drawn (only the first \(ReportThinning.maxDrawnPairs) distinct pairs of screens are)"
+            )
+        }
+        if recorder.violations.count > ReportThinning.maxShownViolations {
+            parts.append(
+                "\(recorder.violations.count - ReportThinning.maxShownViolations) violations after the first \(ReportThinning.maxShownViolations) are not shown"
+            )
+        }
+        guard !parts.isEmpty else { return nil }
+        return "a long session: " + parts.joined(separator: "; ") + ". replay --format jsonl shows every record."
     }
 
     /// Each decision with the screens before and after it, and the screen at the end.
@@ -247,7 +285,8 @@ public struct ReportDocument {
         var out = "<section id=\"screens\" aria-labelledby=\"screens-h\"><h2 id=\"screens-h\">Screens at each decision</h2>\n"
         out += "<p class=\"hint\">Drawn to scale from the model. \(ReportAssets.legend)</p>\n"
         if layout.decisions.isEmpty { out += "<p>No plugin decided anything in this session.</p>" }
-        for (number, decision) in layout.decisions.enumerated() {
+        if let thinned = thinnedText(layout) { out += "<p class=\"thinned\">\(Markup.escape(thinned))</p>\n" }
+        for (number, decision) in layout.decisions.enumerated() where layout.thinning.isListed(decision.item) {
             let item = items[decision.item]
             let record = item.record
             let heading =
@@ -257,6 +296,12 @@ public struct ReportDocument {
                 out += "<article class=\"decision repeat\" id=\"\(id)\"><h3>\(number + 1). \(Markup.escape(heading))</h3>"
                 out +=
                     "<p>Same screens before and after as <a href=\"#d\(first + 1)\">the decision at \(Markup.time(items[first].record.t)) s</a>. <a href=\"#r\(decision.item + 1)\">Record #\(decision.item + 1)</a>.</p></article>\n"
+                continue
+            }
+            if decision.isUndrawn {
+                out += "<article class=\"decision undrawn\" id=\"\(id)\"><h3>\(number + 1). \(Markup.escape(heading))</h3>"
+                out +=
+                    "<p>Screens not drawn: the report draws the first \(ReportThinning.maxDrawnPairs) distinct pairs. <a href=\"#r\(decision.item + 1)\">Record #\(decision.item + 1)</a>.</p></article>\n"
                 continue
             }
             out += "<article class=\"decision\" id=\"\(id)\"><h3>\(number + 1). \(Markup.escape(heading))</h3><div class=\"pair\">"
@@ -280,7 +325,7 @@ public struct ReportDocument {
     }
 
     /// Every record in a table.
-    private func eventsSection() -> String {
+    private func eventsSection(_ layout: Layout) -> String {
         let items = recorder.items
         let external = externalCount
         var out = """
@@ -292,7 +337,14 @@ public struct ReportDocument {
             <tbody>
 
             """
-        for (index, item) in items.enumerated() {
+        var previous = -1
+        for index in layout.thinning.listed {
+            if index > previous + 1 {
+                out +=
+                    "<tr class=\"gap\"><td colspan=\"6\">Records #\(previous + 2)–#\(index) (\(index - previous - 1)) are not listed: a long session's report lists \(layout.thinning.listed.count) of \(items.count).</td></tr>\n"
+            }
+            previous = index
+            let item = items[index]
             let record = item.record
             let derived = record.origin.derivingPlugin
             out +=

@@ -32,9 +32,12 @@ package struct TimelineChart {
 
     package let series: Series
     private let initial: ScreenState
+    /// The records with marks and series data (all but a long session's middle).
+    package let thinning: ReportThinning
 
-    package init(recorder: ReportRecorder, plugins: [String]) {
+    package init(recorder: ReportRecorder, plugins: [String], thinning: ReportThinning? = nil) {
         self.recorder = recorder
+        self.thinning = thinning ?? ReportThinning(recordCount: recorder.items.count, mustList: [])
         var lanes = plugins
         for item in recorder.items {
             if let by = item.record.origin.derivingPlugin, !lanes.contains(by) { lanes.append(by) }
@@ -109,13 +112,17 @@ package struct TimelineChart {
     /// tools: `t`, `root`, `keyboardTop`, `fieldBottom` (null with no focused field), one entry per
     /// record, and the values before the first record.
     package func seriesJSON() -> String {
+        // A long session's data holds the listed records only, their indexes in `i`.
+        let listed = thinning.isThinned ? thinning.listed : nil
         func list(_ values: [Double?]) -> String {
-            "[" + values.map { $0.map(JSONText.number) ?? "null" }.joined(separator: ",") + "]"
+            let kept = listed.map { $0.map { values[$0] } } ?? values
+            return "[" + kept.map { $0.map(JSONText.number) ?? "null" }.joined(separator: ",") + "]"
         }
         let start =
             "{\"root\":\(JSONText.number(initial.rootOriginY)),\"keyboardTop\":\(JSONText.number(initial.keyboardTop)),\"fieldBottom\":\(initial.fieldBottomWithGap.map(JSONText.number) ?? "null")}"
+        let indexes = listed.map { ",\"i\":[" + $0.map(String.init).joined(separator: ",") + "]" } ?? ""
         return
-            "{\"t\":\(list(series.t)),\"root\":\(list(series.root)),\"keyboardTop\":\(list(series.keyboardTop)),\"fieldBottom\":\(list(series.fieldBottom)),\"initial\":\(start)}"
+            "{\"t\":\(list(series.t))\(indexes),\"root\":\(list(series.root)),\"keyboardTop\":\(list(series.keyboardTop)),\"fieldBottom\":\(list(series.fieldBottom)),\"initial\":\(start)}"
     }
 
     private func legend() -> String {
@@ -172,15 +179,26 @@ package struct TimelineChart {
         // Along the keyboard's top edge, then back along the screen's bottom edge.
         var d = "M\(n(plotLeft)) \(n(y(initial.keyboardTop)))"
         var top = initial.keyboardTop
+        var column = -Double.infinity
         for (index, t) in series.t.enumerated() where series.keyboardTop[index] != top {
             top = series.keyboardTop[index]
+            // A long session's changes within one column of a point are one change.
+            if thinning.isThinned, x(t).rounded(.down) == column, index + 1 < series.t.count, x(series.t[index + 1]).rounded(.down) == column {
+                continue
+            }
+            column = x(t).rounded(.down)
             d += "H\(n(x(t)))V\(n(y(top)))"
         }
         var bottom = series.screenHeight.last ?? initial.size.height
         d += "H\(n(plotRight))V\(n(y(bottom)))"
+        column = Double.infinity
         for index in series.t.indices.reversed() {
             let before = index > 0 ? series.screenHeight[index - 1] : initial.size.height
             guard before != bottom else { continue }
+            if thinning.isThinned, x(series.t[index]).rounded(.down) == column, index > 0, x(series.t[index - 1]).rounded(.down) == column {
+                continue
+            }
+            column = x(series.t[index]).rounded(.down)
             bottom = before
             d += "H\(n(x(series.t[index])))V\(n(y(before)))"
         }
@@ -195,8 +213,22 @@ package struct TimelineChart {
         var previous = initial
         var points = 0
         if let initial { d = "M\(n(plotLeft)) \(n(y(initial)))" }
+        // A long session's changes within one column of a point: its lowest, highest and last.
+        var column = (x: -Double.infinity, low: 0.0, high: 0.0, pending: false)
         for (index, value) in values.enumerated() {
             let xi = x(series.t[index])
+            if thinning.isThinned, xi.rounded(.down) == column.x, let p = previous, let v = value {
+                if p != v { column = (column.x, min(column.low, v), max(column.high, v), true) }
+                points += 1
+                previous = value
+                let next = index + 1 < values.count ? x(series.t[index + 1]).rounded(.down) : Double.infinity
+                if column.pending, next != column.x {
+                    d += "V\(n(y(column.low)))V\(n(y(column.high)))V\(n(y(v)))"
+                    column.pending = false
+                }
+                continue
+            }
+            column = value.map { (xi.rounded(.down), $0, $0, false) } ?? (-Double.infinity, 0, 0, false)
             switch (previous, value) {
             case (.some(let p), .some(let v)): if p != v { d += "H\(n(xi))V\(n(y(v)))" }
             case (.none, .some(let v)): d += "M\(n(xi)) \(n(y(v)))"
@@ -264,7 +296,8 @@ package struct TimelineChart {
         }
         var violationIndex = 0
         func emitViolations(upTo t: Double?) {
-            while violationIndex < recorder.violations.count, t == nil || recorder.violations[violationIndex].t < t! {
+            let shown = min(recorder.violations.count, ReportThinning.maxShownViolations)
+            while violationIndex < shown, t == nil || recorder.violations[violationIndex].t < t! {
                 let violation = recorder.violations[violationIndex]
                 let (xi, yi) = position(lane: lanes.count + 1, t: violation.t)
                 let label = "Violation \(violationIndex + 1) at \(Markup.time(violation.t)) s: \(violation.violation)"
@@ -274,7 +307,8 @@ package struct TimelineChart {
                 violationIndex += 1
             }
         }
-        for (index, item) in recorder.items.enumerated() {
+        for index in thinning.listed {
+            let item = recorder.items[index]
             emitViolations(upTo: item.record.t)
             let record = item.record
             let title = "#\(index + 1) at \(Markup.time(record.t)) s: \(record.event.name)" + (record.origin.derivingPlugin.map { " by \($0)" } ?? "")

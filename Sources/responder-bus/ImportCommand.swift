@@ -72,6 +72,9 @@ struct ImportCommand: ParsableCommand {
         for kind in kinds where Self.parseKind(kind) == nil {
             throw ValidationError("--kind \(kind): expected CLASS=KIND, KIND one of \(ViewKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        if dump == "-", scene == "-" {
+            throw ValidationError("--scene -: the console is read from standard input already; give the scene as a file")
+        }
         if ConsoleImporter.keyboardEvent(named: event) == nil {
             throw ValidationError("--event \(event): expected one of \(LogEvent.KeyboardEvent.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -109,18 +112,21 @@ struct ImportCommand: ParsableCommand {
             guard let text = Self.readAll(scene) else { throw Exit.noInput }
             options.sceneText = text
         }
-        let result = ConsoleImporter(options: options).importDump(bytes)
-        for problem in result.problems { complain("\(dump): \(problem)") }
+        // The dump is handed over (blanked in place, not copied), and the log is written record
+        // by record: a dump of a million views is a hundred megabytes, its scene line as much.
+        let result = ConsoleImporter(options: options).importDump(consume bytes)
+        // Each problem is labelled with the file it is in.
+        for problem in result.problems { complain("\(problem.source == .scene ? scene ?? dump : dump): \(problem)") }
         complain("\(dump): found \(result.summary)")
         guard !result.records.isEmpty else {
             if result.problems.isEmpty { complain("\(dump): nothing importable") }
             throw Exit.dataError
         }
-        let log = LogWriter.text(header: result.header, records: result.records)
         do throws(OutputError) {
             let file = try output.map { path throws(OutputError) in try OutputFile(path: path) }
             let out = file.map(Output.init(file:)) ?? Output()
-            out.line(String(log.dropLast()))
+            out.line(LogWriter.line(for: result.header))
+            for record in result.records { out.line(record) }
             out.flush()
             if let error = out.error {
                 file?.abandon()
@@ -147,6 +153,8 @@ struct ImportCommand: ParsableCommand {
             return nil
         }
         var bytes: [UInt8] = []
+        // A file's size is known: read into one buffer of that size rather than doubling one.
+        if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 { bytes.reserveCapacity(Int(info.st_size) + 1) }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }

@@ -18,6 +18,31 @@ func reportedViolations(_ stderr: String) -> Int {
     return Int(stderr[range.upperBound...].prefix { $0.isNumber }) ?? -1
 }
 
+/// The bundled session's external events, repeated `cycles` times 12 s apart, as log lines (the
+/// header first): a long session that goes through the same few screens.
+func longSessionLog(cycles: Int) throws -> [String] {
+    let lines = try String(contentsOfFile: CLI.example, encoding: .utf8).split(separator: "\n")
+    let header = String(lines[0])
+    let records = try lines.dropFirst().filter { !$0.contains(#""origin":"derived""#) }.map {
+        try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    var log = [header]
+    for cycle in 0..<cycles {
+        let offset = Double(cycle) * 12
+        if cycle > 0 {
+            // Back to portrait, as the session starts.
+            log.append(#"{"t":\#(offset),"event":"screen","width":375,"height":812,"safeArea":{"top":44,"left":0,"bottom":34,"right":0}}"#)
+        }
+        for record in records {
+            var moved = record
+            moved["t"] = ((((record["t"] as? NSNumber)?.doubleValue ?? 0) + offset) * 1000).rounded() / 1000
+            let data = try JSONSerialization.data(withJSONObject: moved, options: [.sortedKeys])
+            log.append(String(decoding: data, as: UTF8.self))
+        }
+    }
+    return log
+}
+
 @Suite("replay --report: the HTML report's structure against the log", .serialized)
 struct ReportCLITests {
     @Test("the bundled session's report: every record, decision, series point and screen, self-contained and small")
@@ -119,25 +144,7 @@ struct ReportCLITests {
 
     @Test("a session of thousands of events: identical screens are drawn once, and the file stays small")
     func longSession() throws {
-        let lines = try String(contentsOfFile: CLI.example, encoding: .utf8).split(separator: "\n")
-        let header = String(lines[0])
-        let records = try lines.dropFirst().filter { !$0.contains(#""origin":"derived""#) }.map {
-            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-        }
-        var log = [header]
-        for cycle in 0..<100 {
-            let offset = Double(cycle) * 12
-            if cycle > 0 {
-                // Back to portrait, as the session starts.
-                log.append(#"{"t":\#(offset),"event":"screen","width":375,"height":812,"safeArea":{"top":44,"left":0,"bottom":34,"right":0}}"#)
-            }
-            for record in records {
-                var moved = record
-                moved["t"] = ((((record["t"] as? NSNumber)?.doubleValue ?? 0) + offset) * 1000).rounded() / 1000
-                let data = try JSONSerialization.data(withJSONObject: moved, options: [.sortedKeys])
-                log.append(String(decoding: data, as: UTF8.self))
-            }
-        }
+        let log = try longSessionLog(cycles: 100)
         let folder = try reportFolder()
         let path = folder + "/long.jsonl"
         try (log.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)

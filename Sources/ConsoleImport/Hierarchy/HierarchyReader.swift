@@ -48,7 +48,9 @@ struct HierarchyDump {
 ///
 /// An entry that is a value of something else (a notification's `object = <UITextField: 0x…>`,
 /// `Optional(<…>)`, a description nested inside another entry) is not a view. An entry whose
-/// closing `>` never comes (the dump was cut off) is left out and reported.
+/// closing `>` never comes (the dump was cut off) is left out and reported. An entry whose frame
+/// cannot be read is left out with every entry printed inside it (their frames are in its
+/// coordinates; kept, they would nest in its siblings), and reported with how many left with it.
 ///
 /// Linear in the input: every byte is looked at a bounded number of times.
 struct HierarchyReader {
@@ -56,23 +58,55 @@ struct HierarchyReader {
     /// not pages).
     static let maxEntryLines = 64
 
-    private let bytes: [UInt8]
+    let bytes: [UInt8]
     private(set) var dumps: [HierarchyDump] = []
     private(set) var problems: [ImportProblem] = []
     /// The bytes of every view entry and sublayer line, with the depth markers before it: the
     /// notification scanner is not to read them as userInfo text.
     private(set) var entryRanges: [Range<Int>] = []
 
-    // The dump being read (its entries kept apart, so that appending never copies them).
+    /// When set, each dump's entries go to it as they are read and ``scenes`` holds what it built
+    /// (``dumps`` stays empty): a dump's entries are never all held at once.
+    var sceneBuilder: SceneBuilder?
+    /// The scenes ``sceneBuilder`` built, with the line of each dump's root.
+    private(set) var scenes: [PlacedScene] = []
+
+    // The dump being read (its entries kept apart, so that appending never copies them), or its
+    // scene being built.
     private var currentEntries: [HierarchyEntry] = []
+    private var building = SceneBuilder.SceneInProgress()
     private var hasCurrent = false
+    private var previousDepth = 0
+    private var rootLine = 0
     /// How the current dump shows depth: by `|` markers, or by indentation alone.
     private var indentStack: [Int] = []
     private var usesPipes = false
     private var rootRawDepth = 0
+    /// The view entry left out last because its frame cannot be read: how deep it was printed (by
+    /// `|` markers, or by indentation), the problem that names it and how many views inside it
+    /// were left out with it.
+    private var skipped: (usesPipes: Bool, pipes: Int, indent: Int, problem: Int, inside: Int)?
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
+    }
+
+    /// What reading a text found: the scene of each dump, the problems, and the bytes of the
+    /// entries.
+    struct Found {
+        var scenes: [PlacedScene]
+        var problems: [ImportProblem]
+        var entryRanges: [Range<Int>]
+    }
+
+    /// Reads every dump in `bytes` into `builder`'s scenes, keeping no reference to the bytes once
+    /// it returns.
+    static func read(_ bytes: [UInt8], building builder: inout SceneBuilder) -> Found {
+        var reader = HierarchyReader(bytes: bytes)
+        reader.sceneBuilder = builder
+        reader.run()
+        builder = reader.sceneBuilder ?? builder
+        return Found(scenes: reader.scenes, problems: reader.problems, entryRanges: reader.entryRanges)
     }
 
     /// Reads every dump in the text.
@@ -101,7 +135,29 @@ struct HierarchyReader {
             line += 1
             lineStart = lineEnd + 1
         }
+        finishSkipped()
         closeDump()
+    }
+
+    /// Whether an entry printed this deep is inside the view left out last (and so left out with
+    /// it, and counted); an entry that is not ends that view's subtree.
+    private mutating func isInsideSkipped(pipes: Int, indent: Int) -> Bool {
+        guard let outer = skipped else { return false }
+        let inside = outer.usesPipes || pipes > 0 ? pipes > outer.pipes : indent > outer.indent
+        guard inside else {
+            finishSkipped()
+            return false
+        }
+        skipped?.inside += 1
+        return true
+    }
+
+    /// Says how many views left with the view left out last.
+    private mutating func finishSkipped() {
+        guard let outer = skipped else { return }
+        skipped = nil
+        guard outer.inside > 0 else { return }
+        problems[outer.problem].message += " with the \(outer.inside) view\(outer.inside == 1 ? "" : "s") inside it"
     }
 
     /// Lines that start with `#` are annotations of the dump's collector, never dump text.
@@ -154,12 +210,20 @@ struct HierarchyReader {
             if entry.frame == nil { readSwizzledFrame(of: &entry, trailer: trailer) }
             // Every view prints its frame; `<AppDelegate: 0x…>`, a view controller or another
             // object printed on its own is not a view.
+            let pipes = prefix.count { $0 == UInt8(ascii: "|") }
+            let indent = indentation(lineStart, i, prefix: prefix)
             guard entry.frame != nil else {
-                if Self.find(Array("frame = ".utf8), in: bytes[addressStart..<end.position]) != nil {
+                // A view, unreadable: the views inside it leave with it (their frames are in its
+                // coordinates, and they must not become its siblings' children). Inside a view left
+                // out already, it is one of those.
+                if Self.find(Array("frame = ".utf8), in: bytes[addressStart..<end.position]) != nil, !isInsideSkipped(pipes: pipes, indent: indent) {
                     problems.append(
                         ImportProblem(
                             kind: .unreadableValue, line: line, column: i - lineStart + 1,
                             message: "the view entry <\(className): …> has a frame that cannot be read; it is left out of the scene"))
+                    skipped = (
+                        usesPipes: (hasCurrent && usesPipes) || pipes > 0, pipes: pipes, indent: indent, problem: problems.count - 1, inside: 0
+                    )
                 }
                 i = after
                 cursor = i
@@ -167,7 +231,7 @@ struct HierarchyReader {
                 continue
             }
             entryRanges.append(markerStart(in: prefix)..<after)
-            place(entry, pipes: prefix.count { $0 == UInt8(ascii: "|") }, indent: indentation(lineStart, i, prefix: prefix))
+            if !isInsideSkipped(pipes: pipes, indent: indent) { place(entry, pipes: pipes, indent: indent) }
             i = after
             cursor = i
             if end.line != line { return (i, end.line, end.lineStart) }
@@ -189,13 +253,13 @@ struct HierarchyReader {
     private func entryHead(at i: Int, limit: Int) -> (String, Int)? {
         var j = i + 1
         let nameStart = j
-        while j < limit, ConsoleValues.isWordByte(bytes[j]) || bytes[j] == UInt8(ascii: ".") { j += 1 }
+        while j < limit, ConsoleValues.isClassNameByte(bytes[j]) { j += 1 }
         guard j > nameStart, j + 3 < limit, bytes[j] == UInt8(ascii: ":"), bytes[j + 1] == UInt8(ascii: " "),
             bytes[j + 2] == UInt8(ascii: "0"), bytes[j + 3] == UInt8(ascii: "x")
         else { return nil }
-        // A class name starts with a letter or an underscore.
+        // A class name starts with a letter (any script's) or an underscore.
         let first = bytes[nameStart]
-        guard ConsoleValues.isLetter(first) || first == UInt8(ascii: "_") else { return nil }
+        guard ConsoleValues.isLetter(first) || first == UInt8(ascii: "_") || first >= 0x80 else { return nil }
         return (String(decoding: bytes[nameStart..<j], as: UTF8.self), j + 2)
     }
 
@@ -303,139 +367,12 @@ struct HierarchyReader {
         return width
     }
 
-    // MARK: Fields
-
-    /// The fields at the top level of an entry's body (`0x…; frame = (…); tag = 3; …`).
-    private func readFields(of entry: inout HierarchyEntry, body: ArraySlice<UInt8>) {
-        var depth = 0
-        var quote = false
-        var pieceStart = body.startIndex
-        var i = body.startIndex
-        func finish(_ end: Int) {
-            if pieceStart < end { readField(bytes[pieceStart..<end], into: &entry) }
-        }
-        while i < body.endIndex {
-            let c = bytes[i]
-            if quote {
-                if c == UInt8(ascii: "'"), i + 1 >= body.endIndex || bytes[i + 1] == UInt8(ascii: ";") { quote = false }
-            } else if c == UInt8(ascii: "'"), i >= 2, bytes[i - 1] == UInt8(ascii: " "), bytes[i - 2] == UInt8(ascii: "=") {
-                quote = true
-            } else if c == UInt8(ascii: "(") || c == UInt8(ascii: "{") || c == UInt8(ascii: "<") || c == UInt8(ascii: "[") {
-                depth += 1
-            } else if c == UInt8(ascii: ")") || c == UInt8(ascii: "}") || c == UInt8(ascii: ">") || c == UInt8(ascii: "]") {
-                depth = max(0, depth - 1)
-            } else if c == UInt8(ascii: ";"), depth == 0 {
-                finish(i)
-                pieceStart = i + 1
-            }
-            i += 1
-        }
-        finish(body.endIndex)
-    }
-
-    /// One `key = value` or `key: value` piece.
-    private func readField(_ piece: ArraySlice<UInt8>, into entry: inout HierarchyEntry) {
-        var i = piece.startIndex
-        while i < piece.endIndex, bytes[i] == UInt8(ascii: " ") || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
-        let keyStart = i
-        while i < piece.endIndex, ConsoleValues.isWordByte(bytes[i]) { i += 1 }
-        // The key is matched as bytes: an entry has a dozen fields and most are not wanted.
-        guard let key = Self.fieldKey(bytes[keyStart..<i]) else { return }
-        // A page or a book may wrap an entry anywhere, even between a key and its `=` or after it
-        // (`frame\n= (0 0; 320 568)`, `userInteractionEnabled =\nNO`).
-        func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == 0x0A || byte == 0x0D || byte == 0x09 }
-        while i < piece.endIndex, isBlank(bytes[i]) { i += 1 }
-        guard i < piece.endIndex, bytes[i] == UInt8(ascii: "=") || bytes[i] == UInt8(ascii: ":") else { return }
-        i += 1
-        while i < piece.endIndex, isBlank(bytes[i]) { i += 1 }
-        var valueEnd = piece.endIndex
-        while valueEnd > i, isBlank(bytes[valueEnd - 1]) { valueEnd -= 1 }
-        let value = bytes[i..<valueEnd]
-        switch key {
-        case .frame:
-            // `(x y; w h)`: the `;` is inside the parentheses.
-            if let numbers = ConsoleValues.numbers(in: value), numbers.count == 4, numbers.allSatisfy(\.isFinite) {
-                entry.frame = Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
-            }
-        case .baseClass:
-            entry.baseClass = String(decoding: value, as: UTF8.self)
-        case .tag:
-            if let number = ConsoleValues.single(in: value), number == number.rounded(), abs(number) < 1e15 { entry.tag = Int(number) }
-        case .hidden:
-            entry.isHidden = ConsoleValues.bool(in: value) ?? false
-        case .alpha:
-            entry.alpha = ConsoleValues.single(in: value)
-        case .enabled:
-            if ConsoleValues.bool(in: value) == false { entry.isDisabled = true }
-        case .contentOffset:
-            if let numbers = ConsoleValues.numbers(in: value), numbers.count == 2, numbers.allSatisfy(\.isFinite) {
-                entry.contentOffset = Point(x: numbers[0], y: numbers[1])
-            }
-        case .contentSize:
-            if let numbers = ConsoleValues.numbers(in: value), numbers.count == 2, numbers.allSatisfy(\.isFinite) {
-                entry.contentSize = Size(width: numbers[0], height: numbers[1])
-            }
-        case .identifier:
-            var text = String(decoding: value, as: UTF8.self)
-            if text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") { text = String(text.dropFirst().dropLast()) }
-            if !text.isEmpty, text != "(null)" { entry.accessibilityIdentifier = text }
-        }
-    }
-
-    /// The fields an entry's view needs.
-    private enum FieldKey {
-        case frame, baseClass, tag, hidden, alpha, enabled, contentOffset, contentSize, identifier
-    }
-
-    private static let fieldKeys: [(name: [UInt8], key: FieldKey)] = {
-        let names: [(String, FieldKey)] = [
-            ("frame", .frame), ("baseClass", .baseClass), ("tag", .tag), ("hidden", .hidden), ("alpha", .alpha),
-            ("userInteractionEnabled", .enabled), ("enabled", .enabled), ("contentOffset", .contentOffset),
-            ("contentSize", .contentSize), ("accessibilityIdentifier", .identifier), ("identifier", .identifier),
-        ]
-        return names.map { (Array($0.0.utf8), $0.1) }
-    }()
-
-    private static func fieldKey(_ word: ArraySlice<UInt8>) -> FieldKey? {
-        for (name, key) in fieldKeys where name.count == word.count && name.elementsEqual(word) { return key }
-        return nil
-    }
-
-    /// `Frame: (0.000000, 64.000000, 320.000000, 504.000000)\ttag:0` after the entry, from an app
-    /// that replaced `-description`.
-    private func readSwizzledFrame(of entry: inout HierarchyEntry, trailer: ArraySlice<UInt8>) {
-        guard let open = Self.find(Array("Frame: (".utf8), in: trailer) else { return }
-        let parenthesis = open + "Frame: ".utf8.count
-        guard let close = trailer[parenthesis...].firstIndex(of: UInt8(ascii: ")")) else { return }
-        if let numbers = ConsoleValues.numbers(in: trailer[parenthesis...close]), numbers.count == 4, numbers.allSatisfy(\.isFinite) {
-            entry.frame = Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
-        }
-        if let tag = Self.find(Array("tag:".utf8), in: trailer[close...]) {
-            var end = tag + 4
-            if end < trailer.endIndex, trailer[end] == UInt8(ascii: "-") { end += 1 }
-            while end < trailer.endIndex, ConsoleValues.isDigit(trailer[end]), end - tag < 20 { end += 1 }
-            entry.tag = Int(String(decoding: trailer[(tag + 4)..<end], as: UTF8.self))
-        }
-    }
-
-    /// Where `needle` first occurs in `haystack`.
-    private static func find(_ needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        var i = haystack.startIndex
-        while i <= haystack.endIndex - needle.count {
-            if haystack[i] == needle[0], Array(haystack[i..<(i + needle.count)]) == needle { return i }
-            i += 1
-        }
-        return nil
-    }
-
     // MARK: Dumps
 
     /// Puts an entry in its dump: a new dump starts at an entry no deeper than the current root.
     private mutating func place(_ entry: HierarchyEntry, pipes: Int, indent: Int) {
         guard hasCurrent else { return startDump(with: entry, pipes: pipes, indent: indent) }
         var entry = entry
-        let previousDepth = currentEntries[currentEntries.count - 1].depth
         if usesPipes || pipes > 0 {
             // Depth by `|` markers; a jump of more than one level (lines left out) counts as one.
             guard pipes > rootRawDepth else {
@@ -454,21 +391,39 @@ struct HierarchyReader {
             if let last = indentStack.last, last < indent { indentStack.append(indent) }
             entry.depth = min(indentStack.count - 1, previousDepth + 1)
         }
-        currentEntries.append(entry)
+        keep(entry)
+    }
+
+    /// Adds a placed entry to its dump, or to its scene.
+    private mutating func keep(_ entry: HierarchyEntry) {
+        previousDepth = entry.depth
+        if sceneBuilder != nil {
+            sceneBuilder?.add(entry, to: &building)
+        } else {
+            currentEntries.append(entry)
+        }
     }
 
     private mutating func startDump(with entry: HierarchyEntry, pipes: Int, indent: Int) {
         var root = entry
         root.depth = 0
-        currentEntries = [root]
+        currentEntries = []
+        building = SceneBuilder.SceneInProgress()
         hasCurrent = true
+        rootLine = entry.line
+        keep(root)
         rootRawDepth = pipes
         usesPipes = pipes > 0
         indentStack = [indent]
     }
 
     private mutating func closeDump() {
-        if hasCurrent { dumps.append(HierarchyDump(entries: currentEntries)) }
+        if hasCurrent, sceneBuilder != nil {
+            if let scene = sceneBuilder?.finish(&building) { scenes.append(PlacedScene(line: rootLine, scene: scene)) }
+            building = SceneBuilder.SceneInProgress()
+        } else if hasCurrent {
+            dumps.append(HierarchyDump(entries: currentEntries))
+        }
         currentEntries = []
         hasCurrent = false
     }

@@ -26,10 +26,12 @@ struct SceneBuilder {
     /// (`RecordParser.maxDepth`). Deeper views are left out, and said.
     static let maxDepth = 255
     /// Views left out of the scenes built so far, each reported once per dump.
-    private(set) var problems: [ImportProblem] = []
+    var problems: [ImportProblem] = []
     /// Classes whose kind was guessed from their name, in the order first seen.
     private(set) var guessed: [(className: String, kind: ViewKind, line: Int)] = []
     private var guessedNames: Set<String> = []
+    /// The classes of ``kinds`` that views of the scenes built so far have.
+    private(set) var settledClasses: Set<String> = []
 
     init(kinds: [String: ViewKind] = [:]) {
         self.kinds = kinds
@@ -74,85 +76,42 @@ struct SceneBuilder {
 
     /// Builds the scene of a dump; `nil` when its root is the keyboard's own.
     mutating func scene(of dump: HierarchyDump) -> Scene? {
-        // One table per scene, sized up front: a 100,000-view window is hashed once per view.
-        var viewsByAddress: [String: AddressedView] = [:]
-        viewsByAddress.reserveCapacity(dump.entries.count)
-        var usedIDs: Set<ViewID> = []
-        usedIDs.reserveCapacity(dump.entries.count)
-        var viewCount = 0
-        var textInputs = 0
-        var keyboardViews = 0
-        // The open views, root first: `stack[d]` is the view at depth d and the children
-        // collected for it so far.
-        var stack: [(spec: ViewSpec, children: [ViewSpec])] = []
-        var skipBelow: Int?  // inside a keyboard view: leave out everything deeper than this
-        var tooDeep = 0
+        var building = SceneInProgress(expectedViews: dump.entries.count)
+        for entry in dump.entries { add(entry, to: &building) }
+        return finish(&building)
+    }
 
-        var root: ViewSpec?
-        for entry in dump.entries {
-            if let skip = skipBelow {
-                if entry.depth > skip {
-                    keyboardViews += 1
-                    continue
-                }
-                skipBelow = nil
+    /// The ids a dump gave to more than one view, to be said once each: the views after the first
+    /// are named `#2`, `#3`.
+    struct Renames {
+        private var order: [ViewID] = []
+        private var byID: [ViewID: (line: Int, column: Int, address: String?, first: ViewID, last: ViewID, count: Int)] = [:]
+
+        /// `renamed` is the name a view printed as `id` was given; `addressSeen` whether its
+        /// address was printed before (rather than an identifier shared by other views).
+        mutating func note(_ id: ViewID, renamed: ViewID, entry: HierarchyEntry, addressSeen: Bool) {
+            if let seen = byID[id] {
+                byID[id] = (seen.line, seen.column, seen.address, seen.first, renamed, seen.count + 1)
+            } else {
+                order.append(id)
+                byID[id] = (entry.line, entry.column, addressSeen ? entry.address : nil, renamed, renamed, 2)
             }
-            if entry.depth > Self.maxDepth {
-                if tooDeep == 0 {
-                    problems.append(
-                        ImportProblem(
-                            kind: .unreadableValue, line: entry.line, column: entry.column,
-                            message: "views nest more than \(Self.maxDepth) levels below the dump's root here; the deeper ones are left out"))
-                }
-                tooDeep += 1
-                continue
-            }
-            if Self.isKeyboardView(entry.className) {
-                if entry.depth == 0 { return nil }
-                keyboardViews += 1
-                skipBelow = entry.depth
-                continue
-            }
-            // Close the views this entry is not inside of.
-            while stack.count > entry.depth {
-                let (spec, children) = stack.removeLast()
-                var done = spec
-                done.children = children
-                if stack.isEmpty { root = done } else { stack[stack.count - 1].children.append(done) }
-            }
-            // Depths grow by one at most (the reader makes sure), so the parent is the last open view.
-            var id = ViewID(entry.accessibilityIdentifier ?? "\(entry.className)@\(entry.address)")
-            if !usedIDs.insert(id).inserted {
-                var n = 2
-                while !usedIDs.insert(ViewID("\(id.rawValue)#\(n)")).inserted { n += 1 }
-                id = ViewID("\(id.rawValue)#\(n)")
-            }
-            if viewsByAddress.index(forKey: entry.address) == nil {
-                viewsByAddress[entry.address] = AddressedView(id: id, frame: entry.frame ?? .zero)
-            }
-            let kind = kind(of: entry)
-            if kind.isTextInput { textInputs += 1 }
-            viewCount += 1
-            let spec = ViewSpec(
-                id: id, kind: kind, frame: entry.frame ?? .zero, tag: entry.tag,
-                isHidden: entry.isHidden || entry.alpha == 0, isEnabled: !entry.isDisabled,
-                contentOffset: kind == .scrollView ? entry.contentOffset : nil,
-                contentSize: kind == .scrollView ? entry.contentSize : nil,
-                className: entry.className)
-            stack.append((spec, []))
         }
-        while let (spec, children) = stack.popLast() {
-            var done = spec
-            done.children = children
-            if stack.isEmpty { root = done } else { stack[stack.count - 1].children.append(done) }
+
+        /// One note per id, at the first view renamed.
+        func problems() -> [ImportProblem] {
+            order.compactMap { id in
+                guard let seen = byID[id] else { return nil }
+                let later = seen.count == 2 ? "the later one is named \(seen.last)" : "the later ones are named \(seen.first) to \(seen.last)"
+                let message =
+                    if let address = seen.address {
+                        "the address \(address) is printed \(seen.count) times in this dump; \(later), and an editing notification of \(address) goes to the first"
+                    } else {
+                        "the id \(id) is given to \(seen.count) views of this dump (the accessibilityIdentifier they print); \(later)"
+                    }
+                return ImportProblem(kind: .renamedViews, line: seen.line, column: seen.column, message: message)
+            }
         }
-        guard let root else { return nil }
-        let first = dump.entries[0]
-        return Scene(
-            root: root, viewsByAddress: viewsByAddress, viewCount: viewCount, textInputCount: textInputs,
-            keyboardViewCount: keyboardViews, rootClass: first.className, rootAddress: first.address,
-            isWindow: first.className.hasSuffix("Window") || first.baseClass == "UIWindow",
-        )
     }
 
     // MARK: Kinds
@@ -175,7 +134,10 @@ struct SceneBuilder {
     /// The model's kind for an entry (see the type's discussion).
     mutating func kind(of entry: HierarchyEntry) -> ViewKind {
         let name = entry.className
-        if !kinds.isEmpty, let settled = kinds[name] { return settled }
+        if !kinds.isEmpty, let settled = kinds[name] {
+            settledClasses.insert(name)
+            return settled
+        }
         if let known = Self.knownKind(name, baseClass: entry.baseClass) { return known }
         if entry.contentOffset != nil { return .scrollView }
         // An app's own class (not UIKit's): guessed from its name, and said so once.

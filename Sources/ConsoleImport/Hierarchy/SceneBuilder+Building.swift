@@ -1,0 +1,113 @@
+import ResponderBus
+
+extension SceneBuilder {
+    /// One dump's scene while its entries come in, one at a time: the reader hands each over as
+    /// it reads it, so that a dump's entries are never all held at once (a million-view dump's
+    /// entries took more memory than its scene).
+    struct SceneInProgress {
+        /// The view id and frame of each printed address (the first view printed with it).
+        var viewsByAddress: [String: AddressedView] = [:]
+        var usedIDs: Set<ViewID> = []
+        var renames = Renames()
+        var viewCount = 0
+        var textInputs = 0
+        var keyboardViews = 0
+        /// The open views, root first: `stack[d]` is the view at depth d and the children
+        /// collected for it so far.
+        var stack: [(spec: ViewSpec, children: [ViewSpec])] = []
+        /// Inside a keyboard view: everything deeper than this is left out.
+        var skipBelow: Int?
+        var tooDeep = 0
+        var root: ViewSpec?
+        /// The root entry's class, address and base class.
+        var first: (className: String, address: String, baseClass: String?)?
+        /// The root is the keyboard's own: the dump is not the app's.
+        var isKeyboardDump = false
+
+        /// A scene to be built, its tables sized for `expectedViews` when that is known.
+        init(expectedViews: Int = 0) {
+            viewsByAddress.reserveCapacity(expectedViews)
+            usedIDs.reserveCapacity(expectedViews)
+        }
+    }
+
+    /// Adds the next entry of a dump (in pre-order, its depth set by the reader) to its scene.
+    mutating func add(_ entry: HierarchyEntry, to scene: inout SceneInProgress) {
+        if scene.first == nil { scene.first = (entry.className, entry.address, entry.baseClass) }
+        guard !scene.isKeyboardDump else { return }
+        if let skip = scene.skipBelow {
+            if entry.depth > skip {
+                scene.keyboardViews += 1
+                return
+            }
+            scene.skipBelow = nil
+        }
+        if entry.depth > Self.maxDepth {
+            if scene.tooDeep == 0 {
+                problems.append(
+                    ImportProblem(
+                        kind: .unreadableValue, line: entry.line, column: entry.column,
+                        message: "views nest more than \(Self.maxDepth) levels below the dump's root here; the deeper ones are left out"))
+            }
+            scene.tooDeep += 1
+            return
+        }
+        if Self.isKeyboardView(entry.className) {
+            if entry.depth == 0 {
+                scene.isKeyboardDump = true
+                return
+            }
+            scene.keyboardViews += 1
+            scene.skipBelow = entry.depth
+            return
+        }
+        // Close the views this entry is not inside of.
+        while scene.stack.count > entry.depth { scene.closeLast() }
+        // Depths grow by one at most (the reader makes sure), so the parent is the last open view.
+        var id = ViewID(entry.accessibilityIdentifier ?? "\(entry.className)@\(entry.address)")
+        if !scene.usedIDs.insert(id).inserted {
+            var n = 2
+            while !scene.usedIDs.insert(ViewID("\(id.rawValue)#\(n)")).inserted { n += 1 }
+            let renamed = ViewID("\(id.rawValue)#\(n)")
+            scene.renames.note(id, renamed: renamed, entry: entry, addressSeen: scene.viewsByAddress.index(forKey: entry.address) != nil)
+            id = renamed
+        }
+        if scene.viewsByAddress.index(forKey: entry.address) == nil {
+            scene.viewsByAddress[entry.address] = AddressedView(id: id, frame: entry.frame ?? .zero)
+        }
+        let kind = kind(of: entry)
+        if kind.isTextInput { scene.textInputs += 1 }
+        scene.viewCount += 1
+        let spec = ViewSpec(
+            id: id, kind: kind, frame: entry.frame ?? .zero, tag: entry.tag,
+            isHidden: entry.isHidden || entry.alpha == 0, isEnabled: !entry.isDisabled,
+            contentOffset: kind == .scrollView ? entry.contentOffset : nil,
+            contentSize: kind == .scrollView ? entry.contentSize : nil,
+            className: entry.className)
+        scene.stack.append((spec, []))
+    }
+
+    /// The scene of the entries added; `nil` when its root is the keyboard's own. The views
+    /// renamed are said.
+    mutating func finish(_ scene: inout SceneInProgress) -> Scene? {
+        problems += scene.renames.problems()
+        guard !scene.isKeyboardDump, let first = scene.first else { return nil }
+        while !scene.stack.isEmpty { scene.closeLast() }
+        guard let root = scene.root else { return nil }
+        return Scene(
+            root: root, viewsByAddress: scene.viewsByAddress, viewCount: scene.viewCount, textInputCount: scene.textInputs,
+            keyboardViewCount: scene.keyboardViews, rootClass: first.className, rootAddress: first.address,
+            isWindow: first.className.hasSuffix("Window") || first.baseClass == "UIWindow")
+    }
+}
+
+extension SceneBuilder.SceneInProgress {
+    /// Closes the deepest open view: its children are complete, and it becomes its parent's last
+    /// child (or the root).
+    fileprivate mutating func closeLast() {
+        let (spec, children) = stack.removeLast()
+        var done = spec
+        done.children = children
+        if stack.isEmpty { root = done } else { stack[stack.count - 1].children.append(done) }
+    }
+}

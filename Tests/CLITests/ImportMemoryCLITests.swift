@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// Issue 30, item 12 (the import half): a large view-hierarchy dump imports in memory a small
+/// multiple of its size (it took 8–9 times its size: the paste copied, every entry held until the
+/// scene was built, the log built as one string and copied again).
+@Suite("responder-bus import: the peak memory of a large dump", .serialized)
+struct ImportMemoryCLITests {
+    /// A window with a table of cells, each with four labels: one view per line, `views` lines.
+    static func dump(views: Int) -> String {
+        var text = "<UIWindow: 0x7f8a10c0b2e0; frame = (0 0; 375 667); layer = <UIWindowLayer: 0x6000002e5e40>>\n"
+        text += "   | <UITableView: 0x7f8a11000000; frame = (0 0; 375 667); layer = <CALayer: 0x6000002e5f80>; contentOffset: {0, 120}>\n"
+        var made = 2
+        var section = 0
+        while made < views {
+            let cell = String(0x7f8a_1200_0000 + made, radix: 16)
+            text += "   |    | <UITableViewCell: 0x\(cell); frame = (0 \(section * 44); 375 44); layer = <CALayer: 0x6000002e\(cell.suffix(4))>>\n"
+            made += 1
+            for index in 0..<4 where made < views {
+                let address = String(0x7f8a_1300_0000 + made, radix: 16)
+                text +=
+                    "   |    |    | <UILabel: 0x\(address); frame = (16 \(index * 10); 100 20); layer = <CALayer: 0x6000002f\(address.suffix(4))>>\n"
+                made += 1
+            }
+            section += 1
+        }
+        return text
+    }
+
+    /// The peak resident memory of a run of the command, in bytes, measured by a small Python
+    /// launcher (whose own few megabytes Linux carries into the child's high-water mark).
+    static func peakMemory(_ arguments: [String]) throws -> (status: Int32, bytes: Int) {
+        let script = """
+            import resource, subprocess, sys
+            status = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+            print(status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, CLI.binary.path] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard fields.count == 2 else { return (-1, 0) }
+        return (Int32(fields[0]), fields[1] * 1024)
+    }
+
+    @Test("a 300,000-view dump (29 MB) imports at a peak under 7 times its size")
+    func peakOfALargeDump() throws {
+        let text = Self.dump(views: 300_000)
+        let path = try CLI.temporaryFile(text, name: "hierarchy.txt")
+        let log = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("session.jsonl").path
+        let (status, peak) = try Self.peakMemory(["import", path, "--screen", "375x667", "-o", log])
+        #expect(status == 0)
+        let size = text.utf8.count
+        // Before: 8.5–9 times the dump's size; the paste, the scene and its log line are each about
+        // its size, and the scene's tables twice that.
+        #expect(peak < 7 * size, "peak \(peak >> 20) MB for a \(size >> 20) MB dump (\(Double(peak) / Double(size))×)")
+        let written = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(written.split(separator: "\n").count == 2)
+        #expect(written.contains(#""id":"UILabel@0x7f8a1300493d""#))
+    }
+}
