@@ -97,6 +97,22 @@ package final class Output {
         if lines.value.buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Writes a record as a log line unless the line is longer than `maximumLength` bytes, in
+    /// which case nothing is written and its length is returned (`nil` when written). On the
+    /// caller's thread only (not after ``writeInBackground()``).
+    package func line(_ record: consuming LogRecord, atMost maximumLength: Int) -> Int? {
+        precondition(lines.value.background == nil, "line(_:atMost:) writes on the caller's thread")
+        let start = lines.value.buffer.count
+        Self.append(record, to: &lines.value.buffer)
+        let length = lines.value.buffer.count - start - 1
+        if length > maximumLength {
+            lines.value.buffer.removeSubrange(start...)
+            return length
+        }
+        if lines.value.buffer.count >= 1 << 16 { flush() }
+        return nil
+    }
+
     /// Writes out what is buffered; after ``writeInBackground()``, waits for the thread to write
     /// everything and goes back to writing on the caller's thread.
     package func flush() {

@@ -122,21 +122,40 @@ struct ImportCommand: ParsableCommand {
             if result.problems.isEmpty { complain("\(dump): nothing importable") }
             throw Exit.dataError
         }
+        let tooLong: String?
         do throws(OutputError) {
-            let file = try output.map { path throws(OutputError) in try OutputFile(path: path) }
-            let out = file.map(Output.init(file:)) ?? Output()
-            out.line(LogWriter.line(for: result.header))
-            for record in result.records { out.line(record) }
-            out.flush()
-            if let error = out.error {
-                file?.abandon()
-                throw error
-            }
-            try file?.commit()
+            tooLong = try Self.write(result, to: output)
         } catch {
             throw error.reported()
         }
+        if let tooLong {
+            complain("\(dump): \(tooLong)")
+            throw Exit.dataError
+        }
         complain("\(dump): imported \(result.records.count) events (screen \(result.header.screen), \(result.header.screenSource ?? "given"))")
+    }
+
+    /// Writes the log to `path` (standard output when `nil`), record by record; returns why
+    /// nothing was written when a record's line would be longer than the log format allows (a
+    /// scene of some 400,000 views), `nil` when all was.
+    static func write(_ result: ImportResult, to path: String?) throws(OutputError) -> String? {
+        let file = try path.map { path throws(OutputError) in try OutputFile(path: path) }
+        let out = file.map(Output.init(file:)) ?? Output()
+        out.line(LogWriter.line(for: result.header))
+        for record in result.records {
+            let (name, t) = (record.event.name, record.t)
+            guard let length = out.line(record, atMost: LogLimits.maximumLineLength) else { continue }
+            file?.abandon()
+            return
+                "the \(name) at t \(JSONText.number(t)) would be a line of \(length) bytes, over the log format's \(LogLimits.maximumLineLength >> 20) MiB; nothing written (import a part of the dump)"
+        }
+        out.flush()
+        if let error = out.error {
+            file?.abandon()
+            throw error
+        }
+        try file?.commit()
+        return nil
     }
 
     /// Reads a whole file (or standard input).

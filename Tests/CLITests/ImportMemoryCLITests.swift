@@ -64,3 +64,19 @@ struct ImportMemoryCLITests {
         #expect(written.contains(#""id":"UILabel@0x7f8a1300493d""#))
     }
 }
+
+/// What `import` writes, its own replay reads: the line limit is the log format's, for both.
+@Suite("import and replay agree on how long a line may be")
+struct ImportLineLimitCLITests {
+    @Test("a 20,000-view dump imports to a scene line over 1 MiB that replay --strict reads")
+    func largeSceneReplays() throws {
+        let dump = try CLI.temporaryFile(ImportMemoryCLITests.dump(views: 20_000), name: "dump.txt")
+        let log = URL(fileURLWithPath: dump).deletingLastPathComponent().appendingPathComponent("imported.jsonl").path
+        let imported = try CLI.run(["import", dump, "-o", log])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let sceneLine = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")[1]
+        #expect(sceneLine.utf8.count > 1 << 20)
+        let replayed = try CLI.run(["replay", log, "--strict", "--format", "jsonl"])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+    }
+}
