@@ -5,7 +5,7 @@ import EventLog
 func openLog(_ path: String) throws -> (LogReader, LogHeader) {
     let reader: LogReader
     do {
-        reader = try LogReader(path: path)
+        reader = try LogReader(path: SystemPath.argument(path))
     } catch {
         complain(error.message)
         throw Exit.noInput

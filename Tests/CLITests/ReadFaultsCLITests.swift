@@ -60,4 +60,22 @@ struct ReadFaultsCLITests {
         #expect(lines.last?.hasPrefix("2 sessions: 1 passed, 0 failed, 1 unreadable;") == true, "\(run.stdout)")
         #expect(FileManager.default.fileExists(atPath: junit))
     }
+
+    @Test("a session whose file name is not UTF-8 (byte 0xFF) is found by test and opened by replay and test")
+    func nameNotUTF8() throws {
+        let folder = TestFolders.root.appendingPathComponent("bytes-\(UUID().uuidString)/sessions")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let binary = CLI.quoted(CLI.binary.path)
+        let copy = try CLI.shell("cp \(CLI.quoted(CLI.example)) \(CLI.quoted(folder.path))/\"$(printf 'caf\\377.jsonl')\"")
+        try #require(copy.status == 0, "\(copy.stderr)")
+        let walked = try CLI.run(["test", folder.path])
+        #expect(walked.status == 0, "\(walked.stdout)\(walked.stderr)")
+        #expect(walked.stdout.hasPrefix("pass  sessions/caf\u{FFFD}.jsonl (43 events, 10 derived"), "\(walked.stdout)")
+        #expect(walked.stdout.contains("\n1 session: 1 passed, 0 failed, 0 unreadable;"), "\(walked.stdout)")
+        let named = try CLI.shell("cd \(CLI.quoted(folder.path)) && \(binary) test \"$(printf 'caf\\377.jsonl')\"")
+        #expect(named.status == 0, "\(named.stdout)\(named.stderr)")
+        let replayed = try CLI.shell("cd \(CLI.quoted(folder.path)) && \(binary) replay \"$(printf 'caf\\377.jsonl')\" --verify")
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stderr.contains("derived events match the log"), "\(replayed.stderr)")
+    }
 }

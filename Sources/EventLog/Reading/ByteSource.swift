@@ -16,14 +16,15 @@ enum ByteSource {
     /// Opens `path` for reading (`-` is standard input), refusing directories, devices that never
     /// end (`/dev/zero`, `/dev/urandom`; a terminal is read) and what cannot be read, with a message
     /// that says what to do.
-    static func open(path: String) throws(LogReadError) -> (ByteSource, size: Int?) {
-        let name = path == "-" ? "standard input" : "'\(path)'"
-        let descriptor = path == "-" ? 0 : Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    static func open(path: SystemPath) throws(LogReadError) -> (ByteSource, size: Int?) {
+        let standardInput = path.bytes == [UInt8(ascii: "-")]
+        let name = standardInput ? "standard input" : "'\(path)'"
+        let descriptor = standardInput ? 0 : path.withCString { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
         if descriptor < 0 {
             let reason = String(cString: strerror(errno))
             throw LogReadError(.unreadable, line: 0, column: 0, "cannot open '\(path)': \(reason); check the path and its permissions")
         }
-        let owned = path != "-"
+        let owned = !standardInput
         func refuse(_ message: String) -> LogReadError {
             if owned { close(descriptor) }
             return LogReadError(.unreadable, line: 0, column: 0, message)

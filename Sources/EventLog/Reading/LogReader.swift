@@ -64,6 +64,14 @@ public final class LogReader {
     /// - Throws: ``LogReadError/Code/unreadable`` when the file is missing, is a directory or cannot
     ///   be read.
     public convenience init(path: String, maxLineLength: Int = LogLimits.maximumLineLength) throws(LogReadError) {
+        try self.init(path: SystemPath(path), maxLineLength: maxLineLength)
+    }
+
+    /// Opens a log file by its bytes (a name that is not UTF-8 included; `-` for standard input).
+    ///
+    /// - Throws: ``LogReadError/Code/unreadable`` when the file is missing, is a directory or a
+    ///   device, or cannot be read.
+    public convenience init(path: SystemPath, maxLineLength: Int = LogLimits.maximumLineLength) throws(LogReadError) {
         let (source, size) = try ByteSource.open(path: path)
         self.init(source: source, size: size, maxLineLength: maxLineLength)
     }

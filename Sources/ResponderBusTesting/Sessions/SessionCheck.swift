@@ -112,7 +112,7 @@ extension SessionSuite {
         let reader: LogReader
         let header: LogHeader
         do throws(LogReadError) {
-            reader = try LogReader(path: input.path)
+            reader = try LogReader(path: input.systemPath)
             header = try reader.readHeader()
         } catch {
             return fail(.unreadable, error.description, line: error.line > 0 ? error.line : nil)
@@ -231,6 +231,9 @@ extension SessionSuite {
             result.note = "wrote \(replayed.derived) decision\(replayed.derived == 1 ? "" : "s") to \(snapshotPath)"
         } else if let difference = replayed.verification?.difference {
             if settings.update {
+                if !recordedInSnapshot && !input.systemPath.isUTF8 {
+                    return fail(.error, "cannot rewrite '\(input.path)': its name is not UTF-8; rename it to update it")
+                }
                 let target = recordedInSnapshot ? snapshotPath ?? input.path : input.path
                 do throws(OutputError) {
                     // The log keeps its external events and takes the new decisions (diagnostics are

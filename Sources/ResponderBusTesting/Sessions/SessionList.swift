@@ -1,11 +1,15 @@
+import EventLog
+
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// One recorded session a suite replays.
 public struct SessionInput: Hashable, Sendable {
-    /// The path to open, as found.
+    /// The path, as found; for messages when its name is not UTF-8 (see ``systemPath``).
     public let path: String
+    /// The path to open: its bytes, which need not be UTF-8 (a file named with byte 0xFF).
+    public let systemPath: SystemPath
     /// The session's name in results and reports, and where its snapshot goes under
     /// `--record-missing`: the path relative to the folder it was found in (with that folder's own
     /// name in front), or the path as given for a file.
@@ -18,6 +22,19 @@ public struct SessionInput: Hashable, Sendable {
     ///   - name: its name in results and reports.
     public init(path: String, name: String) {
         self.path = path
+        self.systemPath = SystemPath(path)
+        self.name = name
+    }
+
+    /// A session at a path of bytes, named by its decoding (a byte that is not UTF-8 shown as
+    /// U+FFFD).
+    ///
+    /// - Parameters:
+    ///   - systemPath: the log's path.
+    ///   - name: its name in results and reports.
+    public init(systemPath: SystemPath, name: String) {
+        self.path = systemPath.description
+        self.systemPath = systemPath
         self.name = name
     }
 }
@@ -64,15 +81,18 @@ public enum SessionList {
                 }
                 continue
             }
+            let given = SystemPath.argument(argument)
             var info = stat()
-            guard stat(argument, &info) == 0 else {
+            guard given.withCString({ stat($0, &info) }) == 0 else {
                 throw Problem(description: "\(argument): \(String(cString: strerror(errno)))")
             }
             if (info.st_mode & S_IFMT) == S_IFDIR {
                 let root = argument.hasSuffix("/") && argument.count > 1 ? String(argument.dropLast()) : argument
+                let rootPath = SystemPath.argument(root)
                 let label = root.split(separator: "/").last.map(String.init) ?? root
-                for relative in try walk(root).sorted() {
-                    add(SessionInput(path: root + "/" + relative, name: label == "." ? relative : label + "/" + relative))
+                for relative in try walk(rootPath).sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) {
+                    let name = relative.description
+                    add(SessionInput(systemPath: rootPath.appending(relative), name: label == "." ? name : label + "/" + name))
                 }
             } else {
                 try add(file(argument))
@@ -83,33 +103,37 @@ public enum SessionList {
     }
 
     private static func file(_ path: String) throws(Problem) -> SessionInput {
+        let systemPath = SystemPath.argument(path)
         var info = stat()
-        guard stat(path, &info) == 0 else { throw Problem(description: "\(path): \(String(cString: strerror(errno)))") }
+        guard systemPath.withCString({ stat($0, &info) }) == 0 else { throw Problem(description: "\(path): \(String(cString: strerror(errno)))") }
         var name = path
         while name.hasPrefix("./") { name.removeFirst(2) }
-        return SessionInput(path: path, name: name)
+        return SessionInput(systemPath: systemPath, name: name)
     }
 
-    /// The paths of the `*.jsonl` files below `folder`, relative to it (symbolic links to folders
-    /// are not followed, so a loop of links cannot hang the walk).
-    private static func walk(_ folder: String) throws(Problem) -> [String] {
-        var result: [String] = []
-        var pending = [""]
+    /// The paths of the `*.jsonl` files below `folder`, relative to it, as bytes (a name need not
+    /// be UTF-8). Symbolic links to folders are not followed, so a loop of links cannot hang the
+    /// walk.
+    private static func walk(_ folder: SystemPath) throws(Problem) -> [SystemPath] {
+        var result: [SystemPath] = []
+        var pending: [SystemPath?] = [nil]
+        let suffix = Array(".jsonl".utf8)
         while let relative = pending.popLast() {
-            let path = relative.isEmpty ? folder : folder + "/" + relative
-            guard let directory = opendir(path) else {
+            let path = relative.map { folder.appending($0) } ?? folder
+            guard let directory = path.withCString({ opendir($0) }) else {
                 throw Problem(description: "\(path): \(String(cString: strerror(errno)))")
             }
             defer { closedir(directory) }
             while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-                if name == "." || name == ".." || name.hasPrefix(".") { continue }
-                let child = relative.isEmpty ? name : relative + "/" + name
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { SystemPath(bytes: Array($0)) }
+                if name.bytes.first == UInt8(ascii: ".") { continue }
+                let child = relative.map { $0.appending(name) } ?? name
                 var info = stat()
-                guard lstat(folder + "/" + child, &info) == 0 else { continue }
+                guard folder.appending(child).withCString({ lstat($0, &info) }) == 0 else { continue }
                 switch info.st_mode & S_IFMT {
                 case S_IFDIR: pending.append(child)
-                case S_IFREG, S_IFLNK: if name.hasSuffix(".jsonl") { result.append(child) }
+                case S_IFREG, S_IFLNK:
+                    if name.bytes.count > suffix.count && name.bytes.suffix(suffix.count).elementsEqual(suffix) { result.append(child) }
                 default: continue
                 }
             }
