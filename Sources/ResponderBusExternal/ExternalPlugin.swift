@@ -25,7 +25,7 @@ import ResponderBus
 /// after a back-off (its model brought up to date) up to ``Configuration/maximumRestarts`` times,
 /// then disabled for the rest of the session — the bus goes on without it. With
 /// ``FailureMode/stop``, the first fault disables it and calls ``onStop`` instead. Lines it writes
-/// to standard error become info diagnostics.
+/// to standard error become info diagnostics (the first 100 of each answer, each cut at 64 KiB).
 ///
 /// See <doc:PluginProtocolVersion1> for the messages. Loop-confined, like the bus.
 public final class ExternalPlugin: EventObserving {
@@ -207,7 +207,12 @@ public final class ExternalPlugin: EventObserving {
         do throws(ProcessFault) {
             try process.write(batch, before: ContinuousClock.now + configuration.timeout)
         } catch {
-            fail(context, error.kind == .timedOut ? "did not read its input for \(configuration.timeout)" : error.message)
+            switch error.kind {
+            case .interrupted: endForInterrupt(context)
+            case .timedOut: fail(context, "did not read its input for \(configuration.timeout)")
+            case .exited: fail(context, error.message, lastWords: true)
+            case .spawn, .broken: fail(context, error.message)
+            }
         }
     }
 
@@ -232,6 +237,7 @@ public final class ExternalPlugin: EventObserving {
         let deadline = ContinuousClock.now + configuration.timeout
         var derived: [LogEvent] = []
         var problem: String?
+        var exited = false
         do throws(ProcessFault) {
             try process.write(batch, before: deadline)
             reading: while true {
@@ -254,17 +260,21 @@ public final class ExternalPlugin: EventObserving {
                     problem = "sent '\(type)' in the middle of a delivery; only records and 'done' may come"
                     break reading
                 case .notProtocol(let why):
-                    problem = "wrote something that is not the protocol (\(why)): \(PluginProtocol.excerpt(line))"
+                    problem =
+                        "wrote something that is not the protocol (\(why)): \(PluginProtocol.excerpt(line)); "
+                        + "standard output carries the protocol; write logs to standard error"
                     break reading
                 }
             }
         } catch {
             switch error.kind {
+            case .interrupted: return endForInterrupt(context)
             case .timedOut: problem = "did not answer \(what) within \(configuration.timeout)"
-            case .exited, .spawn, .broken: problem = error.message
+            case .exited: (problem, exited) = (error.message, true)
+            case .spawn, .broken: problem = error.message
             }
         }
-        if let problem { return fail(context, problem) }
+        if let problem { return fail(context, problem, lastWords: exited) }
         deliveries += 1
         // Posted once the exchange is over: a post that comes back to this plugin (its own event,
         // as a model update or a delivery) starts a new batch and a new exchange.
@@ -305,21 +315,48 @@ public final class ExternalPlugin: EventObserving {
         init(_ message: String) { self.message = message }
     }
 
-    private func forwardErrors(_ context: PluginContext) {
-        guard let process else { return }
-        for line in process.availableErrorLines() where !line.isEmpty {
+    /// Posts what the plugin wrote to standard error since the last time as info diagnostics: at
+    /// most ``PluginProcess/errorLineBudget`` lines, then one saying how many more were dropped,
+    /// so that a flood cannot fill the bus's cascade limit or crowd out a fault's own diagnostics.
+    /// Returns its last lines (``ErrorLines/Taken/lastWords``).
+    @discardableResult
+    private func forwardErrors(_ context: PluginContext) -> [String] {
+        guard let process else { return [] }
+        let taken = process.errorLines()
+        for line in taken.lines where !line.isEmpty {
             context.diagnose(.info, line)
             if recentErrorLines.count == Fault.errorLinesKept { recentErrorLines.removeFirst() }
             recentErrorLines.append(line)
         }
+        if taken.dropped > 0 {
+            context.diagnose(.info, "plugin '\(name)' wrote \(taken.dropped) more lines to standard error; dropped")
+        }
+        return taken.lastWords
+    }
+
+    /// A signal the host watches arrived while it waited for the plugin: the plugin is ended with
+    /// its process group and disabled for the rest of the session, without a fault (it is not the
+    /// plugin's), so that the host handles the signal at once.
+    private func endForInterrupt(_ context: PluginContext) {
+        pendingModel.removeAll()
+        process?.terminate(grace: .zero)
+        process = nil
+        isDisabled = true
+        context.diagnose(.info, "plugin '\(name)' was ended: the host was interrupted while it waited for an answer")
     }
 
     // MARK: Faults
 
-    private func fail(_ context: PluginContext, _ what: String) {
+    /// Reports a fault and restarts, disables or stops the plugin; `lastWords`: the plugin ended
+    /// (exited or crashed), so its last lines on standard error (a traceback) go into the report.
+    private func fail(_ context: PluginContext, _ what: String, lastWords: Bool = false) {
         pendingModel.removeAll()
+        var what = what
         if let process {
-            forwardErrors(context)
+            let words = forwardErrors(context).filter { !$0.allSatisfy(\.isWhitespace) }
+            if lastWords, !words.isEmpty {
+                what += "; its standard error ended: " + words.map { $0.trimmingSpaces }.joined(separator: " | ")
+            }
             process.terminate(grace: .zero)
         }
         process = nil
@@ -393,10 +430,12 @@ public final class ExternalPlugin: EventObserving {
             try process.write(PluginProtocol.hostHello(header: header, settings: configuration.settings), before: deadline)
             line = try process.readLine(before: deadline)
         } catch {
-            let stderr = process.availableErrorLines().joined(separator: "\n")
+            let stderr = process.errorLines().lastWords.joined(separator: "\n")
             process.terminate(grace: .zero)
             let detail = stderr.isEmpty ? "" : "; it said: \(stderr)"
             switch error.kind {
+            case .interrupted:
+                throw ExternalPluginError(.noHandshake, "'\(command)' was interrupted before its handshake")
             case .timedOut:
                 throw ExternalPluginError(.noHandshake, "'\(command)' did not say hello within \(configuration.startTimeout)\(detail)")
             case .exited, .spawn, .broken:

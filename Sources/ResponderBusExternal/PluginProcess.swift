@@ -1,5 +1,6 @@
 import CLibUV
 import CPluginPipes
+import ResponderBus
 
 #if canImport(Glibc)
     import Glibc
@@ -21,6 +22,9 @@ struct ProcessFault: Error, Equatable {
         case timedOut
         /// It wrote something no answer can be (a line too long).
         case broken
+        /// A signal the host watches (``WatchedSignals``) arrived while it waited: not the
+        /// plugin's fault.
+        case interrupted
     }
     var kind: Kind
     var message: String
@@ -54,7 +58,8 @@ final class PluginProcess {
     private let handles: PluginProcessHandles
     /// Its standard output, a line at a time.
     private var output = LineBuffer()
-    private var errorBuffer: [UInt8] = []
+    /// Its standard error, a line at a time, in bounded memory.
+    private var errors = ErrorLines(lineBudget: PluginProcess.errorLineBudget)
     private var closed = false
     private var inputClosed = false
 
@@ -108,6 +113,8 @@ final class PluginProcess {
             bytes.withUnsafeBytes { raw in handles.startWrite(raw.baseAddress! + offset, count: raw.count - offset) }
             while handles.writePending {
                 try runOnce(before: deadline, doing: "reading its input")
+                // Exited, while a child it started holds its input open without reading.
+                if handles.checkExit() { throw ProcessFault(kind: .exited, message: Self.describe(handles.exit.pointee)) }
             }
             guard handles.writeStatus == 0 else {
                 throw ProcessFault(kind: .exited, message: exitDescription(or: "closed its input"))
@@ -148,37 +155,34 @@ final class PluginProcess {
             }
             // Once the loop has woken for output, more is likely on its way (a long line comes 64 KiB
             // at a time): read it directly again rather than a turn of the loop per chunk.
-            if try runOnce(before: deadline, doing: "answering") { spinUntil = ContinuousClock.now + Self.spin }
+            if try runOnce(before: deadline, doing: "answering") {
+                spinUntil = ContinuousClock.now + Self.spin
+            } else if handles.checkExit() {
+                // It exited, but its output has not ended: a child it started holds the pipe (its
+                // group is killed now, but say what happened to the plugin, not the time limit).
+                while handles.readNow(.output) { takeOutput() }
+                if let line = output.nextLine() { return line }
+                throw ProcessFault(kind: .exited, message: Self.describe(handles.exit.pointee))
+            }
         }
     }
 
+    /// How many lines of standard error ``errorLines()`` hands out at most; the rest are counted.
+    static let errorLineBudget = 100
+
     /// The complete lines its standard error holds now, without waiting (and, once it has ended,
-    /// the last unfinished one).
-    func availableErrorLines() -> [String] {
-        // Everything there is (up to the longest line), and the end of the stream when it has ended:
-        // a plugin that exited leaves its last words, maybe without a line break.
-        while errorBuffer.count < LineBuffer.maximumLength, handles.readNow(.errors) {
+    /// the last unfinished one): at most ``errorLineBudget``, with how many more were dropped and
+    /// the last few lines (see ``ErrorLines``).
+    func errorLines() -> ErrorLines.Taken {
+        // What there is now, but not forever: a plugin may write as fast as this reads. Its last
+        // words, maybe without a line break, come with the end of the stream.
+        var budget = LineBuffer.maximumLength
+        while budget > 0, handles.readNow(.errors) {
+            budget -= handles.errors.pointee.count
             takeOutput()
         }
         takeOutput()
-        return takeErrorLines(ended: handles.errors.pointee.ended)
-    }
-
-    /// Splits the complete lines off the standard error read so far; an unfinished line is kept
-    /// unless the stream `ended` or it outgrew the longest line.
-    private func takeErrorLines(ended: Bool) -> [String] {
-        var lines: [String] = []
-        var start = 0
-        while let newline = errorBuffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            lines.append(String(decoding: errorBuffer[start..<newline], as: UTF8.self))
-            start = newline + 1
-        }
-        errorBuffer.removeFirst(start)
-        if !errorBuffer.isEmpty && (ended || errorBuffer.count >= LineBuffer.maximumLength) {
-            lines.append(String(decoding: errorBuffer, as: UTF8.self))
-            errorBuffer.removeAll()
-        }
-        return lines
+        return errors.take(ended: handles.errors.pointee.ended)
     }
 
     /// How long a read looks again before the loop sleeps.
@@ -189,27 +193,41 @@ final class PluginProcess {
     @discardableResult
     private func takeOutput() -> Bool {
         let outputCount = handles.output.pointee.take { output.append($0) }
-        // Standard error is held up to the longest line; past that the plugin waits to write more
-        // until the lines are taken (`availableErrorLines`).
-        if errorBuffer.count < LineBuffer.maximumLength {
-            handles.errors.pointee.take { errorBuffer.append(contentsOf: $0) }
-        }
+        // Standard error is always taken, in bounded memory: a plugin never waits to write it.
+        handles.errors.pointee.take { errors.append($0) }
         handles.resumeReading()
         return outputCount > 0
     }
 
-    /// Runs the plugin's loop once: until something happens on its pipes or to its process, or
-    /// `deadline` (when it throws). Whether output came.
+    /// Runs the plugin's loop once: until something happens on its pipes or to its process, a
+    /// watched signal arrives (when it throws), a slice of ``slice`` has passed, or `deadline`
+    /// (when it throws). Whether output came.
     @discardableResult
     private func runOnce(before deadline: ContinuousClock.Instant, doing: String) throws(ProcessFault) -> Bool {
+        try checkInterruption()
         let remaining = deadline - ContinuousClock.now
         guard remaining > .zero else {
             throw ProcessFault(kind: .timedOut, message: "did not finish \(doing) in time")
         }
-        let (seconds, attoseconds) = remaining.components
+        let (seconds, attoseconds) = min(remaining, Self.slice).components
         let milliseconds = UInt64(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
         handles.runOnce(timeout: max(milliseconds, 1))
+        try checkInterruption()
         return takeOutput()
+    }
+
+    /// The longest the loop sleeps at once while waiting: an exit libuv is not told of (no thread
+    /// lets SIGCHLD in) is looked for at least this often.
+    static let slice = Duration.milliseconds(50)
+
+    /// Throws ``ProcessFault/Kind/interrupted`` when a signal the host watches arrived during a
+    /// wait (this one's, or another plugin's not yet handled by the host's own watch), after
+    /// following the set of watched signals (``WatchedSignals``) on the plugin's loop.
+    private func checkInterruption() throws(ProcessFault) {
+        handles.followWatchedSignals()
+        if handles.interrupted || WatchedSignals.isPending {
+            throw ProcessFault(kind: .interrupted, message: "was interrupted: a signal asked the host to stop")
+        }
     }
 
     // MARK: Ending

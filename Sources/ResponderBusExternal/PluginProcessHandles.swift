@@ -82,12 +82,20 @@ final class PluginProcessHandles {
     /// What the exit callback left.
     let exit = UnsafeMutablePointer<ChildExit>.allocate(capacity: 1)
     private let write = UnsafeMutablePointer<PendingWrite>.allocate(capacity: 1)
+    /// Set by a signal handle's callback: a watched signal arrived (``followWatchedSignals()``).
+    let signalArrived = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
+    /// A `uv_signal_t` for each signal ever followed, started while ``WatchedSignals`` lists it.
+    var signalHandles: [Int32: UnsafeMutablePointer<uv_signal_t>] = [:]
+    /// The signals whose handles run now.
+    var signalsStarted: Set<Int32> = []
+    /// The ``WatchedSignals/generation`` last followed.
+    var signalGeneration = -1
     /// The process id, once spawned.
     private(set) var pid: pid_t = 0
     /// The handles initialised so far, closed by ``close()``.
-    private var open: [UnsafeMutablePointer<uv_handle_t>] = []
+    var open: [UnsafeMutablePointer<uv_handle_t>] = []
     private var loopStarted = false
-    private var closed = false
+    private(set) var closed = false
 
     /// Spawns `arguments[0]` with its standard streams on three new pipes.
     init(arguments: [String], workingDirectory: String? = nil) throws(Failure) {
@@ -95,6 +103,7 @@ final class PluginProcessHandles {
         errors = Self.makeInbox()
         exit.initialize(to: ChildExit())
         write.initialize(to: PendingWrite())
+        signalArrived.initialize(to: false)
         guard uv_loop_init(loop) == 0 else {
             close()
             throw Failure(message: "cannot make its libuv loop")
@@ -174,6 +183,7 @@ final class PluginProcessHandles {
         errors.pointee.bytes.deallocate()
         for pointer in [
             UnsafeMutableRawPointer(output), UnsafeMutableRawPointer(errors), UnsafeMutableRawPointer(exit), UnsafeMutableRawPointer(write),
+            UnsafeMutableRawPointer(signalArrived),
         ] {
             pointer.deallocate()
         }
@@ -192,7 +202,7 @@ final class PluginProcessHandles {
         code < 0 && code > -4000 ? String(cString: strerror(-code)) : String(cString: uv_strerror(code))
     }
 
-    private static func base<Handle>(_ handle: UnsafeMutablePointer<Handle>) -> UnsafeMutablePointer<uv_handle_t> {
+    static func base<Handle>(_ handle: UnsafeMutablePointer<Handle>) -> UnsafeMutablePointer<uv_handle_t> {
         UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_handle_t.self)
     }
 
@@ -256,8 +266,16 @@ final class PluginProcessHandles {
     /// host lets that signal in (a process started from a Dispatch worker thread inherits a mask
     /// that blocks it), it is reaped here instead, and libuv's own `waitpid` later finds nothing.
     /// A process another part of the host reaped counts as ended, with its status unknown.
+    ///
+    /// Its process group is killed before it is reaped here (see ``endGroup(of:)``).
     func checkExit() -> Bool {
         guard !exit.pointee.exited, pid > 0 else { return exit.pointee.exited }
+        // Look without reaping first: while the leader is a zombie its id cannot be reused, so
+        // the group it names is certainly still the plugin's.
+        var info = siginfo_t()
+        if waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid {
+            Self.endGroup(of: pid)
+        }
         var status: Int32 = 0
         let reaped = waitpid(pid, &status, WNOHANG)
         if reaped == pid {
@@ -265,8 +283,30 @@ final class PluginProcessHandles {
             exit.pointee = ChildExit(exited: true, status: Int64((status >> 8) & 0xff), signal: signal)
         } else if reaped < 0 && errno == ECHILD {
             exit.pointee = ChildExit(exited: true, known: false)
+            // libuv's exit callback ends the group when libuv reaped it; another part of the host
+            // did here, and the group may still hold the plugin's children.
+            Self.endGroup(of: pid)
         }
         return exit.pointee.exited
+    }
+
+    /// Kills what is left of the process group `leader` led, once the leader has exited: the
+    /// plugin's children, a wrapper script's background jobs. The group ends with the plugin,
+    /// always — a plugin that exits or crashes leaves nothing running, and `test`, which starts a
+    /// plugin per session, leaks nothing in proportion to a corpus.
+    ///
+    /// Why killing `-leader` after the leader has exited is safe (it cannot hit an unrelated
+    /// group): Linux does not hand out a process id while any process still uses it as its
+    /// process group id (or session id), and the leader's zombie holds its id until it is reaped.
+    /// So as long as one member of the group lives, `-leader` names that group and no other;
+    /// when none lives, the kill finds nothing (`ESRCH`) — unless the id has since been reused
+    /// by a new process that made itself a group leader, which takes the kernel's allocator
+    /// going all the way round the id space. That is why the group is killed at the moment the
+    /// exit is noticed and never later: before reaping (``checkExit()``, with `WNOWAIT`), or in
+    /// libuv's exit callback right after its `waitpid` returned, microseconds later.
+    static func endGroup(of leader: pid_t) {
+        guard leader > 0 else { return }
+        kill(-leader, SIGKILL)
     }
 
     // MARK: Writing
@@ -328,9 +368,10 @@ final class PluginProcessHandles {
         for pointer in [
             UnsafeMutableRawPointer(process), UnsafeMutableRawPointer(input), UnsafeMutableRawPointer(outputPipe), UnsafeMutableRawPointer(errorPipe),
             UnsafeMutableRawPointer(timer), UnsafeMutableRawPointer(writeRequest), UnsafeMutableRawPointer(loop),
-        ] {
+        ] + signalHandles.values.map(UnsafeMutableRawPointer.init) {
             pointer.deallocate()
         }
+        signalHandles.removeAll()
     }
 }
 
@@ -362,9 +403,11 @@ enum PluginProcessCallbacks {
         }
     }
 
-    /// The process ended; libuv has reaped it.
+    /// The process ended; libuv has just reaped it. What is left of its process group is killed
+    /// at once (``PluginProcessHandles/endGroup(of:)`` says why now and not later).
     static let exited: uv_exit_cb = { process, status, signal in
-        guard let data = process?.pointee.data else { return }
+        guard let process, let data = process.pointee.data else { return }
+        PluginProcessHandles.endGroup(of: process.pointee.pid)
         data.assumingMemoryBound(to: ChildExit.self).pointee = ChildExit(exited: true, status: status, signal: signal)
     }
 

@@ -217,6 +217,11 @@ public final class UVEventLoop: BusLoop, BusLoopWakingTargets, BusLoopEndNotifyi
     /// signal sent to one thread (`raise`, `pthread_kill`) that blocks it stays pending there and
     /// is never reported.
     ///
+    /// While the watch runs, its signals also end a wait that blocks the loop's thread for an
+    /// out-of-process plugin's answer (`ExternalPlugin`, which runs the plugin's own libuv loop
+    /// meanwhile and watches the same signals there): so a signal reaches `handler` within a
+    /// moment even while a plugin hangs, instead of after the plugin's time limit.
+    ///
     /// The watch runs until ``UVWatch/stop()``, the release of the returned ``UVWatch``, or the
     /// loop's shutdown. Started while the loop is shutting down, the watch is refused: the returned
     /// watch is already stopped and `handler` is never called.

@@ -170,6 +170,7 @@ extension UVLoopCore {
         // watched signals here guarantees that one thread of the process does: the kernel delivers
         // a signal sent to the process only to a thread that does not block it.
         pthread_sigmask(SIG_UNBLOCK, &watched, nil)
+        watcher.watching(seen.sorted())
         return watcher
     }
 

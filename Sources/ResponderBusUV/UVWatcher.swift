@@ -28,6 +28,8 @@ final class UVWatcher: @unchecked Sendable {
     private var action: Action?
     /// Whether a coalesced file-change call is queued for the end of this loop iteration.
     private var changeQueued = false
+    /// The signals a signal watch watches, listed in ``WatchedSignals`` until it stops.
+    private var signals: [Int32] = []
 
     init(core: UVLoopCore, action: Action) {
         self.core = core
@@ -69,6 +71,8 @@ final class UVWatcher: @unchecked Sendable {
         }
         guard first else { return }
         core.watcherStopped(self)
+        if !signals.isEmpty { WatchedSignals.ended(signals) }
+        signals = []
         for handle in handles {
             // Closing stops the handle first; the close callback frees it.
             uv_close(handle, UVCallbacks.watchHandleClosed)
@@ -94,8 +98,19 @@ final class UVWatcher: @unchecked Sendable {
         }
     }
 
+    /// Lists the signals this watch watches in ``WatchedSignals`` (so that a wait that blocks the
+    /// loop's thread, for an out-of-process plugin, ends when one arrives), until it stops.
+    /// Loop-confined; once, after every handle has started.
+    func watching(_ signals: [Int32]) {
+        guard !isStopped, self.signals.isEmpty else { return }
+        self.signals = signals
+        WatchedSignals.began(signals)
+    }
+
     /// `uv_signal_t` callback.
     func signalReceived(_ signal: Int32) {
+        // This loop has the signal now: waits need not end on it any more.
+        WatchedSignals.handled()
         guard core.watcherCallbackMayRun(), case .signal(let handler)? = action else { return }
         handler(signal)
     }

@@ -65,12 +65,19 @@ struct CheckPluginCommand: ParsableCommand {
         for (check, what) in checks {
             let failed = failures.filter { listed($0) == check }
             output.line("\(failed.isEmpty ? "✓" : "✗") \(check): \(what)")
-            for failure in failed.prefix(5) { output.line("    \(TerminalText.escaped(failure.message))") }
+            for failure in failed.prefix(5) { output.line("    \(TerminalText.escaped(Self.hinted(failure.message)))") }
             if failed.count > 5 { output.line("    … and \(failed.count - 5) more") }
         }
         output.line(failures.isEmpty ? "all checks passed" : "\(failures.count) check failure\(failures.count == 1 ? "" : "s")")
         output.flush()
         if let error = output.error { throw error.reported() }
         if !failures.isEmpty { throw Exit.checkFailed }
+    }
+
+    /// A failure's message, with the option that changes the limit when the plugin was too slow
+    /// for it.
+    static func hinted(_ message: String) -> String {
+        guard message.contains(" did not answer ") || message.contains(" did not read its input for ") else { return message }
+        return message + " (the time limit is --plugin-timeout MILLISECONDS, 200 by default)"
     }
 }
