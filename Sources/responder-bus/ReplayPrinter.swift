@@ -47,9 +47,6 @@ final class ReplayPrinter {
     private var last: ReplayResult?
     /// The out-of-process plugins' faults, of every session.
     private var pluginFaults: [ExternalPlugin.Fault] = []
-    /// The standard-error lines last quoted for each plugin, so that a crash loop's traceback is
-    /// quoted once.
-    private var quotedErrorLines: [String: [String]] = [:]
 
     init(command: ReplayCommand, pipeline: ReplayPipeline) {
         self.command = command
@@ -143,16 +140,11 @@ final class ReplayPrinter {
             progress.finish()
             complain("\(command.log): \(error.isWarning ? "warning: " : "")\(error)")
         }
-        // Each fault is said as it happens (the stop included), with the plugin's last words on
-        // standard error when they are new.
-        session.onPluginFault = { [self] fault in
+        // Each fault is said as it happens (the stop included); a plugin that exited or crashed
+        // has its last lines on standard error (a traceback) in the message.
+        session.onPluginFault = { fault in
             progress.finish()
             complain(fault.message)
-            let lines = Array(fault.lastErrorLines.suffix(5))
-            if !lines.isEmpty, quotedErrorLines[fault.plugin] != lines {
-                quotedErrorLines[fault.plugin] = lines
-                for line in lines { writeStandardError(TerminalText.escaped("    \(fault.plugin) wrote: \(line)") + "\n") }
-            }
         }
         session.onPluginStop = { [self] _ in pluginStopped = true }
         session.onProgress = { consumed, total in progress.update(consumed, total) }

@@ -9,6 +9,9 @@ struct PluginFaultsCLITests {
         try ExternalPluginCLITests.script("print('ValueError: no frame for you', file=sys.stderr); sys.stderr.flush(); sys.exit(3)")
     }
 
+    /// What the plugin did, as a fault says it: with its last words on standard error.
+    static let exited = "exited with status 3; its standard error ended: ValueError: no frame for you; "
+
     @Test("replay: each restart and the disabling on standard error, counted in both summaries, the plugin listed")
     func replaySaysFaults() throws {
         let plugin = "python3 \(try Self.crashing())"
@@ -19,11 +22,10 @@ struct PluginFaultsCLITests {
         let said = jsonl.stderr.split(separator: "\n").filter { $0.hasPrefix("responder-bus: plugin 'Crashy'") }
         #expect(
             said == [
-                "responder-bus: plugin 'Crashy' exited with status 3; restarting it in 0.1 seconds (restart 1 of 3)",
-                "responder-bus: plugin 'Crashy' exited with status 3; restarting it in 0.2 seconds (restart 2 of 3)",
-                "responder-bus: plugin 'Crashy' exited with status 3; restarting it in 0.4 seconds (restart 3 of 3)",
+                "responder-bus: plugin 'Crashy' \(Self.exited)restarting it in 0.1 seconds (restart 1 of 3)",
+                "responder-bus: plugin 'Crashy' \(Self.exited)restarting it in 0.2 seconds (restart 2 of 3)",
+                "responder-bus: plugin 'Crashy' \(Self.exited)restarting it in 0.4 seconds (restart 3 of 3)",
             ], "\(jsonl.stderr)")
-        #expect(jsonl.stderr.contains("    Crashy wrote: ValueError: no frame for you\n"))
         let summary = try #require(jsonl.stdout.split(separator: "\n").last)
         #expect(summary.hasPrefix(#"{"commandPlugins":["Crashy"],"derived":"#), "\(summary)")
         #expect(summary.contains(#""disabledPlugins":[],"#))
@@ -43,8 +45,7 @@ struct PluginFaultsCLITests {
         #expect(run.status == 0)
         #expect(
             run.stderr.contains(
-                "responder-bus: plugin 'Crashy' exited with status 3; it failed 4 times, so it is disabled for the rest of the session\n"))
-        #expect(run.stderr.components(separatedBy: "Crashy wrote:").count == 2, "the same last words are quoted once: \(run.stderr)")
+                "responder-bus: plugin 'Crashy' \(Self.exited)it failed 4 times, so it is disabled for the rest of the session\n"))
         #expect(run.stdout.contains(#""disabledPlugins":["Crashy"],"#))
         #expect(run.stdout.contains(#""pluginFaults":4,"#))
     }
@@ -62,14 +63,27 @@ struct PluginFaultsCLITests {
         let line = try #require(failing.stdout.split(separator: "\n").first)
         #expect(
             line.hasPrefix(
-                "FAIL  sessions/a.jsonl: plugin: plugin 'Crashy' exited with status 3; restarting it in 0.1 seconds (restart 1 of 3); 3 faults in all, the last: "
+                "FAIL  sessions/a.jsonl: plugin: plugin 'Crashy' \(Self.exited)restarting it in 0.1 seconds (restart 1 of 3); 3 faults in all, the last: "
             ))
-        #expect(line.hasSuffix("; its last line on standard error: ValueError: no frame for you (--allow-plugin-failures lets such sessions pass)"))
+        #expect(line.hasSuffix("restarting it in 0.4 seconds (restart 3 of 3) (--allow-plugin-failures lets such sessions pass)"), "\(line)")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains("ValueError: no frame for you"))
 
         let allowed = try CLI.run(["test", folder.path, "--plugin-command", plugin, "--allow-plugin-failures"])
         #expect(allowed.status == 0, "\(allowed.stdout)")
         #expect(allowed.stdout.contains("; 3 plugin faults allowed)"), "\(allowed.stdout)")
+    }
+
+    @Test("test: a plugin that hangs fails its session with the timeout and its last line on standard error")
+    func testQuotesHangingPlugin() throws {
+        let hanging = try ExternalPluginCLITests.script("print('stuck in a loop', file=sys.stderr); sys.stderr.flush(); import time; time.sleep(5)")
+        let folder = TestFolders.root.appendingPathComponent("hanging-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.example, toPath: folder.appendingPathComponent("a.jsonl").path)
+        let run = try CLI.run(["test", folder.path, "--plugin-command", "python3 \(hanging)", "--plugin-timeout", "100"])
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        let line = try #require(run.stdout.split(separator: "\n").first)
+        #expect(line.contains(": plugin: plugin 'Crashy' did not answer"), "\(line)")
+        #expect(line.hasSuffix("; its last line on standard error: stuck in a loop (--allow-plugin-failures lets such sessions pass)"), "\(line)")
     }
 }

@@ -44,7 +44,11 @@ struct PluginFaultTests {
         #expect(told == result.pluginFaults)
         #expect(result.pluginFaults.map(\.outcome) == [.restarting(in: .milliseconds(100), attempt: 1, of: 1), .disabled(afterFailures: 2)])
         #expect(result.pluginFaults.map(\.t) == [1, 2])
-        #expect(result.pluginFaults.allSatisfy { $0.what == "exited with status 3" && $0.lastErrorLines == ["ZeroDivisionError: division by zero"] })
+        #expect(
+            result.pluginFaults.allSatisfy {
+                $0.what == "exited with status 3; its standard error ended: ZeroDivisionError: division by zero"
+                    && $0.lastErrorLines == ["ZeroDivisionError: division by zero"]
+            })
         #expect(result.endedPlugins == ["Falls"])
     }
 }

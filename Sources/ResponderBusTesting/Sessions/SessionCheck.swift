@@ -269,13 +269,14 @@ extension SessionSuite {
     }
 
     /// A session's plugin faults in one line: the first, how many and how they ended, and the
-    /// plugin's last line on standard error (a traceback's last line names the exception).
+    /// plugin's last line on standard error (a traceback's last line names the exception) when
+    /// the faults do not quote it already.
     static func describe(_ faults: [ExternalPlugin.Fault]) -> String {
         var text = faults[0].message
         if faults.count > 1, let last = faults.last {
             text += "; \(faults.count) faults in all, the last: \(last.message)"
         }
-        if let words = faults.last(where: { !$0.lastErrorLines.isEmpty })?.lastErrorLines.last {
+        if let words = faults.last(where: { !$0.lastErrorLines.isEmpty })?.lastErrorLines.last, !text.contains(words) {
             text += "; its last line on standard error: \(words)"
         }
         return text + " (--allow-plugin-failures lets such sessions pass)"
