@@ -59,19 +59,19 @@ let package = Package(
             name: "ResponderBusReplay",
             dependencies: [
                 "ResponderBus", "ResponderBusUV", "EventLog", "ResponderBusExternal", "ResponderBusReport", "KeyboardAvoidance",
-                "FieldAdvancing", "TextViewOrdering", "CTemporaryFiles",
+                "FieldAdvancing", "TextViewOrdering", "CSignalCleanup",
             ]
         ),
         .target(name: "ResponderBusTesting", dependencies: ["ResponderBus", "EventLog", "ResponderBusExternal", "ResponderBusReplay"]),
         // The importer of iOS console dumps and UIKit view-hierarchy dumps (`responder-bus import`):
         // a module of its own, so that a program that only replays does not build it.
         .target(name: "ConsoleImport", dependencies: ["EventLog", "ResponderBus"]),
-        // The outputs' temporary files, removed by a signal that ends the process (C: the handler may
-        // call only async-signal-safe functions).
-        .target(name: "CTemporaryFiles"),
+        // What a signal ending the command removes: its outputs' temporary files and its plugins'
+        // process groups (C: the handler may call only async-signal-safe functions).
+        .target(name: "CSignalCleanup"),
         // Writing to a plugin process's pipe with SIGPIPE blocked on the writing thread.
         .target(name: "CPluginPipes"),
-        .target(name: "ResponderBusExternal", dependencies: ["ResponderBus", "EventLog", "CLibUV", "CPluginPipes"]),
+        .target(name: "ResponderBusExternal", dependencies: ["ResponderBus", "EventLog", "CLibUV", "CPluginPipes", "CSignalCleanup"]),
         // The HTML report of a replay (`replay --report`, `render`): a library of the package, so that
         // its tests run in the test process; the CLI only writes what it makes.
         .target(name: "ResponderBusReport", dependencies: ["ResponderBus", "EventLog", "KeyboardAvoidance"]),

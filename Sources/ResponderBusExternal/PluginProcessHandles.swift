@@ -1,4 +1,5 @@
 import CLibUV
+import CSignalCleanup
 
 #if canImport(Glibc)
     import Glibc
@@ -172,12 +173,16 @@ final class PluginProcessHandles {
             throw Failure(message: Self.describe(spawned))
         }
         pid = process.pointee.pid
+        // A signal ending a command (`responder-bus test` on Ctrl-C) kills the group too: it is not
+        // in the terminal's foreground group, so the terminal's signal does not reach it.
+        rb_cleanup_remember_group(pid)
         startReading(outputPipe)
         startReading(errorPipe)
     }
 
     deinit {
         close()
+        rb_cleanup_forget_group(pid)
         if let buffer = write.pointee.buffer { buffer.deallocate() }
         output.pointee.bytes.deallocate()
         errors.pointee.bytes.deallocate()
@@ -307,6 +312,7 @@ final class PluginProcessHandles {
     static func endGroup(of leader: pid_t) {
         guard leader > 0 else { return }
         kill(-leader, SIGKILL)
+        rb_cleanup_forget_group(leader)
     }
 
     // MARK: Writing

@@ -1,4 +1,4 @@
-import CTemporaryFiles
+import CSignalCleanup
 
 #if canImport(Glibc)
     import Glibc
@@ -50,7 +50,7 @@ package final class OutputFile {
     package let descriptor: Int32
     /// The temporary file renamed onto ``path`` by ``commit()``, if writing through one.
     private var temporary: String?
-    /// Its slot among the files a signal removes (`rb_temporary_remember`), -1 when none.
+    /// Its slot among the files a signal removes (`rb_cleanup_remember_file`), -1 when none.
     private var signalSlot: Int32 = -1
     private var closed = false
 
@@ -85,15 +85,16 @@ package final class OutputFile {
         fchmod(descriptor, 0o666 & ~Self.creationMask)
         self.descriptor = descriptor
         temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        signalSlot = template.withUnsafeBufferPointer { rb_temporary_remember($0.baseAddress!) }
+        signalSlot = template.withUnsafeBufferPointer { rb_cleanup_remember_file($0.baseAddress!) }
     }
 
     /// From now on, SIGINT, SIGTERM or SIGHUP ending the process removes the temporary files being
-    /// written (then ends it as the signal would). Only where the signal's action is the default:
+    /// written and kills the out-of-process plugins' process groups (then ends it as the signal
+    /// would). Only where the signal's action is the default:
     /// an ignored signal, or one a handler takes (the live modes' libuv watch, which completes the
     /// outputs), is left as it is. For the command; a library leaves its embedder's signals alone.
     package static func removeTemporaryFilesOnSignals() {
-        rb_temporary_remove_on_signals()
+        rb_cleanup_on_signals()
     }
 
     /// Closes the descriptor and, when writing through a temporary file, renames it into place.
@@ -113,7 +114,7 @@ package final class OutputFile {
             throw .writeFailed(name, code)
         }
         self.temporary = nil
-        rb_temporary_forget(signalSlot)
+        rb_cleanup_forget_file(signalSlot)
         signalSlot = -1
     }
 
@@ -129,7 +130,7 @@ package final class OutputFile {
     private func abandonTemporary() {
         if let temporary { unlink(temporary) }
         temporary = nil
-        rb_temporary_forget(signalSlot)
+        rb_cleanup_forget_file(signalSlot)
         signalSlot = -1
     }
 

@@ -86,4 +86,59 @@ struct PluginFaultsCLITests {
         #expect(line.contains(": plugin: plugin 'Crashy' did not answer"), "\(line)")
         #expect(line.hasSuffix("; its last line on standard error: stuck in a loop (--allow-plugin-failures lets such sessions pass)"), "\(line)")
     }
+
+    /// Whether process `pid` is running (a zombie, or gone, is not).
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+        // "pid (comm) S …": the state follows the last ')'.
+        guard let close = stat.lastIndex(of: ")") else { return false }
+        let state = stat[stat.index(close, offsetBy: 2)]
+        return state != "Z" && state != "X"
+    }
+
+    @Test(
+        "Ctrl-C or SIGTERM during test, a plugin hung: the run ends by the signal and the plugin's process group with it",
+        arguments: [SIGINT, SIGTERM])
+    func signalEndsHungPluginGroup(signal: Int32) throws {
+        let folder = TestFolders.root.appendingPathComponent("hung-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.example, toPath: folder.appendingPathComponent("a.jsonl").path)
+        let pids = folder.appendingPathComponent("pids").path
+        // On an event: start a child, note both ids, then hang.
+        let hung = try ExternalPluginCLITests.script(
+            "import subprocess, time; child = subprocess.Popen(['sleep', '300']); open(\(String(reflecting: pids)), 'w').write('%d %d' % (os.getpid(), child.pid)); time.sleep(300)"
+        )
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["test", folder.path, "--plugin-command", "python3 \(hung)", "--plugin-timeout", "600000"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var waited = 0
+        while (try? String(contentsOfFile: pids, encoding: .utf8))?.contains(" ") != true && waited < 500 {
+            usleep(20_000)
+            waited += 1
+        }
+        let ids = try String(contentsOfFile: pids, encoding: .utf8).split(separator: " ").compactMap { Int32($0) }
+        try #require(ids.count == 2 && ids.allSatisfy(Self.isRunning))
+        kill(process.processIdentifier, signal)
+        waited = 0
+        while process.isRunning && waited < 250 {
+            usleep(20_000)
+            waited += 1
+        }
+        #expect(
+            !process.isRunning,
+            "the run, and with it what it started (Foundation sees a process end when its descendants let go of its pipes), ended within 5 seconds")
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal)
+        waited = 0
+        while ids.contains(where: Self.isRunning) && waited < 100 {
+            usleep(20_000)
+            waited += 1
+        }
+        #expect(!ids.contains(where: Self.isRunning), "the plugin and its child ended with the run")
+        for id in ids where Self.isRunning(id) { kill(id, SIGKILL) }
+    }
 }
