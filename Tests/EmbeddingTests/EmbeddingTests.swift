@@ -154,7 +154,12 @@ enum ExamplePackage {
 
     private static let built: Result<URL, BuildFailed> = {
         let scratch = Run.repository.appendingPathComponent(".build-embedding")
-        let arguments = ["build", "--package-path", Run.repository.appendingPathComponent("Examples/Embedding").path, "--scratch-path", scratch.path]
+        // Without manifest caching: SwiftPM then sees files added to ResponderBus (the path
+        // dependency) since the scratch folder's last build, instead of compiling a stale list.
+        let arguments = [
+            "build", "--disable-build-manifest-caching", "--package-path", Run.repository.appendingPathComponent("Examples/Embedding").path,
+            "--scratch-path", scratch.path,
+        ]
         let start = Date()
         let run: Run
         do {
