@@ -10,24 +10,12 @@ public enum PluginProtocol {
     public static let version = 1
 
     /// The log-format events a plugin can ask for, by name.
-    static let eventNames: [String: AnyEventName] = {
-        var names: [String: AnyEventName] = [:]
-        for kind in LogEvent.KeyboardEvent.allCases { names[kind.rawValue] = kind.eventName.erased }
-        let others: [AnyEventName] = [
-            EventName.didBeginEditing.erased, EventName.didEndEditing.erased, EventName.returnKey.erased,
-            EventName.scene.erased, EventName.setFrame.erased, EventName.screen.erased, EventName.viewShift.erased,
-            EventName.scroll.erased, EventName.focusChange.erased, EventName.action.erased, EventName.resign.erased,
-            EventName.diagnostic.erased,
-        ]
-        for name in others { names[name.rawValue] = name }
-        return names
-    }()
+    static let eventNames: [String: AnyEventName] = Dictionary(
+        uniqueKeysWithValues: BuiltinEvent.allCases.filter(\.isInLog).map { ($0.name, $0.anyName) })
 
     /// The events that change the screen model: sent to every plugin, asked for or not, so that it
     /// can keep its own model.
-    public static let modelEvents: Set<String> = Set(LogEvent.KeyboardEvent.allCases.map(\.rawValue)).union([
-        "didBeginEditing", "didEndEditing", "scene", "setFrame", "screen", "viewShift", "scroll", "focusChange", "resign",
-    ])
+    public static let modelEvents: Set<String> = Set(BuiltinEvent.allCases.filter(\.changesModel).map(\.name))
 
     // MARK: Host to plugin
 

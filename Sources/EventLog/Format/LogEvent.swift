@@ -130,11 +130,7 @@ public enum LogEvent: Hashable, Sendable {
     /// Whether the format knows the event of this interned name id.
     public static func knows(_ id: Int) -> Bool { knownIDs.contains(id) }
 
-    private static let knownIDs: Set<Int> = Set(KeyboardEvent.allCases.map(\.eventName.id)).union([
-        EventName.didBeginEditing.id, EventName.didEndEditing.id, EventName.returnKey.id, EventName.scene.id,
-        EventName.setFrame.id, EventName.screen.id, EventName.viewShift.id, EventName.scroll.id,
-        EventName.focusChange.id, EventName.action.id, EventName.resign.id, EventName.diagnostic.id,
-    ])
+    private static let knownIDs: Set<Int> = Set(BuiltinEvent.allCases.filter(\.isInLog).map(\.rawValue))
 
     /// The log event for a bus event, or `nil` for events the format does not know (such as
     /// `turnSettled` or a plugin's own events).

@@ -39,6 +39,9 @@ package enum BuiltinEvent: Int, CaseIterable, Sendable {
     /// Whether a log may hold it.
     package var isInLog: Bool { source != .bookkeeping }
 
+    /// Its name on the bus, erased (a built-in event's id is its raw value).
+    package var anyName: AnyEventName { AnyEventName(id: rawValue) }
+
     /// Whether the screen model applies it before anyone sees it (see ``Bus``'s screen-model stage).
     package var changesModel: Bool {
         switch self {
