@@ -205,7 +205,7 @@ struct PluginServer {
     /// How long the plugin asks again for the host's next line before it sleeps in `poll`, giving
     /// its core away at each try (`sched_yield`): longer than the host's wait for an answer, since
     /// between two deliveries the host replays the events the plugin did not ask for, and a wake-up
-    /// from `poll` costs about 100 µs on a virtual machine.
+    /// from `poll` costs far more than the wait.
     static let spin = Duration.microseconds(500)
 
     private static let turnEndPrefix = Array("{\"seq\":".utf8)

@@ -47,8 +47,8 @@ struct ProcessFault: Error, Equatable {
 /// callback — and a libuv loop cannot be run from inside one of its own callbacks. The plugin's
 /// loop is run from there instead, on the same thread; it is never run anywhere else.
 ///
-/// Why `uv_pipe` and not `UV_CREATE_PIPE`: libuv makes the latter a socket pair, and a round trip
-/// over socket pairs measured 5–8 µs at p50 on this machine against 1.4–2.7 µs over pipes.
+/// Why `uv_pipe` and not `UV_CREATE_PIPE`: libuv makes the latter a socket pair, whose round trip
+/// is several times slower than a pipe's (the README's benchmark section has the numbers).
 ///
 /// Its input is written with `SIGPIPE` blocked on the writing thread, so a plugin that died makes
 /// a write fail instead of ending the host. Loop-confined, like the plugin that owns it.
@@ -129,8 +129,7 @@ final class PluginProcess {
     /// The next line of its standard output (without the line break), waiting until `deadline`.
     func readLine(before deadline: ContinuousClock.Instant) throws(ProcessFault) -> ArraySlice<UInt8> {
         // An answer usually comes within microseconds: look again for a moment before the loop
-        // sleeps, whose wake-up costs about 100 µs on a virtual machine (a round trip measured
-        // 100 µs at p50 sleeping at once, 6 µs with both sides looking again for up to 50 µs).
+        // sleeps, since waking a sleeping thread costs far more than the answer takes.
         var spinUntil = ContinuousClock.now + Self.spin
         while true {
             if let line = output.nextLine() { return line }

@@ -7,10 +7,9 @@ import ResponderBus
 /// the bus, the plugins and the output, which must stay on the loop. The reader thread hands over
 /// batches of items — records, and the rejected lines among them — in line order, through a
 /// bounded `BatchChannel` (sixteen batches of ``batchSize`` items by default; a reader waiting for
-/// room is woken once eight are taken), so memory stays flat in the log's size. Sixteen rather than
-/// four: waking the reader takes its time on a loaded two-core machine (up to ~100 µs here), and
-/// with two batches left the replay ran dry while it woke (the benchmark cases "replay 1000000
-/// events…" were 5–12% faster in wall time with the deeper channel, for 0.8 MB). The consumer takes each
+/// room is woken once eight are taken), so memory stays flat in the log's size. The channel is
+/// deep enough that the replay does not run dry while a sleeping reader wakes (the README's
+/// benchmark section has the measurements). The consumer takes each
 /// record out of its batch's buffer by moving it: nothing is copied or retained twice, and no
 /// ``LogReader/Item`` is made for a record the replay posts.
 ///

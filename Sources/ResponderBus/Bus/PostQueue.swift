@@ -7,8 +7,7 @@ import DequeModule
 /// Most of them hold one element at a time (a plugin's derived event behind the event it decided
 /// on; a turn's settle) and drain it at once: through the slot, the element is moved in and out,
 /// where a `Deque` copies it in (a retain of its closure's context, and a release of the caller's
-/// copy). Atomic reference counting costs about 11 ns an operation on the benchmark machine, more
-/// than the rest of what queueing does.
+/// copy), which costs more than the rest of what queueing does.
 @usableFromInline
 struct SlotQueue<Element> {
     /// The oldest element; `nil` only when the queue is empty.
