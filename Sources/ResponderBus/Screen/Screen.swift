@@ -220,7 +220,7 @@ public final class Screen {
     private func lookUp(_ id: ViewID) -> Borrowed<ViewNode>? {
         // Read in place (the stored field, `find` inlined): a call through `value`'s getter copied
         // the look-ups for every call.
-        if let recent = _storage._value.recentLookups.find(id) { return recent }
+        if let recent = _storage.value.recentLookups.find(id) { return recent }
         guard let node = _storage.value.index[id] else { return nil }
         let unmanaged = Borrowed(node)
         _storage.value.recentLookups.remember(id, unmanaged)
@@ -379,7 +379,7 @@ public final class Screen {
 
     /// The root view's identity, read without counting a reference to it.
     private var rootIdentity: ObjectIdentifier? {
-        _storage._value.root.map { ObjectIdentifier($0) }
+        _storage.value.root.map { ObjectIdentifier($0) }
     }
 
     /// Converts a rectangle from the coordinates of `from` to those of `to`; `nil` stands for the

@@ -150,10 +150,10 @@ public final class ViewNode {
     private static func visit(_ node: Borrowed<ViewNode>, _ visit: (ViewNode) -> SubtreeVisit) {
         node.with { view in
             // A leaf's (empty) children are not reached for: that costs a retain and a release.
-            guard visit(view) == .descend, !view._storage._value.children.isEmpty else { return }
+            guard visit(view) == .descend, !view._storage.value.children.isEmpty else { return }
             // The stored field itself: through `value`'s getter the whole storage was copied
             // (and destroyed) for every view visited.
-            view._storage._value.children.withUnsafeBufferPointer { children in
+            view._storage.value.children.withUnsafeBufferPointer { children in
                 for index in children.indices { Self.visit(Borrowed(children[index]), visit) }
             }
         }
