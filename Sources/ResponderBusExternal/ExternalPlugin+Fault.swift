@@ -19,9 +19,6 @@ extension ExternalPlugin {
             case stopped
         }
 
-        /// How many of the plugin's last standard-error lines a fault keeps.
-        public static let errorLinesKept = 20
-
         /// The plugin's name.
         public let plugin: String
         /// What it did: `exited with status 3`, `did not answer within 0.2 seconds`, ….
@@ -30,8 +27,9 @@ extension ExternalPlugin {
         public let outcome: Outcome
         /// The log time of the fault, in seconds.
         public let t: Double
-        /// The last lines the plugin wrote to standard error before the fault (a Python traceback,
-        /// say), oldest first; at most ``errorLinesKept``.
+        /// The last lines the plugin wrote to standard error since the delivery before the fault
+        /// (the end of a Python traceback, say), oldest first, blank ones left out: at most 12,
+        /// each cut at 300 bytes, counting lines that were too many to forward as diagnostics.
         public let lastErrorLines: [String]
 
         /// Creates a fault.

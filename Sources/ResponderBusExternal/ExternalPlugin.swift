@@ -104,9 +104,6 @@ public final class ExternalPlugin: EventObserving {
     /// Called on the loop with each fault, after its diagnostic was posted (to say it at once, on a
     /// terminal, say).
     public var onFault: ((Fault) -> Void)?
-    /// The last lines the plugin wrote to standard error (at most ``Fault/errorLinesKept``): what a
-    /// fault quotes as the plugin's own last words.
-    private var recentErrorLines: [String] = []
 
     private let header: LogHeader
     private var process: PluginProcess?
@@ -325,8 +322,6 @@ public final class ExternalPlugin: EventObserving {
         let taken = process.errorLines()
         for line in taken.lines where !line.isEmpty {
             context.diagnose(.info, line)
-            if recentErrorLines.count == Fault.errorLinesKept { recentErrorLines.removeFirst() }
-            recentErrorLines.append(line)
         }
         if taken.dropped > 0 {
             context.diagnose(.info, "plugin '\(name)' wrote \(taken.dropped) more lines to standard error; dropped")
@@ -352,8 +347,9 @@ public final class ExternalPlugin: EventObserving {
     private func fail(_ context: PluginContext, _ what: String, lastWords: Bool = false) {
         pendingModel.removeAll()
         var what = what
+        var words: [String] = []
         if let process {
-            let words = forwardErrors(context).filter { !$0.allSatisfy(\.isWhitespace) }
+            words = forwardErrors(context).filter { !$0.allSatisfy(\.isWhitespace) }
             if lastWords, !words.isEmpty {
                 what += "; its standard error ended: " + words.map { $0.trimmingSpaces }.joined(separator: " | ")
             }
@@ -373,8 +369,7 @@ public final class ExternalPlugin: EventObserving {
             isDisabled = true
             outcome = .disabled(afterFailures: restarts + 1)
         }
-        let fault = Fault(plugin: name, what: what, outcome: outcome, t: context.now.seconds, lastErrorLines: recentErrorLines)
-        recentErrorLines.removeAll()
+        let fault = Fault(plugin: name, what: what, outcome: outcome, t: context.now.seconds, lastErrorLines: words)
         faults.append(fault)
         report(fault.message, context)
         onFault?(fault)
