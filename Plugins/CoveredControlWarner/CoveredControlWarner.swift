@@ -16,7 +16,7 @@ public final class CoveredControlWarner: TurnObserving {
     public var preferredPosition: PluginPosition? { .after("KeyboardAvoidance") }
 
     /// The buttons warned about last, to say nothing twice.
-    private let warned = LoopConfined<[ViewID]>([])
+    private var warned: [ViewID] = []
 
     /// Creates the plugin.
     public init(name: String = "CoveredControlWarner") {
@@ -27,8 +27,8 @@ public final class CoveredControlWarner: TurnObserving {
     public func turnDidSettle(context: PluginContext) {
         let findings = CoveredControls.covered(CoveredControls.controls(on: context.screen), by: context.keyboard.coveredPart)
         let ids = findings.map(\.id)
-        guard ids != warned.value else { return }
-        warned.value = ids
+        guard ids != warned else { return }
+        warned = ids
         guard !findings.isEmpty else { return }
         let list = findings.map { "'\($0.id)' (\(Self.points($0.coveredHeight)) pt)" }.joined(separator: ", ")
         var metadata: [String: String] = [:]

@@ -19,28 +19,15 @@ public final class FieldAdvancing: ReturnKeyObserving {
     /// The plugin's name: `"FieldAdvancing"`.
     public let name: String
     /// The field order.
-    public var navigator: FieldNavigator {
-        get { settings.value.navigator }
-        set { settings.value.navigator = newValue }
-    }
+    public var navigator: FieldNavigator
     /// Whether Return in a text view advances instead of inserting a newline. Default `false`.
-    public var textViewReturnAdvances: Bool {
-        get { settings.value.textViewReturnAdvances }
-        set { settings.value.textViewReturnAdvances = newValue }
-    }
-
-    /// What the plugin reads on every Return, in the core's loop-confined box (stored properties of
-    /// a class are checked for exclusivity at run time on every read).
-    private struct Settings {
-        var navigator: FieldNavigator
-        var textViewReturnAdvances: Bool
-    }
-    private let settings: LoopConfined<Settings>
+    public var textViewReturnAdvances: Bool
 
     /// Creates the plugin.
     public init(order: FieldOrder = .tag, textViewReturnAdvances: Bool = false, name: String = "FieldAdvancing") {
         self.name = name
-        settings = LoopConfined(Settings(navigator: FieldNavigator(order: order), textViewReturnAdvances: textViewReturnAdvances))
+        navigator = FieldNavigator(order: order)
+        self.textViewReturnAdvances = textViewReturnAdvances
     }
 
     /// Decides and emits what Return does.

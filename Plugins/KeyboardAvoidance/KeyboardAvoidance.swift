@@ -39,42 +39,39 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
     public let name: String
     /// When the rule is applied.
     public var timing: Timing {
-        get { state.value.timing }
-        set { state.value.timing = newValue }
+        get { when }
+        set { when = newValue }
     }
     /// Whether another app's keyboard (`isLocal: false`) is avoided too. Default `false`.
     public var honorsOtherAppsKeyboards: Bool {
-        get { state.value.honorsOtherAppsKeyboards }
+        get { honorsOtherApps }
         set {
-            state.value.honorsOtherAppsKeyboards = newValue
-            state.value.inputs &+= 1
+            honorsOtherApps = newValue
+            inputs &+= 1
         }
     }
     /// The gap kept above the keyboard for fields that set no `keyboardDistance`.
     public var defaultGap: Double {
-        get { state.value.defaultGap }
+        get { gap }
         set {
-            state.value.defaultGap = newValue
-            state.value.inputs &+= 1
+            gap = newValue
+            inputs &+= 1
         }
     }
 
-    /// What the plugin reads on every event, in the core's loop-confined box (no run-time
-    /// exclusivity checks, no unsafe code here).
-    private struct State {
-        var timing: Timing
-        var defaultGap: Double
-        var honorsOtherAppsKeyboards = false
-        /// Set from a `screen` event to the end of its loop turn: a rotation is decided once.
-        var screenChangingThisTurn = false
-        /// The offset and inset each scroll view had before avoidance changed it.
-        var restingScroll: [ViewID: (offsetY: Double, bottomInset: Double)] = [:]
-        /// Counts the changes to what a decision reads besides the screen and the keyboard: the
-        /// settings and ``restingScroll``.
-        var inputs: UInt64 = 0
-        /// What the last decision was made from (see ``DecisionInputs``).
-        var lastDecision: DecisionInputs?
-    }
+    private var when: Timing
+    private var honorsOtherApps: Bool
+    private var gap: Double
+    /// Set from a `screen` event to the end of its loop turn: a rotation is decided once.
+    private var screenChangingThisTurn = false
+    /// The offset and inset each scroll view had before avoidance changed it; changed only through
+    /// ``setRestingScroll(_:of:)`` and ``forgetRestingScroll()``, which count the change in ``inputs``.
+    private var restingScroll: [ViewID: (offsetY: Double, bottomInset: Double)] = [:]
+    /// Counts the changes to what a decision reads besides the screen and the keyboard: the
+    /// settings and ``restingScroll``.
+    private var inputs: UInt64 = 0
+    /// What the last decision was made from (see ``DecisionInputs``).
+    private var lastDecision: DecisionInputs?
 
     /// What a decision is made from, in a form cheap to compare: the screen (`Screen.identity` and
     /// `Screen.revision`, which moves with every change of its views, first responder, size and
@@ -89,18 +86,15 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
         var covering: Rect?
         var inputs: UInt64
     }
-    private let state: LoopConfined<State>
 
-    private var screenChangingThisTurn: Bool {
-        get { state.value.screenChangingThisTurn }
-        set { state.value.screenChangingThisTurn = newValue }
+    private func setRestingScroll(_ resting: (offsetY: Double, bottomInset: Double)?, of id: ViewID) {
+        restingScroll[id] = resting
+        inputs &+= 1
     }
-    private var restingScroll: [ViewID: (offsetY: Double, bottomInset: Double)] {
-        get { state.value.restingScroll }
-        _modify {
-            state.value.inputs &+= 1
-            yield &state.value.restingScroll
-        }
+
+    private func forgetRestingScroll() {
+        restingScroll.removeAll()
+        inputs &+= 1
     }
 
     /// Creates the plugin.
@@ -109,8 +103,9 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
         defaultGap: Double = AvoidanceRule.defaultGap, name: String = "KeyboardAvoidance"
     ) {
         self.name = name
-        state = LoopConfined(State(timing: timing, defaultGap: defaultGap))
-        self.honorsOtherAppsKeyboards = honorsOtherAppsKeyboards
+        when = timing
+        gap = defaultGap
+        honorsOtherApps = honorsOtherAppsKeyboards
     }
 
     /// The events other than keyboard and editing events that avoidance depends on.
@@ -124,7 +119,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
     /// The part of the screen the keyboard covers now, as avoidance sees it (another app's keyboard
     /// counted only when ``honorsOtherAppsKeyboards``).
     public func coveredPart(on screen: Screen) -> Rect? {
-        screen.keyboard.coveredPart(includingOtherApps: honorsOtherAppsKeyboards)
+        screen.keyboard.coveredPart(includingOtherApps: honorsOtherApps)
     }
 
     // MARK: Keyboard events
@@ -132,7 +127,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
     /// Decides on a keyboard event (any of the six) that tells where the keyboard is; the bus has
     /// already noted it in the model.
     public func keyboardEvent(_ event: Event<KeyboardInfo>, context: PluginContext) {
-        if KeyboardState.counts(event.payload, isHide: event.name.isHide, followsOtherApps: honorsOtherAppsKeyboards) {
+        if KeyboardState.counts(event.payload, isHide: event.name.isHide, followsOtherApps: honorsOtherApps) {
             decideUnlessDeferred(context)
         }
     }
@@ -157,7 +152,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
     /// Decides on focus, frame and screen changes.
     public func observe(_ event: AnyEvent, context: PluginContext) {
         if event.name == EventName.scene {
-            restingScroll.removeAll()
+            forgetRestingScroll()
         }
         if event.name == EventName.screen, !defersToSettledTurns(context), !screenChangingThisTurn {
             // Rotation: iOS sends the screen change, frame changes and a willHide/willShow pair (or
@@ -174,7 +169,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
     }
 
     private func defersToSettledTurns(_ context: PluginContext) -> Bool {
-        switch timing {
+        switch when {
         case .automatic: context.turnsAreSettled
         case .everyEvent: false
         case .settledTurns: true
@@ -190,7 +185,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
     /// Puts back the scroll views avoidance changed, but `kept`.
     private func restoreScrollViews(except kept: ViewNode?, on screen: Screen, _ context: PluginContext) {
         for (id, resting) in restingScroll where id != kept?.id {
-            restingScroll[id] = nil
+            setRestingScroll(nil, of: id)
             if let node = screen.view(id), node.contentOffset.y != resting.offsetY || node.contentInset.bottom != resting.bottomInset {
                 context.post(.scroll, ScrollChange(view: id, contentOffsetY: resting.offsetY, bottomInset: resting.bottomInset))
             }
@@ -209,14 +204,13 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
         // before it returns (outside a dispatch, a post is delivered at once), and the next
         // decision must then look again.
         let revision = screen.revision
-        if let last = state.value.lastDecision, last.revision == revision, last.covering == covering,
-            last.inputs == state.value.inputs, last.screen == screen.identity
+        if let last = lastDecision, last.revision == revision, last.covering == covering, last.inputs == inputs,
+            last.screen == screen.identity
         {
             return
         }
         defer {
-            state.value.lastDecision = DecisionInputs(
-                screen: screen.identity, revision: revision, covering: covering, inputs: state.value.inputs)
+            lastDecision = DecisionInputs(screen: screen.identity, revision: revision, covering: covering, inputs: inputs)
         }
         var field: ViewNode? = screen.firstResponder
         if let focused = field, !focused.isVisible { field = nil }
@@ -235,7 +229,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
         var scroll: ScrollChange?
         if let field {
             var frame = screen.frameInScreen(of: field, unmoved: true)
-            let gap = field.keyboardDistance ?? defaultGap
+            let gap = field.keyboardDistance ?? self.gap
             if let scrollView {
                 let resting = restingScroll[scrollView.id] ?? (scrollView.contentOffset.y, scrollView.contentInset.bottom)
                 // Measure the field as if its scroll view were still at rest.
@@ -258,9 +252,9 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
 
         if let scroll, let node = screen.view(scroll.view) {
             if covering != nil, restingScroll[scroll.view] == nil {
-                restingScroll[scroll.view] = (node.contentOffset.y, node.contentInset.bottom)
+                setRestingScroll((node.contentOffset.y, node.contentInset.bottom), of: scroll.view)
             } else if covering == nil {
-                restingScroll[scroll.view] = nil
+                setRestingScroll(nil, of: scroll.view)
             }
             if node.contentOffset.y != scroll.contentOffsetY || node.contentInset.bottom != scroll.bottomInset {
                 context.post(.scroll, scroll)
@@ -270,7 +264,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
         let target = screen.restingRootOriginY + rootOffsetY
         if screen.root != nil, target != screen.rootOriginY {
             let model = screen.keyboard
-            let animation = (honorsOtherAppsKeyboards ? model.anyApp.latest : model.ownApp.latest) ?? KeyboardInfo()
+            let animation = (honorsOtherApps ? model.anyApp.latest : model.ownApp.latest) ?? KeyboardInfo()
             context.post(.viewShift, ViewShift(originY: target, duration: animation.effectiveDuration, curve: animation.effectiveCurve))
         }
     }

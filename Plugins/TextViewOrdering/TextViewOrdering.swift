@@ -30,41 +30,12 @@ public final class TextViewOrdering: KeyboardObserving, EditingObserving, EventO
     /// The plugin's name: `"TextViewOrdering"`.
     public let name: String
     /// How long a held keyboard frame waits for its field before a diagnostic says so.
-    public var heldFrameTimeout: Duration {
-        get { state.value.heldFrameTimeout }
-        set { state.value.heldFrameTimeout = newValue }
-    }
+    public var heldFrameTimeout: Duration
 
-    /// What the plugin touches on every event, in the core's loop-confined box (no run-time
-    /// exclusivity checks, no unsafe code here).
-    private struct State {
-        var heldFrameTimeout: Duration
-        var settler: TurnSettler
-        var window: ScheduledWork?
-        var heldTimeout: ScheduledWork?
-        var reportedHold: Duration?
-    }
-    private let state: LoopConfined<State>
-    /// The end-of-turn `turnSettled`, re-posted (coalesced) after every event of a turn: made once,
-    /// so that re-posting it allocates nothing, and a `let`, so that it is passed without a retain.
-    private let settledPost: RepeatedPost<TurnSettled>
-
-    private var settler: TurnSettler {
-        get { state.value.settler }
-        _modify { yield &state.value.settler }
-    }
-    private var window: ScheduledWork? {
-        get { state.value.window }
-        set { state.value.window = newValue }
-    }
-    private var heldTimeout: ScheduledWork? {
-        get { state.value.heldTimeout }
-        set { state.value.heldTimeout = newValue }
-    }
-    private var reportedHold: Duration? {
-        get { state.value.reportedHold }
-        set { state.value.reportedHold = newValue }
-    }
+    private var settler: TurnSettler
+    private var window: ScheduledWork?
+    private var heldTimeout: ScheduledWork?
+    private var reportedHold: Duration?
 
     /// Creates the plugin.
     ///
@@ -75,8 +46,8 @@ public final class TextViewOrdering: KeyboardObserving, EditingObserving, EventO
     ///   - name: the plugin's name, `"TextViewOrdering"` unless you run two.
     public init(settleWindow: Duration? = nil, heldFrameTimeout: Duration = .seconds(1), name: String = "TextViewOrdering") {
         self.name = name
-        state = LoopConfined(State(heldFrameTimeout: heldFrameTimeout, settler: TurnSettler(settleWindow: settleWindow)))
-        settledPost = RepeatedPost(.turnSettled, initial: TurnSettled(collapsedEvents: 0, firstResponder: nil), derivedBy: name)
+        self.heldFrameTimeout = heldFrameTimeout
+        settler = TurnSettler(settleWindow: settleWindow)
     }
 
     /// The settle window for keyboard bursts, `nil` when off.
@@ -141,7 +112,7 @@ public final class TextViewOrdering: KeyboardObserving, EditingObserving, EventO
 
     private func postSettled(_ context: PluginContext, style: PostingStyle) {
         let payload = TurnSettled(collapsedEvents: settler.pendingEvents, firstResponder: context.firstResponder?.id)
-        context.post(payload, through: settledPost, style: style, coalescing: .onName)
+        context.post(.turnSettled, payload, style: style, coalescing: .onName)
     }
 
     private func settled(_ context: PluginContext) {

@@ -199,26 +199,24 @@ struct BusPostingStyleTests {
     }
 }
 
-/// Counts each turn's keyboard events and re-posts the count after every one of them through a
-/// ``RepeatedPost``, the way the text-view ordering plugin posts `turnSettled`.
+/// Counts each turn's keyboard events and re-posts the count after every one of them, coalesced on
+/// its name, the way the text-view ordering plugin posts `turnSettled`.
 final class RepeatingCounter: KeyboardObserving {
     static let counted = EventName<Int>("test.repeatedCount")
     let name = "RepeatingCounter"
     var style: PostingStyle = .asap
     private var count = 0
-    private var repeated: RepeatedPost<Int>?
     private(set) var lastContext: PluginContext?
 
     func keyboardWillChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) {
         lastContext = context
         count += 1
-        if repeated == nil { repeated = RepeatedPost(Self.counted, initial: 0, context: context) }
-        context.post(count, through: repeated!, style: style, coalescing: .onName)
+        context.post(Self.counted, count, style: style, coalescing: .onName)
     }
 }
 
-@Suite("Repeated posts: delivered like a coalesced post, with the latest payload")
-struct RepeatedPostTests {
+@Suite("Coalesced re-posts: the only queued event changed in place, delivered like any coalesced post")
+struct CoalescedRepostTests {
     /// A bus with `counter` registered, and a log of the counts and the other queued events, in
     /// delivery order.
     final class Setup {
@@ -331,29 +329,25 @@ struct RepeatedPostTests {
         #expect(setup.entries.count == 2)
     }
 
-    /// Posts the count of its keyboard events through a repeated post of its own name.
+    /// Posts the count of its keyboard events, coalesced, under a name of its own.
     final class NamedCounter: KeyboardObserving {
         let name: String
         let counted: EventName<Int>
         private var count = 0
-        private let repeated: RepeatedPost<Int>
 
         init(_ name: String) {
             self.name = name
             counted = EventName<Int>("test.\(name)")
-            repeated = RepeatedPost(counted, initial: 0, derivedBy: name)
         }
 
         func keyboardWillChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) {
             count += 1
-            context.post(count, through: repeated, style: .asap, coalescing: .onName)
+            context.post(counted, count, style: .asap, coalescing: .onName)
         }
     }
 
-    @Test("one repeated post used on two buses is delivered on each, through each bus's own table")
+    @Test("one plugin on two buses: each bus queues and coalesces its own posts")
     func twoBuses() throws {
-        // The bus names a queued repeated post by its index in a table of its own: the same post
-        // sits at different indexes on the two buses (another one comes first on the second).
         let shared = NamedCounter("shared")
         let first = NamedCounter("first")
         let (loopA, loopB) = (VirtualTimeLoop(), VirtualTimeLoop())
@@ -375,5 +369,34 @@ struct RepeatedPostTests {
         loopB.run()
         #expect(seen == ["B first 1", "B 1 by shared", "A 2 by shared", "B first 2", "B 3 by shared"])
         _ = tokens
+    }
+
+    @Test("changed in place only when the new post would have removed it: another sender under .onSender queues beside it")
+    func senderKept() throws {
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop)
+        final class Sender {}
+        let (first, second) = (Sender(), Sender())
+        var seen: [String] = []
+        let token = bus.observe(RepeatingCounter.counted) { event in
+            seen.append("\(event.payload) from \(event.sender === first ? "first" : "second")")
+        }
+        loop.runAsTurn {
+            bus.post(RepeatingCounter.counted, 1, sender: first, style: .asap, coalescing: [.onName, .onSender])
+            bus.post(RepeatingCounter.counted, 2, sender: second, style: .asap, coalescing: [.onName, .onSender])
+            #expect(bus.queuedEventCount == 2)
+        }
+        loop.run()
+        #expect(seen == ["1 from first", "2 from second"])
+        // On the name alone, the second sender's post takes the first's place, with its sender.
+        seen = []
+        loop.runAsTurn {
+            bus.post(RepeatingCounter.counted, 3, sender: first, style: .asap, coalescing: .onName)
+            bus.post(RepeatingCounter.counted, 4, sender: second, style: .asap, coalescing: .onName)
+            #expect(bus.queuedEventCount == 1)
+        }
+        loop.run()
+        #expect(seen == ["4 from second"])
+        _ = token
     }
 }

@@ -13,7 +13,6 @@
 /// | `BusAnchor` | the bus | the bus: it clears the anchor, under the anchor's lock, first thing in `deinit` |
 /// | `CrossThreadInbox` | a channel | the inbox's own `channels` array, which never shrinks |
 /// | `Screen` | the last view looked up | the screen's index: every change to it forgets the look-up |
-/// | `QueuedPost.deliver(to:)` | a repeated post's delivery | the bus's table of them (`DeliveryState.repeatedDeliveries`), which never shrinks |
 /// | `ViewNode` | a view's parent | the parent: it clears its children's links when it lets them go or goes |
 ///
 /// ## Invariant

@@ -42,11 +42,19 @@ struct DeliveryState {
     /// The delivery lists as they were before each change made during the current outermost post
     /// (see ``deliveryRecords(for:)``); emptied when it ends.
     @usableFromInline var pinnedDeliveries: [ContiguousArray<ObserverRecord>] = []
-    /// The deliveries of the repeated posts used on this bus, which their queued posts name by
-    /// index (see ``repeatedDelivery(at:)``). Never shrinks while the bus lives.
-    @usableFromInline var repeatedDeliveries: ContiguousArray<RepeatedDelivery> = []
+    /// The last queued event delivered, with its name id, kept for the next asap or when-idle post
+    /// of that name (see ``takeSpareEvent(nameID:)``); its sender already let go, its payload kept
+    /// until then.
+    @usableFromInline var spareEvent: (nameID: Int, event: any QueuedEvent)?
 
     @usableFromInline init() {}
+
+    /// The kept event, when it was of name id `nameID` (and so of its payload type), taken out.
+    @inlinable
+    mutating func takeSpareEvent(nameID: Int) -> (any QueuedEvent)? {
+        guard spareEvent?.nameID == nameID else { return nil }
+        return spareEvent.take()?.event
+    }
 }
 
 extension DeliveryState {
@@ -93,44 +101,5 @@ extension DeliveryState {
     @usableFromInline
     mutating func unpinDeliveries() {
         pinnedDeliveries.removeAll()
-    }
-}
-
-/// A ``RepeatedPost``'s delivery, in the bus's table of them: a queued repeated post names it by
-/// index and holds no counted reference, where a closure in each queued post cost a retain and a
-/// release of its context in every turn.
-@usableFromInline
-final class RepeatedDelivery {
-    /// The repeated post, kept as long as the bus, so that no other one can take its place (or
-    /// its address) in the table.
-    let owner: AnyObject
-    let deliver: (Bus) -> Void
-
-    init(owner: AnyObject, deliver: @escaping (Bus) -> Void) {
-        self.owner = owner
-        self.deliver = deliver
-    }
-}
-
-extension DeliveryState {
-    /// The index of `owner`'s delivery in ``repeatedDeliveries``, found at `hint` (where it was
-    /// last time) or by a search, or added with `deliver` the first time `owner` is posted here.
-    @usableFromInline
-    mutating func repeatedDeliveryIndex(of owner: AnyObject, hint: Int, deliver: @escaping (Bus) -> Void) -> Int {
-        if hint >= 0 && hint < repeatedDeliveries.count && repeatedDeliveries[hint].owner === owner { return hint }
-        if let index = repeatedDeliveries.firstIndex(where: { $0.owner === owner }) { return index }
-        repeatedDeliveries.append(RepeatedDelivery(owner: owner, deliver: deliver))
-        return repeatedDeliveries.count - 1
-    }
-
-    /// The delivery at `index`, lent without a retain.
-    ///
-    /// ## Invariant
-    ///
-    /// ``repeatedDeliveries`` never shrinks and never replaces an element while the bus lives, so
-    /// the delivery outlives every use of the `Borrowed` the bus makes (it calls it and lets it
-    /// go; a delivery registered meanwhile only appends).
-    mutating func repeatedDelivery(at index: Int) -> Borrowed<RepeatedDelivery> {
-        Borrowed(repeatedDeliveries[index])
     }
 }

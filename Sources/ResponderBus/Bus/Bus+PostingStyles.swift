@@ -3,46 +3,33 @@ import DequeModule
 /// An event waiting in the bus's as-soon-as-possible or when-idle queue.
 @usableFromInline
 struct QueuedPost {
-    let nameID: Int
-    let senderID: ObjectIdentifier?
-    let sequence: UInt64
-    /// What delivers it; `nil` for a repeated post, which the bus's table delivers.
-    let deliver: ((Bus) -> Void)?
-    /// A repeated post's index in the bus's table of repeated deliveries.
-    let repeatedIndex: Int
+    @usableFromInline var nameID: Int
+    @usableFromInline var senderID: ObjectIdentifier?
+    @usableFromInline var sequence: UInt64
+    /// What it delivers.
+    @usableFromInline let event: any QueuedEvent
 
-    @usableFromInline
-    init(nameID: Int, senderID: ObjectIdentifier?, sequence: UInt64, deliver: @escaping (Bus) -> Void) {
+    @inlinable
+    init(nameID: Int, senderID: ObjectIdentifier?, sequence: UInt64, event: any QueuedEvent) {
         self.nameID = nameID
         self.senderID = senderID
         self.sequence = sequence
-        self.deliver = deliver
-        repeatedIndex = -1
+        self.event = event
     }
 
-    /// A repeated post (``RepeatedPost``), delivered by the bus's delivery at `repeatedIndex`.
     @usableFromInline
-    init(nameID: Int, sequence: UInt64, repeatedIndex: Int) {
-        self.nameID = nameID
-        senderID = nil
-        self.sequence = sequence
-        deliver = nil
-        self.repeatedIndex = repeatedIndex
-    }
-
-    /// Delivers the event. Consuming: the post is taken from its queue, and a copy would retain
-    /// the closure's context around the call.
-    consuming func deliver(to bus: Bus) {
-        if let deliver {
-            deliver(bus)
-        } else {
-            bus.state.repeatedDelivery(at: repeatedIndex).with { $0.deliver(bus) }
-        }
-    }
-
     func matches(nameID: Int, senderID: ObjectIdentifier?, _ mask: Coalescing) -> Bool {
         (!mask.contains(.onName) || self.nameID == nameID) && (!mask.contains(.onSender) || self.senderID == senderID)
     }
+}
+
+/// What a queued post delivers: an event of one payload type, posted when its turn comes.
+@usableFromInline
+protocol QueuedEvent: AnyObject {
+    /// Posts the event on `bus`.
+    func deliver(to bus: Bus)
+    /// Lets the sender go, once delivered: the event is kept for the next post of its name.
+    func dropSender()
 }
 
 extension Bus {
@@ -63,23 +50,45 @@ extension Bus {
         // Inlinable, so that plugins' posts are specialised for their payload in their own module.
         loop.assertInLoop()
         if !coalescing.isEmpty && hasQueuedEvents {
+            if style == .asap && replaceOnlyQueuedEvent(name, payload, sender: sender, origin: origin, coalescing) { return }
             removeQueued(nameID: name.id, senderID: sender.map(ObjectIdentifier.init), coalescing)
         }
         switch style {
         case .now:
             post(name, payload, sender: sender, origin: origin)
         case .asap, .whenIdle:
-            let queued = QueuedPost(nameID: name.id, senderID: sender.map(ObjectIdentifier.init), sequence: makeSequence()) { bus in
-                bus.post(name, payload, sender: sender, origin: origin)
+            let event: QueuedPayload<Payload>
+            if let spare = state.takeSpareEvent(nameID: name.id) {
+                // The name id fixes the payload type.
+                event = assumingType(spare, QueuedPayload<Payload>.self)
+                event.replace(payload, sender: sender, origin: origin)
+            } else {
+                event = QueuedPayload(name, payload, sender: sender, origin: origin)
             }
-            enqueue(queued, whenIdle: style == .whenIdle)
+            enqueue(
+                QueuedPost(nameID: name.id, senderID: sender.map(ObjectIdentifier.init), sequence: makeSequence(), event: event),
+                whenIdle: style == .whenIdle)
         }
     }
 
-    /// Whether the only queued event (of either queue) is the asap one with `sequence`.
-    @usableFromInline
-    func isOnlyQueuedEvent(sequence: UInt64) -> Bool {
-        sequence != 0 && state.idleQueue.isEmpty && state.asapQueue.holdsOnly(sequence: sequence)
+    /// When the only queued event (of either queue) is an asap one that a coalesced asap post of
+    /// `name` would remove, changes it in place into the new post and returns `true`: removing it
+    /// and queueing the new one at the back leaves the same queue, one allocation later (a turn's
+    /// settle is posted again after every event of the turn).
+    @inlinable
+    func replaceOnlyQueuedEvent<Payload>(
+        _ name: EventName<Payload>, _ payload: Payload, sender: AnyObject?, origin: EventOrigin, _ coalescing: Coalescing
+    ) -> Bool {
+        let senderID = sender.map(ObjectIdentifier.init)
+        guard state.idleQueue.isEmpty, state.asapQueue.rest.isEmpty, state.asapQueue.head?.nameID == name.id,
+            state.asapQueue.head?.matches(nameID: name.id, senderID: senderID, coalescing) == true,
+            let event = state.asapQueue.head?.event
+        else { return false }
+        // The name id fixes the payload type.
+        assumingType(event, QueuedPayload<Payload>.self).replace(payload, sender: sender, origin: origin)
+        state.asapQueue.head?.senderID = senderID
+        state.asapQueue.head?.sequence = makeSequence()
+        return true
     }
 
     /// Whether either queue holds an event.
@@ -132,10 +141,19 @@ extension Bus {
             + state.idleQueue.removeMatching(nameID: nameID, senderID: senderID, mask)
     }
 
+    /// Delivers a post taken from its queue, then keeps its event for the next post of its name
+    /// (``DeliveryState/spareEvent``): a turn's settle, queued once per turn, then allocates nothing.
+    private func deliverAndKeep(_ queued: consuming QueuedPost) {
+        let (event, nameID) = (queued.event, queued.nameID)
+        event.deliver(to: self)
+        event.dropSender()
+        state.spareEvent = (nameID, event)
+    }
+
     private func drainASAP() {
         // Events queued asap while draining join this drain, as end-of-turn work does; each is
         // taken from the queue only when its turn comes, so a later post can still coalesce it away.
-        while let next = state.asapQueue.popFirst() { next.deliver(to: self) }
+        while let next = state.asapQueue.popFirst() { deliverAndKeep(next) }
         asapDrainScheduled = false
     }
 
@@ -143,7 +161,7 @@ extension Bus {
         // Only what was queued when the loop went idle; what this queues waits for the next idle.
         let last = nextSequence
         while let sequence = state.idleQueue.firstSequence, sequence <= last, let first = state.idleQueue.popFirst() {
-            first.deliver(to: self)
+            deliverAndKeep(first)
         }
         idleDrainScheduled = false
         if !state.idleQueue.isEmpty {

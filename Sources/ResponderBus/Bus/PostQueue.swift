@@ -53,10 +53,6 @@ struct SlotQueue<Element> {
 typealias PostQueue = SlotQueue<QueuedPost>
 
 extension SlotQueue where Element == QueuedPost {
-    /// Whether the only post waiting has `sequence`.
-    func holdsOnly(sequence: UInt64) -> Bool {
-        rest.isEmpty && head?.sequence == sequence
-    }
 
     /// The oldest post's sequence number, if any post waits.
     var firstSequence: UInt64? { head?.sequence }
