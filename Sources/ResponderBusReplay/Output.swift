@@ -127,7 +127,7 @@ package final class Output {
             lines.value.buffer.removeAll(keepingCapacity: true)
             return
         }
-        failure = Self.write(lines.value.buffer, to: descriptor)
+        failure = DescriptorIO.writeAll(lines.value.buffer, to: descriptor)
         lines.value.buffer.removeAll(keepingCapacity: true)
     }
 
@@ -144,20 +144,6 @@ package final class Output {
     fileprivate static func append(_ text: String, to buffer: inout [UInt8]) {
         buffer.append(contentsOf: text.utf8)
         buffer.append(0x0A)
-    }
-
-    /// Writes all of `bytes`; the `errno` of the write that failed, if one did.
-    fileprivate static func write(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += written
-        }
-        return nil
     }
 }
 
@@ -189,11 +175,11 @@ private final class BackgroundWriter: Sendable {
                     }
                 }
                 if buffer.count >= 1 << 16 {
-                    if failed == nil { failed = Output.write(buffer, to: descriptor) }
+                    if failed == nil { failed = DescriptorIO.writeAll(buffer, to: descriptor) }
                     buffer.removeAll(keepingCapacity: true)
                 }
             }
-            if failed == nil && !buffer.isEmpty { failed = Output.write(buffer, to: descriptor) }
+            if failed == nil && !buffer.isEmpty { failed = DescriptorIO.writeAll(buffer, to: descriptor) }
             failure.withLock { $0 = failed }
         }
         guard started else { return nil }

@@ -187,7 +187,7 @@ public struct PluginFactory: Sendable {
         guard let pointer = entry() else {
             throw PluginLoadError(message: "'\(path)': \(PluginABI.makeSymbol) returned no plugin")
         }
-        let object = Unmanaged<AnyObject>.fromOpaque(pointer).takeRetainedValue()
+        let object = PluginABI.plugin(from: pointer)
         guard let plugin = object as? any ResponderPlugin else {
             throw PluginLoadError(
                 message:

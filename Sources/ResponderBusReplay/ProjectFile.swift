@@ -303,17 +303,10 @@ private enum ProjectFileSystem {
             let flags = fcntl(descriptor, F_GETFL)
             if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
         }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure(errno)
-            }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: buffer[0..<count])
-            if bytes.count > maximumSize { throw tooLarge(path) }
+        switch DescriptorIO.readAll(descriptor, maximumSize: maximumSize) {
+        case .success(let bytes): return bytes
+        case .failure(.error(let code)): throw failure(code)
+        case .failure(.tooLarge): throw tooLarge(path)
         }
     }
 

@@ -34,15 +34,7 @@ func complain(_ message: String) {
 
 /// Writes text to standard error, unbuffered.
 func writeStandardError(_ text: String) {
-    var bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
-        if written < 0 && errno == EINTR { continue }
-        if written <= 0 { return }
-        offset += written
-    }
-    bytes.removeAll()
+    _ = DescriptorIO.writeAll(Array(text.utf8), to: 2)
 }
 
 extension OutputError {

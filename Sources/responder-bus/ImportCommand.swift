@@ -171,23 +171,15 @@ struct ImportCommand: ParsableCommand {
             complain("'\(path)' is a directory, not a console dump")
             return nil
         }
-        var bytes: [UInt8] = []
         // A file's size is known: read into one buffer of that size rather than doubling one.
-        if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 { bytes.reserveCapacity(Int(info.st_size) + 1) }
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                bytes.append(contentsOf: chunk[0..<count])
-            } else if count < 0 && errno == EINTR {
-                continue
-            } else if count < 0 {
-                complain("cannot read '\(path)': \(String(cString: strerror(errno)))")
-                return nil
-            } else {
-                break
-            }
+        let sizeHint = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+        switch DescriptorIO.readAll(descriptor, sizeHint: sizeHint) {
+        case .success(let bytes):
+            return bytes
+        case .failure(let failure):
+            let reason = if case .error(let code) = failure { String(cString: strerror(code)) } else { "too large" }
+            complain("cannot read '\(path)': \(reason)")
+            return nil
         }
-        return bytes
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ResponderBus
+import ResponderBusReplay
 
 #if canImport(Glibc)
     import Glibc
@@ -181,14 +182,6 @@ struct NewPluginCommand: ParsableCommand {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
-        var bytes = Array(contents.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return false }
-            offset += written
-        }
-        return true
+        return DescriptorIO.writeAll(Array(contents.utf8), to: descriptor) == nil
     }
 }

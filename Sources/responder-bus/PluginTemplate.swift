@@ -208,8 +208,8 @@ struct PluginTemplate {
 
         /// Makes a new plugin, retained once for the host.
         @_cdecl("\(PluginABI.makeSymbol)")
-        public func responderBusPluginMake() -> UnsafeMutableRawPointer {
-            Unmanaged.passRetained(\(name)() as AnyObject).toOpaque()
+        public func responderBusPluginMake() -> PluginABI.Handle {
+            PluginABI.handle(for: \(name)())
         }
 
         """

@@ -9,8 +9,8 @@
 /// public func responderBusPluginAPIVersion() -> Int32 { PluginABI.version }
 ///
 /// @_cdecl("responder_bus_plugin_make")
-/// public func responderBusPluginMake() -> UnsafeMutableRawPointer {
-///     Unmanaged.passRetained(MyPlugin() as AnyObject).toOpaque()
+/// public func responderBusPluginMake() -> PluginABI.Handle {
+///     PluginABI.handle(for: MyPlugin())
 /// }
 /// ```
 ///
@@ -29,4 +29,19 @@ public enum PluginABI {
 
     /// The exported C symbol that returns a new plugin, retained once, as an opaque pointer.
     public static let makeSymbol = "responder_bus_plugin_make"
+
+    /// What a library's make function returns: a plugin, retained once, for the host to take.
+    public typealias Handle = UnsafeMutableRawPointer
+
+    /// Hands `plugin` over as the make function returns it: retained once for the host, which
+    /// takes it with ``plugin(from:)``.
+    public static func handle(for plugin: some ResponderPlugin) -> Handle {
+        Unmanaged.passRetained(plugin as AnyObject).toOpaque()
+    }
+
+    /// Takes over the object a make function returned (see ``handle(for:)``): what it made, which
+    /// the host then checks is a plugin.
+    public static func plugin(from handle: Handle) -> AnyObject {
+        Unmanaged<AnyObject>.fromOpaque(handle).takeRetainedValue()
+    }
 }
