@@ -1,0 +1,123 @@
+import ResponderBus
+
+extension ReadAhead {
+    /// Items read together, with the reader's byte count after the last of them (for progress).
+    ///
+    /// Each item's kind and time are kept beside it, so that the replay can look at the next
+    /// record's `t` without taking the record out (and copying it) before its turn.
+    ///
+    /// Part of the reader's audited layer: the items live in five buffers of its own, allocated once;
+    /// one array of item structs cost measurably more on both the reader's and the replay's thread
+    /// (the benchmark documentation has the counts).
+    ///
+    /// ## Invariant
+    ///
+    /// Filled by ``read(_:capacity:)`` on the reader's thread before the channel hands it over, then
+    /// used by one thread only, the replay's. The first ``count`` entries of `kinds`, `times` and
+    /// `views` are initialized; of `records` and `locations`, those whose kind is not a problem. A
+    /// record is moved out exactly once (``take()`` or ``takeRecord()``, which advance ``taken``), and
+    /// `deinit` deinitializes only the records not taken, so none is destroyed twice or leaked.
+    final class Batch {
+        /// What an item is.
+        enum Kind: UInt8 {
+            case problem, derived, external
+        }
+
+        /// The records, where the kind is not a problem (moved out when taken).
+        let records: UnsafeMutablePointer<LogRecord>
+        /// Where each record came from, beside it.
+        let locations: UnsafeMutablePointer<RecordLocation>
+        /// The rejected lines, in order: an item whose kind is a problem is the next of these.
+        private var problems: [LogReadError] = []
+        private var problemsTaken = 0
+        let kinds: UnsafeMutablePointer<Kind>
+        /// The `t` of each record (0 for a problem).
+        let times: UnsafeMutablePointer<Double>
+        /// The view each record names, if any (found here, on the reader's thread, so that the
+        /// replay checks it against the screen without looking into the record).
+        let views: UnsafeMutablePointer<ViewID?>
+        private(set) var count = 0
+        private(set) var bytesConsumed = 0
+        /// Items before this index have been moved out.
+        private(set) var taken = 0
+
+        private init(capacity: Int) {
+            records = .allocate(capacity: capacity)
+            locations = .allocate(capacity: capacity)
+            kinds = .allocate(capacity: capacity)
+            times = .allocate(capacity: capacity)
+            views = .allocate(capacity: capacity)
+        }
+
+        /// Whether an item is left.
+        @inline(__always) var hasItem: Bool { taken < count }
+        /// The next item's kind; call only when ``hasItem``.
+        @inline(__always) var nextKind: Kind { kinds[taken] }
+        /// The next item's `t`; call only when ``hasItem``.
+        @inline(__always) var nextTime: Double { times[taken] }
+        /// The view the next item names; call only when ``hasItem``.
+        @inline(__always) var nextView: ViewID? { views[taken] }
+
+        /// Moves the next item out; call only when ``hasItem``.
+        func take() -> LogReader.Item {
+            if kinds[taken] == .problem {
+                defer {
+                    problemsTaken += 1
+                    taken += 1
+                }
+                return .problem(problems[problemsTaken])
+            }
+            defer { taken += 1 }
+            return .record((records + taken).move(), locations[taken])
+        }
+
+        /// Moves the next record out, with where it came from; call only when ``hasItem`` and the
+        /// next kind is not a problem. (A record moved straight out of its own buffer: the replay's
+        /// path for every external record, with no ``LogReader/Item`` made and taken apart.)
+        @inline(__always)
+        func takeRecord() -> (record: LogRecord, location: RecordLocation) {
+            defer { taken += 1 }
+            return ((records + taken).move(), locations[taken])
+        }
+
+        /// Reads up to `capacity` items from `reader`; `nil` when it has none left.
+        static func read(_ reader: LogReader, capacity: Int) -> Batch? {
+            let batch = Batch(capacity: capacity)
+            var problems: [LogReadError] = []
+            var count = 0
+            while count < capacity, let item = reader.next() {
+                switch item {
+                case .problem(let error):
+                    batch.kinds[count] = .problem
+                    batch.times[count] = 0
+                    (batch.views + count).initialize(to: nil)
+                    problems.append(error)
+                case .record(let record, let location):
+                    batch.kinds[count] = record.origin == .external ? .external : .derived
+                    batch.times[count] = record.t
+                    (batch.views + count).initialize(to: location.viewColumn == nil ? nil : record.event.viewID)
+                    (batch.records + count).initialize(to: record)
+                    (batch.locations + count).initialize(to: location)
+                }
+                count += 1
+            }
+            guard count > 0 else { return nil }
+            batch.count = count
+            batch.problems = problems
+            batch.bytesConsumed = reader.bytesConsumed
+            return batch
+        }
+
+        deinit {
+            for index in taken..<count where kinds[index] != .problem {
+                (records + index).deinitialize(count: 1)
+            }
+            views.deinitialize(count: count)
+            records.deallocate()
+            locations.deallocate()
+            kinds.deallocate()
+            times.deallocate()
+            views.deallocate()
+        }
+    }
+}
