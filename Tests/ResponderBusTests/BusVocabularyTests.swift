@@ -2,22 +2,29 @@ import Testing
 
 @testable import ResponderBus
 
-/// The literals the bus's dispatch compares event ids with, derived from the vocabulary and checked.
-@Suite("the bus's id literals are the vocabulary's")
+/// What the bus's dispatch asks of an event id, against the vocabulary's table.
+@Suite("the bus's id ranges agree with the vocabulary")
 struct BusVocabularyTests {
-    @Test("the screen-model range, the screen-changing ids, diagnostic and the keyboard's hides")
-    func literals() {
-        let all = BuiltinEvent.allCases
-        #expect(Bus.firstModelEvent == BuiltinEvent.keyboardWillShow.rawValue)
-        #expect(Bus.firstScreenEvent == BuiltinEvent.didBeginEditing.rawValue)
-        #expect(all.filter { $0.rawValue < Bus.firstScreenEvent }.allSatisfy { $0.uikitNotificationName != nil })
-        #expect(Bus.modelEventLimit == BuiltinEvent.modelEventLimit)
-        #expect(all.filter(\.changesModel).allSatisfy { $0.rawValue < Bus.modelEventLimit })
-        let screenChanging = all.filter { $0.changesModel && $0.rawValue >= Bus.firstScreenEvent }
-        #expect(Bus.screenChangingEvents == screenChanging.reduce(0) { $0 | 1 << $1.rawValue })
-        #expect(Bus.diagnosticEvent == BuiltinEvent.diagnostic.rawValue)
-        for event in all {
+    @Test("the keyboard's events come first and carry KeyboardInfo; the model events end before modelEventLimit")
+    func ranges() {
+        for event in BuiltinEvent.allCases {
+            let isKeyboard = event.rawValue >= Bus.firstModelEvent && event.rawValue < Bus.firstScreenEvent
+            #expect(isKeyboard == (event.payloadKind.payloadType == KeyboardInfo.self), "\(event)")
+            #expect(isKeyboard == (event.uikitNotificationName != nil), "\(event)")
+            if event.changesModel { #expect(event.rawValue < Bus.modelEventLimit, "\(event)") }
             #expect(Bus.isKeyboardHide(event.rawValue) == (event == .keyboardWillHide || event == .keyboardDidHide), "\(event)")
         }
+        #expect(Bus.modelEventLimit == BuiltinEvent.modelEventLimit)
+    }
+
+    @Test("the screen-changing mask names only model events after the keyboard's, and diagnostic is none of them")
+    func screenChanging() {
+        for bit in 0..<Int.bitWidth where Bus.screenChangingEvents & (1 << bit) != 0 {
+            let event = BuiltinEvent(rawValue: bit)
+            #expect(event != nil, "bit \(bit)")
+            #expect(bit >= Bus.firstScreenEvent && bit < Bus.modelEventLimit, "bit \(bit)")
+        }
+        #expect(Bus.screenChangingEvents & (1 << Bus.diagnosticEvent) == 0)
+        #expect(!BuiltinEvent.diagnostic.changesModel && !BuiltinEvent.turnSettled.changesModel && !BuiltinEvent.returnKey.changesModel)
     }
 }

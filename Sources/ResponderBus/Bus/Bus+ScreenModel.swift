@@ -8,37 +8,33 @@ extension Bus {
     /// nothing and is reported as a warning ``EventName/diagnostic`` derived by `"screen"`; the event
     /// is still delivered.
     ///
-    /// `payload` points at the event's payload, whose type the built-in name `nameID` fixes (a name
-    /// id always carries one payload type; see `EventNameRegistry`). Not generic, so that a post
-    /// does not look up `Event<Payload>`'s metadata and cast the payload at run time.
+    /// `change` is the event's payload, whose type the built-in name `nameID` fixes (a name id
+    /// always carries one payload type; see `EventNameRegistry`). Not generic, so that a post
+    /// does not look up `Event<Payload>`'s metadata.
     @usableFromInline
-    func applyToScreen(nameID: Int, payload: UnsafeRawPointer) {
+    func applyToScreen(nameID: Int, _ change: ModelChange) {
         guard let builtin = BuiltinEvent(rawValue: nameID) else { return }
         if state.turnWatch.hasObservers && builtin != .diagnostic { noteTurnActivity() }
-        func read<Value>(_: Value.Type) -> Value { payload.assumingMemoryBound(to: Value.self).pointee }
         do {
-            switch builtin {
-            case .scene:
-                try screen.load(read(SceneInfo.self))
-            case .setFrame:
-                let change = read(FrameChange.self)
+            switch (builtin, change) {
+            case (.scene, .scene(let scene)):
+                try screen.load(scene)
+            case (.setFrame, .frame(let change)):
                 try screen.setFrame(change.view, to: change.frame)
-            case .screen:
-                screen.apply(read(ScreenChange.self))
-            case .didBeginEditing:
-                try screen.setFirstResponder(read(EditingInfo.self).view)
-            case .didEndEditing:
-                let info = read(EditingInfo.self)
+            case (.screen, .screen(let change)):
+                screen.apply(change)
+            case (.didBeginEditing, .editing(let info)):
+                try screen.setFirstResponder(info.view)
+            case (.didEndEditing, .editing(let info)):
                 if screen.firstResponder?.id == info.view { try screen.setFirstResponder(nil) }
-            case .focusChange:
-                try screen.setFirstResponder(read(FocusChange.self).to)
-            case .resign:
-                let info = read(ResignInfo.self)
+            case (.focusChange, .focus(let change)):
+                try screen.setFirstResponder(change.to)
+            case (.resign, .resign(let info)):
                 if screen.firstResponder?.id == info.view { try screen.setFirstResponder(nil) }
-            case .viewShift:
-                screen.shiftRoot(toOriginY: read(ViewShift.self).originY)
-            case .scroll:
-                try screen.applyScroll(read(ScrollChange.self))
+            case (.viewShift, .shift(let shift)):
+                screen.shiftRoot(toOriginY: shift.originY)
+            case (.scroll, .scroll(let change)):
+                try screen.applyScroll(change)
             default:
                 return
             }
@@ -46,6 +42,46 @@ extension Bus {
             post(
                 .diagnostic, Diagnostic(level: .warning, message: "\(builtin.name) not applied to the screen: \(error)", failure: .notApplied),
                 origin: .derived(by: "screen"))
+        }
+    }
+}
+
+/// The payload of an event that changes the screen model, typed: what `dispatch` hands the model
+/// stage.
+@usableFromInline
+enum ModelChange {
+    // Boxed: a scene is large, and every model change would be copied at its size.
+    indirect case scene(SceneInfo)
+    case frame(FrameChange)
+    case screen(ScreenChange)
+    case editing(EditingInfo)
+    case focus(FocusChange)
+    case resign(ResignInfo)
+    case shift(ViewShift)
+    case scroll(ScrollChange)
+
+    /// `payload` as a model change, `nil` when it is of no model event's type. Inlined into a post
+    /// compiled for its payload type, where every check but the one that matches falls away.
+    @inlinable
+    init?<Payload>(_ payload: Payload) {
+        if let info = payload as? EditingInfo {
+            self = .editing(info)
+        } else if let change = payload as? FrameChange {
+            self = .frame(change)
+        } else if let shift = payload as? ViewShift {
+            self = .shift(shift)
+        } else if let change = payload as? ScrollChange {
+            self = .scroll(change)
+        } else if let change = payload as? FocusChange {
+            self = .focus(change)
+        } else if let info = payload as? ResignInfo {
+            self = .resign(info)
+        } else if let change = payload as? ScreenChange {
+            self = .screen(change)
+        } else if let scene = payload as? SceneInfo {
+            self = .scene(scene)
+        } else {
+            return nil
         }
     }
 }

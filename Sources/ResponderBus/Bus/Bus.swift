@@ -232,15 +232,16 @@ public final class Bus: @unchecked Sendable {
         // 1 observer" posts keyboardWillShow); the ids of the range that change the screen go through
         // the model stage; the others of the range (returnKey, action, diagnostic, turnSettled) only
         // count as turn activity, which is noted here without the call. The rest skip it all.
+        // The payload casts are decided where the post is compiled for its payload type: a
+        // keyboard event's `KeyboardInfo` is read as it is, with no check at run time.
         if name.id < Bus.firstScreenEvent {
-            withUnsafePointer(to: payload) {
-                screen._storage.value.keyboard.note(
-                    UnsafeRawPointer($0).assumingMemoryBound(to: KeyboardInfo.self).pointee, isHide: Bus.isKeyboardHide(name.id))
+            if let info = payload as? KeyboardInfo {
+                screen._storage.value.keyboard.note(info, isHide: Bus.isKeyboardHide(name.id))
             }
             if state.turnWatch.hasObservers { noteTurnActivity() }
         } else if name.id < Bus.modelEventLimit {
             if Bus.screenChangingEvents & (1 << name.id) != 0 {
-                withUnsafePointer(to: payload) { applyToScreen(nameID: name.id, payload: UnsafeRawPointer($0)) }
+                if let change = ModelChange(payload) { applyToScreen(nameID: name.id, change) }
             } else if state.turnWatch.hasObservers && name.id != Bus.diagnosticEvent {
                 noteTurnActivity()
             }
@@ -419,17 +420,19 @@ extension BuiltinEvent {
 }
 
 extension Bus {
-    // The ids the screen-model stage may apply: `[firstModelEvent, modelEventLimit)`. Literals, so
-    // that a post compares with constants rather than calling a global's accessor;
-    // `BusVocabularyTests` derives each from `BuiltinEvent` and checks it.
-    @inlinable package static var firstModelEvent: Int { 0 }
-    /// The first id after the six keyboard events (`didBeginEditing`), which the keyboard's ids precede.
-    @inlinable package static var firstScreenEvent: Int { 6 }
-    @inlinable package static var modelEventLimit: Int { 19 }
+    // The ids the screen-model stage may apply, `[firstModelEvent, modelEventLimit)`, and the rest
+    // of what `dispatch` asks of an id: derived from `BuiltinEvent`, as constants a post compares
+    // with (inlinable, so they fold in the posting module).
+    @inlinable package static var firstModelEvent: Int { BuiltinEvent.keyboardWillShow.rawValue }
+    /// The first id after the keyboard's events (`didBeginEditing`), which the keyboard's ids precede.
+    @inlinable package static var firstScreenEvent: Int { BuiltinEvent.didBeginEditing.rawValue }
+    @inlinable package static var modelEventLimit: Int { BuiltinEvent.turnSettled.rawValue + 1 }
     /// The ids of the range that change the screen (`applyToScreen` has a case for each), as bits.
-    @inlinable package static var screenChangingEvents: Int { 0b1_0111_1110_1100_0000 }
+    @inlinable package static var screenChangingEvents: Int { BuiltinEvent.screenChangingMask }
     /// The id of `diagnostic`, which never counts as turn activity.
-    @inlinable package static var diagnosticEvent: Int { 17 }
+    @inlinable package static var diagnosticEvent: Int { BuiltinEvent.diagnostic.rawValue }
     /// Whether `id` is `keyboardWillHide`'s or `keyboardDidHide`'s.
-    @inlinable package static func isKeyboardHide(_ id: Int) -> Bool { id == 2 || id == 3 }
+    @inlinable package static func isKeyboardHide(_ id: Int) -> Bool {
+        id == BuiltinEvent.keyboardWillHide.rawValue || id == BuiltinEvent.keyboardDidHide.rawValue
+    }
 }

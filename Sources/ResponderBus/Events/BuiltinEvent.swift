@@ -5,6 +5,7 @@
 /// `EventVocabularyTests`: the public ``EventName`` statics below, the log format's `LogEvent` and
 /// its parser's `EventKind` (byte-matched spellings, kept as literals for speed), the writer, the
 /// importer's UIKit names, the screen model's id range (``Bus``), and the report's descriptions.
+@usableFromInline
 package enum BuiltinEvent: Int, CaseIterable, Sendable {
     case keyboardWillShow, keyboardDidShow, keyboardWillHide, keyboardDidHide
     case keyboardWillChangeFrame, keyboardDidChangeFrame
@@ -44,15 +45,17 @@ package enum BuiltinEvent: Int, CaseIterable, Sendable {
 
     /// Whether the screen model applies it before anyone sees it (see ``Bus``'s screen-model stage).
     package var changesModel: Bool {
-        switch self {
-        case .keyboardWillShow, .keyboardDidShow, .keyboardWillHide, .keyboardDidHide, .keyboardWillChangeFrame, .keyboardDidChangeFrame,
-            .didBeginEditing, .didEndEditing, .scene, .setFrame, .screen, .viewShift, .scroll, .focusChange, .resign:
-            true
-        default: false
-        }
+        rawValue < BuiltinEvent.didBeginEditing.rawValue || BuiltinEvent.screenChangingMask & (1 << rawValue) != 0
     }
 
-    /// For the six keyboard events, the name UIKit posts (`UIKeyboardWillShowNotification`).
+    /// The events after the keyboard's that change the screen model (the model stage, `Bus.applyToScreen`,
+    /// has a case for each), as bits of their ids: the one list of them.
+    @inlinable package static var screenChangingMask: Int {
+        1 << didBeginEditing.rawValue | 1 << didEndEditing.rawValue | 1 << scene.rawValue | 1 << setFrame.rawValue
+            | 1 << screen.rawValue | 1 << viewShift.rawValue | 1 << scroll.rawValue | 1 << focusChange.rawValue
+            | 1 << resign.rawValue
+    }
+
     package var uikitNotificationName: String? {
         guard rawValue <= BuiltinEvent.keyboardDidChangeFrame.rawValue else { return nil }
         let name = self.name
