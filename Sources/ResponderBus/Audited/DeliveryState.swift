@@ -41,7 +41,7 @@ struct DeliveryState {
     var failingRegistrations: [PluginRegistration] = []
     /// The delivery lists as they were before each change made during the current outermost post
     /// (see ``deliveryRecords(for:)``); emptied when it ends.
-    @usableFromInline var pinnedDeliveries: [ContiguousArray<ObserverRecord>] = []
+    @usableFromInline var pinnedDeliveries: [DeliveryList] = []
     /// The last queued event delivered, with its name id, kept for the next asap or when-idle post
     /// of that name (see ``takeSpareEvent(nameID:)``); its sender already let go, its payload kept
     /// until then.
@@ -68,8 +68,10 @@ extension DeliveryState {
     /// to false), because nothing changes a delivery list in place meanwhile: every change to one
     /// (`Bus.attach`, `Bus.detach`, `Bus.rebuildAllDeliveries`; an observer added or removed from
     /// a callback) first calls ``pinDeliveriesBeforeChange(of:)``, which holds a reference to the
-    /// lists it may change while a post is under way. The change then copies the list (copy on write) and the
-    /// walk goes on over the old one, as over a snapshot; the outermost post lets them go
+    /// lists it may change while a post is under way. The change then replaces the list with a
+    /// changed copy (``DeliveryList`` changes in place only when its route holds the only
+    /// reference) and the walk goes on over the old one, as over a snapshot, in memory the old list
+    /// owns while it lives; the outermost post lets them go
     /// (``unpinDeliveries()``). Every walk happens inside a post (`dispatch` is only called with
     /// `isDispatching` set). Removal still takes effect at once through `ObserverRecord.isRemoved`.
     ///
@@ -78,9 +80,9 @@ extension DeliveryState {
     @inlinable
     mutating func deliveryRecords(for id: Int) -> (records: UnsafeBufferPointer<ObserverRecord>, hasErased: Bool) {
         if id < routes.count {
-            return (routes[id].delivery.withUnsafeBufferPointer { $0 }, routes[id].deliveryHasErased)
+            return (routes[id].delivery.buffer, routes[id].deliveryHasErased)
         }
-        return (wildcard.delivery.withUnsafeBufferPointer { $0 }, wildcard.deliveryHasErased)
+        return (wildcard.delivery.buffer, wildcard.deliveryHasErased)
     }
 
     /// Called before any change to a delivery list: during a post, holds a reference to the list

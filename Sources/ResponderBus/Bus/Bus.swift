@@ -334,7 +334,7 @@ public final class Bus: @unchecked Sendable {
             let appendsAtEnd = insertSorted(record, into: &state.routes[id][pipeline: record.inPipeline])
             if appendsAtEnd && !record.inPipeline && (state.wildcard.listeners.last?.sortKey ?? 0) < record.sortKey {
                 // The usual case, a new listener: it goes last, so the delivery list just grows.
-                state.routes[id].delivery.append(record)
+                state.routes[id].appendToDelivery(record)
                 if record.isErased { state.routes[id].deliveryHasErased = true }
             } else {
                 state.routes[id].rebuildDelivery(wildcard: state.wildcard)
@@ -363,7 +363,7 @@ public final class Bus: @unchecked Sendable {
         if let id = record.nameID {
             guard id < state.routes.count else { return }
             state.routes[id][pipeline: record.inPipeline].removeAll { $0 === record }
-            state.routes[id].delivery.removeAll { $0 === record }
+            state.routes[id].removeFromDelivery(record)
         } else {
             state.wildcard[pipeline: record.inPipeline].removeAll { $0 === record }
             rebuildAllDeliveries()

@@ -134,7 +134,7 @@ struct Route {
     /// merged by sort key, then the same for the listeners. Derived from the lists above and the
     /// bus's all-names route whenever either changes, so that a post walks one array (one retain)
     /// instead of merging four.
-    @usableFromInline var delivery: ContiguousArray<ObserverRecord> = []
+    @usableFromInline var delivery = DeliveryList()
     /// Whether ``delivery`` holds an erased record (one that takes an ``AnyEvent``).
     @usableFromInline var deliveryHasErased = false
 
@@ -151,7 +151,7 @@ struct Route {
         merged.reserveCapacity(pipeline.count + listeners.count + wildcard.pipeline.count + wildcard.listeners.count)
         Self.merge(pipeline, wildcard.pipeline, into: &merged)
         Self.merge(listeners, wildcard.listeners, into: &merged)
-        delivery = merged
+        delivery = DeliveryList(merged)
         deliveryHasErased = merged.contains { $0.isErased }
     }
 
