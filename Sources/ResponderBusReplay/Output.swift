@@ -27,8 +27,8 @@ package final class Output {
     /// What each line changes, as one value, touching neither the writer thread's object nor its
     /// reference count (the lines for the thread gather here and are handed over 256 at a time).
     /// An `Output` is written by one thread (the replay's), so the value lives in the core's
-    /// `LoopConfined` box: no run-time exclusivity check per line.
-    private let lines = LoopConfined(Lines())
+    /// `UncheckedExclusivity` box: no run-time exclusivity check per line.
+    private let lines = UncheckedExclusivity(Lines())
 
     private struct Lines {
         /// Encoded lines not yet written (when writing on the caller's thread).

@@ -6,7 +6,7 @@ import Testing
 struct LogRecorderSelectionTests {
     /// Records the bundled session of `ReplayerTests` with `selection`.
     private func record(_ selection: LogRecorder.Selection) throws -> [LogRecord] {
-        let run = ReplayRun()
+        let run = TurnCursor()
         var records: [LogRecord] = []
         let recorder = LogRecorder(bus: run.bus, selection: selection) { records.append($0) }
         try run.run(ReplayerTests.session)

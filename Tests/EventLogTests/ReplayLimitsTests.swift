@@ -13,7 +13,7 @@ struct ReplayLimitsTests {
             ReplayerTests.scene,
             #"{"t":1700000000000,"event":"keyboardWillShow","end":[0,500,375,312]}"#,
             #"{"t":2,"event":"didBeginEditing","view":"email"}"#)
-        let run = ReplayRun()
+        let run = TurnCursor()
         let summary = try run.run(text)
         #expect(summary.rejectedLines == 1)
         #expect(summary.externalEvents == 2)
@@ -23,7 +23,7 @@ struct ReplayLimitsTests {
         #expect(problem.column == 6)
         #expect(problem.message.contains("milliseconds"))
 
-        let strict = ReplayRun()
+        let strict = TurnCursor()
         #expect(try strict.run(text, strict: true).stoppedAt?.line == 3)
     }
 
@@ -50,7 +50,7 @@ struct ReplayLimitsTests {
             #"{"t":1,"event":"keyboardWillShow","end":[0,500,375,312],"duration":1e10}"#,
             #"{"t":1,"event":"viewShift","originY":-100,"duration":1e12,"origin":"derived","by":"KeyboardAvoidance"}"#,
             #"{"t":2,"event":"keyboardWillShow","end":[0,500,375,312],"duration":3e9}"#)
-        let run = ReplayRun(check: true)
+        let run = TurnCursor(check: true)
         let summary = try run.run(text)
         #expect(run.problems.map(\.line) == [4, 5])
         #expect(run.problems.allSatisfy { $0.code == .invalidValue && $0.message.contains("duration") })
@@ -74,7 +74,7 @@ struct ModelRejectionTests {
         let scene =
             #"{"t":0,"event":"scene","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[{"id":"email","kind":"textField","frame":[20,560,335,44]},{"id":"email","kind":"textView","frame":[20,620,335,120]}]}}"#
         let text = [header, scene, #"{"t":1,"event":"keyboardDidHide"}"#].joined(separator: "\n")
-        let run = ReplayRun()
+        let run = TurnCursor()
         let summary = try run.run(text)
         let problem = try #require(run.problems.first)
         #expect(problem.code == .invalidValue)
@@ -82,13 +82,13 @@ struct ModelRejectionTests {
         #expect(problem.column == scene.distance(from: scene.startIndex, to: scene.range(of: #""email","kind":"textView""#)!.lowerBound) + 1)
         #expect(problem.message.contains("'email' appears twice"))
         #expect(summary.rejectedLines == 1)
-        #expect(try ReplayRun().run(text, strict: true).stoppedAt?.line == 2)
+        #expect(try TurnCursor().run(text, strict: true).stoppedAt?.line == 2)
     }
 
     @Test("two scenes may reuse each other's ids: the check is per scene")
     func idsPerScene() throws {
         let text = [header, ReplayerTests.scene, ReplayerTests.scene.replacingOccurrences(of: #""t":0"#, with: #""t":1"#)].joined(separator: "\n")
-        let run = ReplayRun()
+        let run = TurnCursor()
         #expect(try run.run(text).rejectedLines == 0)
     }
 
@@ -98,7 +98,7 @@ struct ModelRejectionTests {
             header, ReplayerTests.scene, #"{"t":1,"event":"didBeginEditing","view":"root"}"#, #"{"t":2,"event":"didBeginEditing","view":"email"}"#,
         ]
         .joined(separator: "\n")
-        let run = ReplayRun()
+        let run = TurnCursor()
         let summary = try run.run(text)
         let problem = try #require(run.problems.first)
         #expect(problem.code == .notATextInput)
@@ -106,6 +106,6 @@ struct ModelRejectionTests {
         #expect(problem.column == 41)
         #expect(summary.externalEvents == 2)
         #expect(run.bus.screen.firstResponder?.id == "email")
-        #expect(try ReplayRun().run(text, strict: true).stoppedAt?.code == .notATextInput)
+        #expect(try TurnCursor().run(text, strict: true).stoppedAt?.code == .notATextInput)
     }
 }

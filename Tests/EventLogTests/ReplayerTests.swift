@@ -6,7 +6,7 @@ import Testing
 import TextViewOrdering
 
 /// Replays a log text through the built-in plugins on the virtual-time loop.
-final class ReplayRun {
+final class TurnCursor {
     let loop = VirtualTimeLoop()
     let bus: Bus
     let replayer: Replayer
@@ -60,7 +60,7 @@ struct ReplayerTests {
 
     @Test("external events drive the plugins at their recorded times; same-t events share a turn")
     func replay() throws {
-        let run = ReplayRun()
+        let run = TurnCursor()
         let summary = try run.run(Self.session)
         #expect(summary.externalEvents == 7)
         #expect(run.problems.isEmpty)
@@ -77,7 +77,7 @@ struct ReplayerTests {
 
     @Test("verify: a log with its own recorded decisions matches; a changed one shows the first difference")
     func verify() throws {
-        let first = ReplayRun()
+        let first = TurnCursor()
         try first.run(Self.session)
         var lines = Self.session.split(separator: "\n").map(String.init)
         let recorded = first.derived.map { LogWriter.line(for: $0) }
@@ -85,13 +85,13 @@ struct ReplayerTests {
         lines.insert(contentsOf: recorded[0...0], at: 5)
         lines.insert(contentsOf: recorded[1...2], at: 7)
         lines.append(recorded[3])
-        let good = ReplayRun()
+        let good = TurnCursor()
         try good.run(lines.joined(separator: "\n"))
         #expect(good.verifier.finish() == nil)
         #expect(good.verifier.matched == 4)
 
         lines[5] = lines[5].replacingOriginY(-103, with: -100)
-        let bad = ReplayRun()
+        let bad = TurnCursor()
         try bad.run(lines.joined(separator: "\n"))
         let difference = try #require(bad.verifier.finish())
         #expect(difference.contains("#1"))
@@ -102,7 +102,7 @@ struct ReplayerTests {
 
     @Test("check: a field left covered after the keyboard settles is reported once; with avoidance nothing is")
     func check() throws {
-        let unavoided = ReplayRun(plugins: [], check: true)
+        let unavoided = TurnCursor(plugins: [], check: true)
         try unavoided.run(Self.session)
         let violations = try #require(unavoided.check?.violations)
         // Without field advancing, Return leaves the focus on email; the recorded echo then moves it
@@ -112,7 +112,7 @@ struct ReplayerTests {
         #expect(violations.first?.coveredHeight == 44)
         #expect(violations.last?.coveredHeight == 120)
 
-        let avoided = ReplayRun(check: true)
+        let avoided = TurnCursor(check: true)
         try avoided.run(Self.session)
         #expect(avoided.check?.violations == [])
     }
@@ -121,7 +121,7 @@ struct ReplayerTests {
     func unknownView() throws {
         let text = [header, Self.scene, #"{"t":1,"event":"didBeginEditing","view":"ghost"}"#, #"{"t":2,"event":"didBeginEditing","view":"email"}"#]
             .joined(separator: "\n")
-        let run = ReplayRun()
+        let run = TurnCursor()
         let summary = try run.run(text)
         #expect(summary.externalEvents == 2)
         #expect(summary.rejectedLines == 1)
@@ -134,7 +134,7 @@ struct ReplayerTests {
     @Test("strict stops at the first rejected line")
     func strict() throws {
         let text = [header, Self.scene, #"{"t":1,"event":"nope"}"#, #"{"t":2,"event":"didBeginEditing","view":"email"}"#].joined(separator: "\n")
-        let run = ReplayRun()
+        let run = TurnCursor()
         let summary = try run.run(text, strict: true)
         #expect(summary.stoppedAt?.code == .unknownEvent)
         #expect(summary.externalEvents == 1)
@@ -177,7 +177,7 @@ struct ReplayerReadAheadTests {
         var rejected: Int
         var stoppedAt: String?
 
-        init(_ run: ReplayRun, _ summary: Replayer.Summary) {
+        init(_ run: TurnCursor, _ summary: Replayer.Summary) {
             derived = run.derived.map { LogWriter.line(for: $0) }
             problems = run.problems.map { "\($0.line):\($0.column) \($0.code) \($0.message)" }
             recorded = run.recordedDerived.map { LogWriter.line(for: $0) }
@@ -190,9 +190,9 @@ struct ReplayerReadAheadTests {
     @Test("what is posted, reported and recorded is the same with and without reading ahead", arguments: [false, true])
     func sameOutcome(strict: Bool) throws {
         let log = Self.longLog(turns: 1_500)  // about 6,000 lines: many batches of 256
-        let ahead = ReplayRun()
+        let ahead = TurnCursor()
         let withReadAhead = Outcome(ahead, try ahead.run(log, strict: strict, readAhead: true))
-        let inline = ReplayRun()
+        let inline = TurnCursor()
         let withoutReadAhead = Outcome(inline, try inline.run(log, strict: strict, readAhead: false))
         #expect(withReadAhead == withoutReadAhead)
         if strict {
@@ -210,10 +210,10 @@ struct ReplayerReadAheadTests {
     @Test("a real-time replay groups turns as the fast one does: same posts, problems, recorded records and summary", arguments: [false, true])
     func realTimeMatchesFast(strict: Bool) throws {
         let log = Self.longLog(turns: 300)
-        let fast = ReplayRun()
+        let fast = TurnCursor()
         let fastOutcome = Outcome(fast, try fast.run(log, strict: strict))
         // The real-time replay, paced by timers on the virtual-time loop instead of the wall clock.
-        let paced = ReplayRun()
+        let paced = TurnCursor()
         let reader = LogReader(bytes: Array(log.utf8))
         paced.replayer.apply(try reader.readHeader())
         var finished: Replayer.Summary?
@@ -265,7 +265,7 @@ struct ReplayerReadAheadTests {
     @Test("after a strict stop the reader can be read on: the read-ahead thread has been stopped and joined")
     func readerIsFreeAfterStrictStop() throws {
         let log = Self.longLog(turns: 1_500)
-        let run = ReplayRun()
+        let run = TurnCursor()
         let reader = LogReader(bytes: Array(log.utf8))
         run.replayer.apply(try reader.readHeader())
         let summary = run.replayer.replay(reader, on: run.loop, strict: true)

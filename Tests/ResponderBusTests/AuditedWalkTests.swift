@@ -1,7 +1,7 @@
 import ResponderBus
 import Testing
 
-@Suite("The core's audited helpers for plugins: visitSubtree and LoopConfined")
+@Suite("The core's audited helpers for plugins: visitSubtree and UncheckedExclusivity")
 struct AuditedWalkTests {
     @Test("visitSubtree visits in tree order and leaves out what a visit skips")
     func treeOrder() {
@@ -28,13 +28,13 @@ struct AuditedWalkTests {
         #expect(shown == ["root", "a", "a1", "a2", "b"])
     }
 
-    @Test("LoopConfined reads and changes its value in place")
+    @Test("UncheckedExclusivity reads and changes its value in place")
     func loopConfined() {
         struct State {
             var count = 0
             var names: [String] = []
         }
-        let state = LoopConfined(State())
+        let state = UncheckedExclusivity(State())
         state.value.count += 2
         state.value.names.append("x")
         #expect(state.value.count == 2)

@@ -56,8 +56,8 @@ public final class LogReader {
 
     /// Everything reading changes, as one value. A reader is used by one thread at a time (the
     /// replay hands it to its read-ahead thread and takes it back), so the value lives in the
-    /// core's `LoopConfined` box: no run-time exclusivity check per line.
-    private let state: LoopConfined<State>
+    /// core's `UncheckedExclusivity` box: no run-time exclusivity check per line.
+    private let state: UncheckedExclusivity<State>
 
     /// Opens a log file (`-` for standard input).
     ///
@@ -105,7 +105,7 @@ public final class LogReader {
     private init(source: ByteSource, size: Int?, maxLineLength: Int) {
         self.totalBytes = size
         self.maxLineLength = maxLineLength
-        state = LoopConfined(State(lines: LineSplitter(source: source, maxLineLength: maxLineLength)))
+        state = UncheckedExclusivity(State(lines: LineSplitter(source: source, maxLineLength: maxLineLength)))
     }
 
     deinit {

@@ -199,25 +199,25 @@ public final class Replayer {
         time.postingTurn = false
     }
 
-    private func makeRun(_ source: ReadAhead, strict: Bool) -> ReplayRun {
-        ReplayRun(
+    private func makeRun(_ source: ReadAhead, strict: Bool) -> TurnCursor {
+        TurnCursor(
             bus: bus, source: source, strict: strict, maxTurnSize: max(1, maxTurnSize), onProblem: onProblem,
             onRecordedDerived: onRecordedDerived, willPost: callsWillPost ? willPost : nil, onProgress: onProgress)
     }
 
     /// A real-time replay's run, shared by the loop callbacks that take it turn by turn.
     private final class LiveRun {
-        private var run: ReplayRun
+        private var run: TurnCursor
         /// What the run has counted so far.
         var summary: Summary { run.summary }
         /// Whether a strict run stopped.
         var stopped: Bool { run.stopped }
 
-        init(_ run: ReplayRun) { self.run = run }
+        init(_ run: TurnCursor) { self.run = run }
 
         /// Moves the run on with `body`, on a copy put back afterwards: the plugins and callbacks it
         /// calls may read ``summary`` (an interrupt's handler does) without overlapping an access.
-        func advance<T>(_ body: (inout ReplayRun) -> T) -> T {
+        func advance<T>(_ body: (inout TurnCursor) -> T) -> T {
             var taken = run
             defer { run = taken }
             return body(&taken)

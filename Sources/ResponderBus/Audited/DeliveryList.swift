@@ -11,7 +11,7 @@
 /// Changed only through ``Route``'s mutating methods, which change it in place only when the route
 /// holds the only reference (`isKnownUniquelyReferenced`) and otherwise replace it with a changed
 /// copy. A post that walks a list keeps it referenced twice while it walks (the route and
-/// `DeliveryState.pinnedDeliveries`, filled before any change made during a post), so the list it
+/// `BusState.pinnedDeliveries`, filled before any change made during a post), so the list it
 /// walks is never changed or freed under it.
 @usableFromInline
 final class DeliveryList {

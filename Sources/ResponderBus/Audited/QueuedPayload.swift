@@ -6,7 +6,7 @@
 /// then costs no allocation. The bus reads and replaces the fields on every such post, from code
 /// inlined into the posting plugin's module, where run-time exclusivity checks cannot be proven
 /// away; so they opt out of them (the benchmark documentation has what this saves). Once
-/// delivered, the bus keeps the last one (``DeliveryState/spareEvent``) for the next post of its
+/// delivered, the bus keeps the last one (``BusState/spareEvent``) for the next post of its
 /// name: a settle queued once per turn allocates nothing either.
 ///
 /// ## Invariant

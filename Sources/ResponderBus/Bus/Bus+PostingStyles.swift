@@ -142,7 +142,7 @@ extension Bus {
     }
 
     /// Delivers a post taken from its queue, then keeps its event for the next post of its name
-    /// (``DeliveryState/spareEvent``): a turn's settle, queued once per turn, then allocates nothing.
+    /// (``BusState/spareEvent``): a turn's settle, queued once per turn, then allocates nothing.
     private func deliverAndKeep(_ queued: consuming QueuedPost) {
         let (event, nameID) = (queued.event, queued.nameID)
         event.deliver(to: self)

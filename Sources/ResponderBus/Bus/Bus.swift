@@ -70,8 +70,8 @@ public final class Bus: @unchecked Sendable {
     // the caller's module: unspecialized, every post looked up `Event<Payload>`'s generic metadata at
     // run time and copied the payload through value witnesses (see Benchmarks/).
     /// What every post reads and changes; the audited layer's one opt-out in the bus (see
-    /// ``DeliveryState`` for its invariant and why it is stored in place).
-    @exclusivity(unchecked) @usableFromInline var state = DeliveryState()
+    /// ``BusState`` for its invariant and why it is stored in place).
+    @exclusivity(unchecked) @usableFromInline var state = BusState()
     var nextSequence: UInt64 = 0
 
     var plugins: [PluginEntry] = []
@@ -257,7 +257,7 @@ public final class Bus: @unchecked Sendable {
             for index in records.indices {
                 // The snapshot keeps every record alive for the whole loop: no retain per record
                 // (an `unowned(unsafe)` local is still retained for each call it is passed to).
-                Borrowed(records[index]).with { invokeTyped($0, event) }
+                Unretained(records[index]).with { invokeTyped($0, event) }
             }
             return
         }
@@ -265,7 +265,7 @@ public final class Bus: @unchecked Sendable {
         // was copied, payload and all, for each call).
         let erased = event.erased
         for index in records.indices {
-            Borrowed(records[index]).with { invoke($0, event, erased) }
+            Unretained(records[index]).with { invoke($0, event, erased) }
         }
     }
 
@@ -277,7 +277,7 @@ public final class Bus: @unchecked Sendable {
         // Safe: a name id fixes its payload type, and typed records sit only under their own id.
         // Called through a guaranteed reference, so that the body is borrowed from the record
         // rather than copied out of it (a retain and a release of its context per call).
-        Borrowed(assumingType(record, TypedRecord<Payload>.self)).with {
+        Unretained(assumingType(record, TypedRecord<Payload>.self)).with {
             $0.body(event)
         }
     }
@@ -288,12 +288,12 @@ public final class Bus: @unchecked Sendable {
         if record.isFiltered && !passesFilters(record, sender: event.sender, origin: event.origin) { return }
         // Through guaranteed references, as in `invokeTyped`.
         if record.isErased {
-            Borrowed(assumingType(record, ErasedRecord.self)).with {
+            Unretained(assumingType(record, ErasedRecord.self)).with {
                 $0.body(erased)
             }
         } else {
             // Safe: a name id fixes its payload type, and typed records sit only under their own id.
-            Borrowed(assumingType(record, TypedRecord<Payload>.self)).with {
+            Unretained(assumingType(record, TypedRecord<Payload>.self)).with {
                 $0.body(event)
             }
         }

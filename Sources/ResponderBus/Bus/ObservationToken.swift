@@ -92,10 +92,10 @@ final class TokenBox: Sendable {
 /// without retaining it: either the bus has not started going (its `deinit` waits for the lock
 /// meanwhile, so its memory stays valid) or the token sees it dead and leaves it alone.
 final class BusAnchor: @unchecked Sendable {
-    private let state: Locked<Borrowed<Bus>?>
+    private let state: Locked<Unretained<Bus>?>
 
     init(_ bus: Bus) {
-        state = Locked(Borrowed(bus))
+        state = Locked(Unretained(bus))
     }
 
     /// Runs `body` with the bus, under the lock, unless the bus is gone. `body` must not keep it.

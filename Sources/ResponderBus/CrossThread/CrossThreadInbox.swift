@@ -169,7 +169,7 @@ final class CrossThreadInbox: BusLoopWakeUpTarget, @unchecked Sendable {
     @usableFromInline
     func add(_ channel: CrossThreadChannel, nameID: Int) -> Int {
         guarded.channels.append(channel)
-        guarded.channelRefs.append(Borrowed(channel))
+        guarded.channelRefs.append(Unretained(channel))
         record(guarded.channels.count - 1, for: nameID)
         return guarded.channels.count - 1
     }
@@ -329,7 +329,7 @@ struct CrossThreadInboxGuarded {
     /// Every channel, in order of creation; only ever appended to.
     @usableFromInline var channels: ContiguousArray<CrossThreadChannel> = []
     /// The same channels, unretained, for posts (no reference counting on the hot path).
-    @usableFromInline var channelRefs: ContiguousArray<Borrowed<CrossThreadChannel>> = []
+    @usableFromInline var channelRefs: ContiguousArray<Unretained<CrossThreadChannel>> = []
     /// The channel index of each event name id, or -1 before its first post.
     @usableFromInline var channelOfName: ContiguousArray<Int> = []
     /// The order of the pending events, as runs over the channels, except the current run.

@@ -25,13 +25,13 @@ public final class ScheduledWork {
         var hasRun = false
         var onCancel: (() -> Void)?
     }
-    private let state: LoopConfined<State>
+    private let state: UncheckedExclusivity<State>
 
     /// Creates a handle; `onCancel` is called once, by the first ``cancel()`` before the work ran.
     ///
     /// Loop implementations use this to release their timer.
     public init(onCancel: (() -> Void)? = nil) {
-        state = LoopConfined(State(onCancel: onCancel))
+        state = UncheckedExclusivity(State(onCancel: onCancel))
     }
 
     /// Stops the work from running. Idempotent; does nothing once the work has run.

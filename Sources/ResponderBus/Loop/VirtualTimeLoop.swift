@@ -62,7 +62,7 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
         /// minimum copies the task (two retains and releases), and every turn asks several times.
         var earliest: Duration?
     }
-    private let state = LoopConfined(State())
+    private let state = UncheckedExclusivity(State())
     private var tasks: Heap<Task> {
         get { state.value.tasks }
         _modify { yield &state.value.tasks }

@@ -9,12 +9,12 @@ public struct PluginContext {
     // Not counted: plugins reach the bus several times per event, and a counted reference costs an
     // atomic retain and release each time. A context used after its bus has gone stops with a
     // precondition failure instead (the bus marks its registrations on the way out).
-    @usableFromInline let _bus: Borrowed<Bus>
+    @usableFromInline let _bus: Unretained<Bus>
     @usableFromInline let registration: PluginRegistration
 
     init(pluginName: String, bus: Bus, registration: PluginRegistration) {
         self.pluginName = pluginName
-        self._bus = Borrowed(bus)
+        self._bus = Unretained(bus)
         self.registration = registration
     }
 

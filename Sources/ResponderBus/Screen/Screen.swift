@@ -30,7 +30,7 @@ import Synchronization
 public final class Screen {
     // The model is loop-confined and its properties are never accessed overlappingly by the bus or
     // the plugins; every event reads many of them, so they live in the audited layer's
-    // `LoopConfined` box (no run-time exclusivity checks; benchmark case "replay 1000000 events,
+    // `UncheckedExclusivity` box (no run-time exclusivity checks; benchmark case "replay 1000000 events,
     // 3 plugins → /dev/null", group 3, says what they would cost). Do not pass one of them `inout`
     // to code that reads the same property. Each public property is an `@inlinable` accessor, so
     // that plugins reach the storage directly.
@@ -55,13 +55,13 @@ public final class Screen {
         var revision: UInt64 = 0
     }
 
-    /// The last four views looked up, by identifier, replaced in turn. Borrowed: the index holds
+    /// The last four views looked up, by identifier, replaced in turn. Unretained: the index holds
     /// each node for as long as it is here (changing the index empties this).
     struct RecentLookups {
         /// An identifier, its length in UTF-8 (compared first: two different identifiers usually
         /// differ in length, and comparing the lengths is cheaper than comparing the strings), and
         /// its view.
-        typealias Entry = (id: ViewID, length: Int, node: Borrowed<ViewNode>)
+        typealias Entry = (id: ViewID, length: Int, node: Unretained<ViewNode>)
         var first: Entry?
         var second: Entry?
         var third: Entry?
@@ -69,7 +69,7 @@ public final class Screen {
         var next = 0
 
         @inline(__always)
-        func find(_ id: ViewID) -> Borrowed<ViewNode>? {
+        func find(_ id: ViewID) -> Unretained<ViewNode>? {
             let length = id.rawValue.utf8.count
             if let entry = first, entry.length == length, entry.id == id { return entry.node }
             if let entry = second, entry.length == length, entry.id == id { return entry.node }
@@ -78,7 +78,7 @@ public final class Screen {
             return nil
         }
 
-        mutating func remember(_ id: ViewID, _ node: Borrowed<ViewNode>) {
+        mutating func remember(_ id: ViewID, _ node: Unretained<ViewNode>) {
             let entry = (id, id.rawValue.utf8.count, node)
             switch next {
             case 0: first = entry
@@ -89,7 +89,7 @@ public final class Screen {
             next = (next + 1) & 3
         }
     }
-    @usableFromInline let _storage: LoopConfined<Storage>
+    @usableFromInline let _storage: UncheckedExclusivity<Storage>
 
     /// The screen's size in points, such as 375×812 for an iPhone X in portrait.
     public package(set) var size: Size {
@@ -171,7 +171,7 @@ public final class Screen {
     ///
     /// The default size is an iPhone X-class phone in portrait (375×812 points).
     public init(size: Size = Size(width: 375, height: 812), safeArea: EdgeInsets = .zero) {
-        _storage = LoopConfined(Storage(size: size, keyboard: KeyboardModel(screenSize: size), safeArea: safeArea))
+        _storage = UncheckedExclusivity(Storage(size: size, keyboard: KeyboardModel(screenSize: size), safeArea: safeArea))
         identity = Self.identities.add(1, ordering: .relaxed).newValue
     }
 
@@ -217,12 +217,12 @@ public final class Screen {
         lookUp(id)?.with { $0.kind }
     }
 
-    private func lookUp(_ id: ViewID) -> Borrowed<ViewNode>? {
+    private func lookUp(_ id: ViewID) -> Unretained<ViewNode>? {
         // Read in place (the stored field, `find` inlined): a call through `value`'s getter copied
         // the look-ups for every call.
         if let recent = _storage.value.recentLookups.find(id) { return recent }
         guard let node = _storage.value.index[id] else { return nil }
-        let unmanaged = Borrowed(node)
+        let unmanaged = Unretained(node)
         _storage.value.recentLookups.remember(id, unmanaged)
         return unmanaged
     }
@@ -399,11 +399,11 @@ public final class Screen {
     /// Where the origin of `view`'s content coordinates lies on the screen; `.zero` for `nil`.
     private func contentOrigin(of view: ViewNode?, unmoved: Bool) -> Point {
         guard let view else { return .zero }
-        return contentOrigin(of: Borrowed(view), unmoved: unmoved)
+        return contentOrigin(of: Unretained(view), unmoved: unmoved)
     }
 
     /// ``contentOrigin(of:unmoved:)`` from a borrowed view.
-    private func contentOrigin(of view: Borrowed<ViewNode>?, unmoved: Bool) -> Point {
+    private func contentOrigin(of view: Unretained<ViewNode>?, unmoved: Bool) -> Point {
         var origin = Point.zero
         // Walked without counting references (see `ViewNode.isVisible`).
         let root = rootIdentity

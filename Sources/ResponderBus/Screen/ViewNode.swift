@@ -12,7 +12,7 @@
 /// Like the screen, a node is confined to the loop thread that owns it: it is not `Sendable`.
 public final class ViewNode {
     // Loop-confined like the ``Screen`` it belongs to, and read on every event: what changes lives
-    // in the audited layer's `LoopConfined` box (`Storage`, below), without run-time exclusivity
+    // in the audited layer's `UncheckedExclusivity` box (`Storage`, below), without run-time exclusivity
     // checks (see ``Screen``).
     /// The view's identifier, unique in its screen.
     public let id: ViewID
@@ -72,7 +72,7 @@ public final class ViewNode {
     // view with children (plugins walk up the tree for every decision) then takes the runtime's slow
     // path. A parent owns its children and clears their `parent` link (`Storage.parent`) when it goes (`deinit`) or lets
     // one go (`removeFromParent`), so this never dangles; the tree is confined to one thread.
-    // Borrowed (an Unmanaged) rather than `unowned(unsafe)`, so that a walk up the tree can go from parent to
+    // Unretained (an Unmanaged) rather than `unowned(unsafe)`, so that a walk up the tree can go from parent to
     // parent without a retain and a release at each step.
     /// The subviews, back to front.
     public var children: [ViewNode] { @inlinable get { _storage.value.children } }
@@ -85,7 +85,7 @@ public final class ViewNode {
     private init(shallow spec: ViewSpec) {
         id = spec.id
         className = spec.className
-        _storage = LoopConfined(
+        _storage = UncheckedExclusivity(
             Storage(
                 kind: spec.kind, frame: spec.frame, tag: spec.tag, isHidden: spec.isHidden, isEnabled: spec.isEnabled,
                 keyboardDistance: spec.keyboardDistance, contentOffset: spec.contentOffset ?? .zero, contentSize: spec.contentSize ?? .zero))
@@ -103,11 +103,11 @@ public final class ViewNode {
         @usableFromInline var contentOffset: Point
         @usableFromInline var contentSize: Size
         @usableFromInline var contentInset: EdgeInsets = .zero
-        @usableFromInline var parent: Borrowed<ViewNode>?
+        @usableFromInline var parent: Unretained<ViewNode>?
         @usableFromInline var children: [ViewNode] = []
         @usableFromInline var isFirstResponder = false
     }
-    @usableFromInline let _storage: LoopConfined<Storage>
+    @usableFromInline let _storage: UncheckedExclusivity<Storage>
 
     /// Builds a detached subtree from a value description.
     ///
@@ -140,17 +140,17 @@ public final class ViewNode {
     /// children of the view it was given (``SubtreeVisit/skipChildren`` leaves out, say, a hidden
     /// view's subtree). `visit` must not change the tree.
     public func visitSubtree(_ visit: (ViewNode) -> SubtreeVisit) {
-        Self.visit(Borrowed(self), visit)
+        Self.visit(Unretained(self), visit)
     }
 
-    private static func visit(_ node: Borrowed<ViewNode>, _ visit: (ViewNode) -> SubtreeVisit) {
+    private static func visit(_ node: Unretained<ViewNode>, _ visit: (ViewNode) -> SubtreeVisit) {
         node.with { view in
             // A leaf's (empty) children are not reached for: that costs a retain and a release.
             guard visit(view) == .descend, !view._storage.value.children.isEmpty else { return }
             // The stored field itself: through `value`'s getter the whole storage was copied
             // (and destroyed) for every view visited.
             view._storage.value.children.withUnsafeBufferPointer { children in
-                for index in children.indices { Self.visit(Borrowed(children[index]), visit) }
+                for index in children.indices { Self.visit(Unretained(children[index]), visit) }
             }
         }
     }
@@ -159,7 +159,7 @@ public final class ViewNode {
     public var isVisible: Bool {
         // Walked without counting references (a retain and a release per level otherwise): the
         // tree keeps every ancestor alive while this runs (see `Storage.parent`).
-        var node = Borrowed(self)
+        var node = Unretained(self)
         while true {
             let (hidden, parent) = node.with { ($0._storage.value.isHidden, $0._storage.value.parent) }
             if hidden { return false }
@@ -260,7 +260,7 @@ public final class ViewNode {
     func appendChild(_ child: ViewNode, at index: Int? = nil) {
         precondition(child.parent == nil, "view \(child.id) already has a parent")
         precondition(child !== self && !isDescendant(of: child), "adding view \(child.id) would make a cycle")
-        child._storage.value.parent = Borrowed(self)
+        child._storage.value.parent = Unretained(self)
         if let index {
             _storage.value.children.insert(child, at: index)
         } else {

@@ -11,7 +11,7 @@ import ResponderBus
 /// A value: everything a record changes is a field of it, so that the per-record path makes no
 /// run-time exclusivity check (the fast replay keeps it in a local variable). The callbacks are the
 /// ``Replayer``'s, as they were when the replay started.
-struct ReplayRun {
+struct TurnCursor {
     let bus: Bus
     /// `bus.screen`, which the records' views are checked against.
     private let screen: Screen

@@ -7,7 +7,7 @@ import DequeModule
 /// run-time exclusivity checks (`Bus.state`): a post reads the routes and flips `isDispatching` on
 /// every call, and the checks were a measurable part of it (benchmark cases "bus.post, 1
 /// observer" and "heap allocations per post", group 1). It is a stored property of the bus rather
-/// than a ``LoopConfined`` box because the box's extra reference changes what the optimizer
+/// than a ``UncheckedExclusivity`` box because the box's extra reference changes what the optimizer
 /// inlines into the caller's post: under callgrind, a post with one observer cost half as much again
 /// through a box as stored in place (`Benchmarks/.build/release/BusBenchmarks - - - out.json
 /// profile-post`; the figures are in the commit that chose this, a84b119).
@@ -20,7 +20,7 @@ import DequeModule
 /// overlap another. A change that needs to call out while it holds a part of this `inout` must
 /// copy that part out first.
 @usableFromInline
-struct DeliveryState {
+struct BusState {
     /// One route per name id: the pipeline's and the listeners' records, and the merged delivery list.
     @usableFromInline var routes: [Route] = []
     /// The records observing every name (`observeAll`, plugins without a name filter).
@@ -57,7 +57,7 @@ struct DeliveryState {
     }
 }
 
-extension DeliveryState {
+extension BusState {
     /// The delivery list a post of name id `id` walks (the all-names route's for an id no route
     /// has yet), and whether it holds an erased record: read in place, without the retain and
     /// release of the list that a copy would cost on every post.

@@ -3,7 +3,7 @@
 /// properties.
 ///
 /// `package`: the screen model, the log reader and the replay's output keep state read on every
-/// event in one (`private let state = LoopConfined(State())`, then `state.value.keyboard`): the
+/// event in one (`private let state = UncheckedExclusivity(State())`, then `state.value.keyboard`): the
 /// box is a `let`, so reaching it is not checked, and the value inside is not checked either. It
 /// is one of the audited escape hatches (see `.ci/unsafe-allowlist`; the benchmark documentation
 /// says what each use saves). Plugins keep their state in ordinary private properties.
@@ -15,7 +15,7 @@
 /// nothing reads), and never pass ``value`` (or a part of it) `inout` to code that reaches the
 /// same box: nothing checks either. It is not `Sendable`.
 @usableFromInline
-package final class LoopConfined<Value> {
+package final class UncheckedExclusivity<Value> {
     @usableFromInline @exclusivity(unchecked) var _value: Value
 
     /// A box holding `value`.

@@ -8,7 +8,7 @@
 ///
 /// | made in | the object | kept alive by |
 /// |---|---|---|
-/// | `Bus.dispatch` | an observer record | the delivery list being walked (kept by `DeliveryState.deliveryRecords(for:)`'s pinning) |
+/// | `Bus.dispatch` | an observer record | the delivery list being walked (kept by `BusState.deliveryRecords(for:)`'s pinning) |
 /// | `PluginContext` | the bus | the bus itself: it marks its registrations dead in `deinit`, and a context checks that first |
 /// | `BusAnchor` | the bus | the bus: it clears the anchor, under the anchor's lock, first thing in `deinit` |
 /// | `CrossThreadInbox` | a channel | the inbox's own `channels` array, which never shrinks |
@@ -17,12 +17,12 @@
 ///
 /// ## Invariant
 ///
-/// The object outlives every use of the `Borrowed`. Nothing checks this at run time (a check
+/// The object outlives every use of the `Unretained`. Nothing checks this at run time (a check
 /// would need the counting this avoids); each use site above states its owner, and
 /// `.ci/unsafe-allowlist` keeps new ones from appearing unnoticed. Use it only where a benchmark
 /// case shows the retain and release; otherwise hold the object.
 @usableFromInline
-struct Borrowed<Object: AnyObject> {
+struct Unretained<Object: AnyObject> {
     @usableFromInline let unmanaged: Unmanaged<Object>
 
     /// Borrows `object`, which something else keeps alive.
@@ -42,7 +42,7 @@ struct Borrowed<Object: AnyObject> {
     var object: Object { unmanaged.takeUnretainedValue() }
 }
 
-extension Borrowed: Sendable where Object: Sendable {}
+extension Unretained: Sendable where Object: Sendable {}
 
 /// `unsafeDowncast` in one place: the object is known to be a `T` by construction (a name id fixes
 /// its payload type, so a record or a channel under an id is of that payload's type), and the
