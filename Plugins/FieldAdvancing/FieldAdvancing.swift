@@ -32,10 +32,8 @@ public final class FieldAdvancing: ReturnKeyObserving {
 
     /// Decides and emits what Return does.
     public func returnKey(_ event: Event<ReturnKeyInfo>, context: PluginContext) {
-        let decision = context.withScreen { screen in
-            ReturnDecision.decide(
-                returnIn: event.payload.view, on: screen, navigator: navigator, textViewReturnAdvances: textViewReturnAdvances)
-        }
+        let decision = ReturnDecision.decide(
+            returnIn: event.payload.view, on: context.screen, navigator: navigator, textViewReturnAdvances: textViewReturnAdvances)
         switch decision {
         case .advance(let from, let to):
             context.post(.focusChange, FocusChange(from: from, to: to))

@@ -194,8 +194,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
 
     /// Applies the rule to the current state and emits what changed.
     private func decide(_ context: PluginContext) {
-        // Lent, not returned: no retain and release of the screen per decision.
-        context.withScreen { decide(context, on: $0) }
+        decide(context, on: context.screen)
     }
 
     private func decide(_ context: PluginContext, on screen: Screen) {

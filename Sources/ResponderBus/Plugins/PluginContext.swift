@@ -11,9 +11,12 @@ public struct PluginContext {
     // precondition failure instead (the bus marks its registrations on the way out).
     @usableFromInline let _bus: Unretained<Bus>
     @usableFromInline let registration: PluginRegistration
+    /// What the plugin posts is derived by it.
+    @usableFromInline let origin: EventOrigin
 
     init(pluginName: String, bus: Bus, registration: PluginRegistration) {
         self.pluginName = pluginName
+        origin = .derived(by: pluginName)
         self._bus = Unretained(bus)
         self.registration = registration
     }
@@ -29,12 +32,17 @@ public struct PluginContext {
     /// context (from a timer it left behind, say) is dropped: removal takes effect at once.
     public var isRegistered: Bool { registration.isActive }
 
-    /// The screen model, as it is after the event being delivered.
-    @inlinable public var screen: Screen { withBus { $0.screen } }
+    /// The screen model, as it is after the event being delivered. Lent for the access (passed on
+    /// or read through, it is not retained); keep no reference to it beyond the callback.
+    @inlinable public var screen: Screen {
+        _read {
+            precondition(registration.busIsAlive, "a PluginContext was used after its bus was deallocated")
+            yield _bus.object.screen
+        }
+    }
 
-    /// Calls `body` with the screen model, lent rather than returned: ``screen`` returns a counted
-    /// reference, a retain and a release (atomic operations) each time, which a plugin reading the
-    /// screen on every event can measure. Keep no reference to it beyond `body`.
+    /// Calls `body` with the screen model. ``screen`` is lent the same way: use it.
+    @available(*, deprecated, renamed: "screen", message: "screen is lent, not retained, as this was")
     @inlinable
     public func withScreen<Result>(_ body: (Screen) throws -> Result) rethrows -> Result {
         try withBus { try body($0.screen) }
@@ -71,7 +79,7 @@ public struct PluginContext {
         _ name: EventName<Payload>, _ payload: Payload, style: PostingStyle = .now, coalescing: Coalescing = .none
     ) {
         guard registration.isActive else { return }
-        withBus { $0.post(name, payload, sender: nil, origin: .derived(by: pluginName), style: style, coalescing: coalescing) }
+        withBus { $0.post(name, payload, sender: nil, origin: origin, style: style, coalescing: coalescing) }
     }
 
     /// Posts a ``EventName/diagnostic`` derived by this plugin, naming the `views` it is about (a
