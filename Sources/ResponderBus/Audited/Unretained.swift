@@ -14,6 +14,7 @@
 /// | `CrossThreadInbox` | a channel | the inbox's own `channels` array, which never shrinks |
 /// | `Screen` | the last view looked up | the screen's index: every change to it forgets the look-up |
 /// | `ViewNode` | a view's parent | the parent: it clears its children's links when it lets them go or goes |
+/// | `ViewTreeWalks` (`isVisible`, `visitSubtree`, a view's place on the screen) | each view walked | the tree: it holds every view while a walk, which changes nothing, runs |
 ///
 /// ## Invariant
 ///

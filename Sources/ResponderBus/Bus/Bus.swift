@@ -275,27 +275,18 @@ public final class Bus: @unchecked Sendable {
         guard !record.isRemoved else { return }
         if record.isFiltered && !passesFilters(record, sender: event.sender, origin: event.origin) { return }
         // Safe: a name id fixes its payload type, and typed records sit only under their own id.
-        // Called through a guaranteed reference, so that the body is borrowed from the record
-        // rather than copied out of it (a retain and a release of its context per call).
-        Unretained(assumingType(record, TypedRecord<Payload>.self)).with {
-            $0.body(event)
-        }
+        assumingType(record, TypedRecord<Payload>.self).body(event)
     }
 
     @inlinable
     func invoke<Payload>(_ record: ObserverRecord, _ event: Event<Payload>, _ erased: AnyEvent) {
         guard !record.isRemoved else { return }
         if record.isFiltered && !passesFilters(record, sender: event.sender, origin: event.origin) { return }
-        // Through guaranteed references, as in `invokeTyped`.
         if record.isErased {
-            Unretained(assumingType(record, ErasedRecord.self)).with {
-                $0.body(erased)
-            }
+            assumingType(record, ErasedRecord.self).body(erased)
         } else {
             // Safe: a name id fixes its payload type, and typed records sit only under their own id.
-            Unretained(assumingType(record, TypedRecord<Payload>.self)).with {
-                $0.body(event)
-            }
+            assumingType(record, TypedRecord<Payload>.self).body(event)
         }
     }
 

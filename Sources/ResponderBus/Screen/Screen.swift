@@ -378,7 +378,7 @@ public final class Screen {
     }
 
     /// The root view's identity, read without counting a reference to it.
-    private var rootIdentity: ObjectIdentifier? {
+    var rootIdentity: ObjectIdentifier? {
         _storage.value.root.map { ObjectIdentifier($0) }
     }
 
@@ -394,32 +394,6 @@ public final class Screen {
         let source = contentOrigin(of: from, unmoved: false)
         let target = contentOrigin(of: to, unmoved: false)
         return rect.offsetBy(dx: source.x - target.x, dy: source.y - target.y)
-    }
-
-    /// Where the origin of `view`'s content coordinates lies on the screen; `.zero` for `nil`.
-    private func contentOrigin(of view: ViewNode?, unmoved: Bool) -> Point {
-        guard let view else { return .zero }
-        return contentOrigin(of: Unretained(view), unmoved: unmoved)
-    }
-
-    /// ``contentOrigin(of:unmoved:)`` from a borrowed view.
-    private func contentOrigin(of view: Unretained<ViewNode>?, unmoved: Bool) -> Point {
-        var origin = Point.zero
-        // Walked without counting references (see `ViewNode.isVisible`).
-        let root = rootIdentity
-        var next = view
-        while let current = next {
-            next = current.with { node in
-                var frameOrigin = node.frame.origin
-                if unmoved, ObjectIdentifier(node) == root { frameOrigin.y = _storage.value.restingRootOriginY }
-                origin = origin.offsetBy(dx: frameOrigin.x, dy: frameOrigin.y)
-                if node._storage.value.kind == .scrollView {
-                    origin = origin.offsetBy(dx: -node.contentOffset.x, dy: -node.contentOffset.y)
-                }
-                return node._storage.value.parent
-            }
-        }
-        return origin
     }
 
     // MARK: - Helpers

@@ -135,39 +135,6 @@ public final class ViewNode {
         case skipChildren
     }
 
-    /// Visits this view and its descendants in tree order (a view, then its subviews back to front,
-    /// each with its own subtree), calling `visit` with each; `visit` says whether to go into the
-    /// children of the view it was given (``SubtreeVisit/skipChildren`` leaves out, say, a hidden
-    /// view's subtree). `visit` must not change the tree.
-    public func visitSubtree(_ visit: (ViewNode) -> SubtreeVisit) {
-        Self.visit(Unretained(self), visit)
-    }
-
-    private static func visit(_ node: Unretained<ViewNode>, _ visit: (ViewNode) -> SubtreeVisit) {
-        node.with { view in
-            // A leaf's (empty) children are not reached for: that costs a retain and a release.
-            guard visit(view) == .descend, !view._storage.value.children.isEmpty else { return }
-            // The stored field itself: through `value`'s getter the whole storage was copied
-            // (and destroyed) for every view visited.
-            view._storage.value.children.withUnsafeBufferPointer { children in
-                for index in children.indices { Self.visit(Unretained(children[index]), visit) }
-            }
-        }
-    }
-
-    /// Whether the view can be seen: neither it nor any ancestor is hidden.
-    public var isVisible: Bool {
-        // Walked without counting references (a retain and a release per level otherwise): the
-        // tree keeps every ancestor alive while this runs (see `Storage.parent`).
-        var node = Unretained(self)
-        while true {
-            let (hidden, parent) = node.with { ($0._storage.value.isHidden, $0._storage.value.parent) }
-            if hidden { return false }
-            guard let parent else { return true }
-            node = parent
-        }
-    }
-
     /// The nearest ancestor (not the view itself) whose kind is ``ViewKind/scrollView``.
     public var enclosingScrollView: ViewNode? {
         // Walked without counting references, like `isVisible`.
