@@ -1,7 +1,7 @@
 import ResponderBus
 import Testing
 
-@Suite("The core's audited helpers for plugins: visitSubtree and UncheckedExclusivity")
+@Suite("The core's audited helpers: the view tree's walks and UncheckedExclusivity")
 struct AuditedWalkTests {
     @Test("visitSubtree visits in tree order and leaves out what a visit skips")
     func treeOrder() {
