@@ -215,8 +215,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
         if let focused = field, !focused.isVisible { field = nil }
         let scrollView = field?.enclosingScrollView
 
-        // A scroll view avoidance changed that no longer holds the field goes back first. (Checked
-        // for emptiness first: iterating even an empty dictionary retains and releases it.)
+        // A scroll view avoidance changed that no longer holds the field goes back first.
         if !restingScroll.isEmpty {
             restoreScrollViews(except: scrollView, on: screen, context)
         }

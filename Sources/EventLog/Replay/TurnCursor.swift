@@ -68,9 +68,7 @@ struct TurnCursor {
     /// recorded derived records among them are handed over in line order.
     mutating func postTurn(at t: Double) {
         var count = 0
-        // Batch by batch (the batch in hand is held once, not once per record).
-        // Read through `batch!` each time rather than bound to a local: a local copy of the
-        // reference is a retain and a release per record.
+        // Batch by batch, the batch in hand read through `batch!` (held once, not once per record).
         while !stopped, batch != nil {
             while batch!.hasItem {
                 guard batch!.nextKind == .external else {

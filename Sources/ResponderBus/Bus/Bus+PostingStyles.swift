@@ -108,8 +108,8 @@ extension Bus {
             state.asapQueue.append(queued)
             if !asapDrainScheduled {
                 asapDrainScheduled = true
-                // On the virtual-time loop the bus itself is the work (``LoopWork``): one retain
-                // and one release a turn, where a closure capturing it cost two of each.
+                // On the virtual-time loop the bus itself is the work (``LoopWork``), not a closure
+                // capturing it.
                 if let virtualTimeLoop {
                     virtualTimeLoop.runAtEndOfTurn(draining: self)
                 } else {

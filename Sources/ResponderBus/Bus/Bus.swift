@@ -67,8 +67,7 @@ public final class Bus: @unchecked Sendable {
     public let screen: Screen
 
     // The delivery path below is `@inlinable`, so that a post is specialized for its payload type in
-    // the caller's module: unspecialized, every post looked up `Event<Payload>`'s generic metadata at
-    // run time and copied the payload through value witnesses (see Benchmarks/).
+    // the caller's module (no generic metadata looked up, no payload copied through value witnesses).
     /// What every post reads and changes; the audited layer's one opt-out in the bus (see
     /// ``BusState`` for its invariant and why it is stored in place).
     @exclusivity(unchecked) @usableFromInline var state = BusState()
@@ -255,14 +254,12 @@ public final class Bus: @unchecked Sendable {
         if !hasErased {
             // Typed records only (the usual case): no erased form of the event is ever needed.
             for index in records.indices {
-                // The snapshot keeps every record alive for the whole loop: no retain per record
-                // (an `unowned(unsafe)` local is still retained for each call it is passed to).
+                // The walked list keeps every record alive for the whole loop (see `Unretained`).
                 Unretained(records[index]).with { invokeTyped($0, event) }
             }
             return
         }
-        // Erased once, up front, and lent to every erased record (an optional filled on demand
-        // was copied, payload and all, for each call).
+        // Erased once, up front, and lent to every erased record.
         let erased = event.erased
         for index in records.indices {
             Unretained(records[index]).with { invoke($0, event, erased) }

@@ -30,8 +30,8 @@ import Synchronization
 public final class Screen {
     // The model is loop-confined and its properties are never accessed overlappingly by the bus or
     // the plugins; every event reads many of them, so they live in the audited layer's
-    // `UncheckedExclusivity` box (no run-time exclusivity checks; benchmark case "replay 1000000 events,
-    // 3 plugins → /dev/null", group 3, says what they would cost). Do not pass one of them `inout`
+    // `UncheckedExclusivity` box (no run-time exclusivity checks; the benchmark documentation says
+    // what they would cost). Do not pass one of them `inout`
     // to code that reads the same property. Each public property is an `@inlinable` accessor, so
     // that plugins reach the storage directly.
     @usableFromInline
@@ -218,8 +218,7 @@ public final class Screen {
     }
 
     private func lookUp(_ id: ViewID) -> Unretained<ViewNode>? {
-        // Read in place (the stored field, `find` inlined): a call through `value`'s getter copied
-        // the look-ups for every call.
+        // Read in place: the stored field, `find` inlined.
         if let recent = _storage.value.recentLookups.find(id) { return recent }
         guard let node = _storage.value.index[id] else { return nil }
         let unmanaged = Unretained(node)
