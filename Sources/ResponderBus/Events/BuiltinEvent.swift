@@ -57,7 +57,7 @@ package enum BuiltinEvent: Int, CaseIterable, Sendable {
     }
 
     package var uikitNotificationName: String? {
-        guard rawValue <= BuiltinEvent.keyboardDidChangeFrame.rawValue else { return nil }
+        guard rawValue < BuiltinEvent.didBeginEditing.rawValue else { return nil }
         let name = self.name
         return "UIKeyboard" + name.dropFirst("keyboard".count) + "Notification"
     }
