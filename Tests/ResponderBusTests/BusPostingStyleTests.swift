@@ -399,4 +399,42 @@ struct CoalescedRepostTests {
         #expect(seen == ["4 from second"])
         _ = token
     }
+
+    @Test("once delivered, a queued event lets its sender go: the bus keeps no object a post named alive")
+    func senderReleased() {
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop)
+        final class Sender {}
+        var delivered = 0
+        let token = bus.observe(RepeatingCounter.counted) { _ in delivered += 1 }
+        weak var gone: Sender?
+        do {
+            let sender = Sender()
+            gone = sender
+            loop.runAsTurn { bus.post(RepeatingCounter.counted, 1, sender: sender, style: .asap, coalescing: .onName) }
+        }
+        loop.run()
+        #expect(delivered == 1)
+        #expect(gone == nil, "the sender of a delivered post is still alive")
+        _ = token
+    }
+
+    @Test("an observer that posts the same name again while it is delivered gets a post of its own, delivered in the same drain")
+    func repostFromDelivery() {
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop)
+        var seen: [Int] = []
+        let token = bus.observe(RepeatingCounter.counted) { event in
+            seen.append(event.payload)
+            if event.payload < 3 { bus.post(RepeatingCounter.counted, event.payload + 1, style: .asap, coalescing: .onName) }
+        }
+        // Two turns: the second reuses the event the first delivered, while the first's re-posts run.
+        loop.runAsTurn { bus.post(RepeatingCounter.counted, 1, style: .asap, coalescing: .onName) }
+        loop.run()
+        #expect(seen == [1, 2, 3])
+        loop.runAsTurn { bus.post(RepeatingCounter.counted, 2, style: .asap, coalescing: .onName) }
+        loop.run()
+        #expect(seen == [1, 2, 3, 2, 3])
+        _ = token
+    }
 }
