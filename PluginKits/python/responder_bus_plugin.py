@@ -28,6 +28,8 @@ import sys
 PROTOCOL = "responder-bus-plugin"
 VERSION = 1
 
+# The keyboard's events and the hides among them, as a host that does not send its own lists
+# ("keyboardEvents", "keyboardHides" in its hello) means them; run() takes the host's.
 KEYBOARD_EVENTS = (
     "keyboardWillShow", "keyboardDidShow", "keyboardWillHide", "keyboardDidHide",
     "keyboardWillChangeFrame", "keyboardDidChangeFrame",
@@ -293,6 +295,9 @@ def run(plugin, stdin=None, stdout=None):
         reply["turns"] = True
     _write(stdout, reply)
     stdout.flush()
+    global KEYBOARD_EVENTS, HIDE_EVENTS
+    KEYBOARD_EVENTS = tuple(hello.get("keyboardEvents", KEYBOARD_EVENTS))
+    HIDE_EVENTS = tuple(hello.get("keyboardHides", HIDE_EVENTS))
     settings = hello.get("settings") or {}
     screen = Screen(hello.get("header") or {})
     plugin.on_start(screen, settings)

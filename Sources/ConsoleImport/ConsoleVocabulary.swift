@@ -185,7 +185,7 @@ enum ConsoleWord: Hashable, Sendable {
     private static let components: [UInt64: [Known]] = {
         var entries: [(String, ConsoleWord)] = []
         func add(_ word: String, _ value: ConsoleWord) { entries.append((word, value)) }
-        for event in LogEvent.KeyboardEvent.allCases {
+        for event in EventName<KeyboardInfo>.allKeyboardEvents {
             let base = event.rawValue.lowercased()  // keyboardwillshow
             add(base, .keyboardName(event))
             add(base + "notification", .keyboardName(event))

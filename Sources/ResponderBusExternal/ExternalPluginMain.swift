@@ -48,7 +48,7 @@ public enum ExternalPluginMain {
     /// The log-format events `plugin`'s protocols observe, by name.
     public static func requestedEvents(of plugin: any ResponderPlugin) -> [String] {
         var names: Set<String> = []
-        if plugin is KeyboardObserving { names.formUnion(LogEvent.KeyboardEvent.allCases.map(\.rawValue)) }
+        if plugin is KeyboardObserving { names.formUnion(EventName<KeyboardInfo>.allKeyboardEvents.map(\.rawValue)) }
         if plugin is EditingObserving { names.formUnion(["didBeginEditing", "didEndEditing"]) }
         if plugin is ReturnKeyObserving { names.insert("returnKey") }
         if let observer = plugin as? EventObserving {

@@ -19,12 +19,22 @@ public enum PluginProtocol {
 
     // MARK: Host to plugin
 
-    /// The host's handshake line: protocol, version, the session's header and the settings.
+    /// The keyboard's events, by name, in the vocabulary's order: the host's hello sends them.
+    public static let keyboardEvents: [String] = BuiltinEvent.keyboardEvents.map(\.name)
+
+    /// The keyboard events after which a keyboard model holds the keyboard hidden, by name: the
+    /// host's hello sends them.
+    public static let keyboardHides: [String] = BuiltinEvent.keyboardEvents.filter(\.hidesKeyboard).map(\.name)
+
+    /// The host's handshake line: protocol, version, the session's header, the keyboard's events
+    /// (so that a kit's screen model follows the host's vocabulary) and the settings.
     static func hostHello(header: LogHeader, settings: [String: String]) -> [UInt8] {
         let settingsText = settings.sorted { $0.key < $1.key }.map { "\(JSONText.string($0.key)):\(JSONText.string($0.value))" }
             .joined(separator: ",")
+        func list(_ names: [String]) -> String { "[" + names.map(JSONText.string).joined(separator: ",") + "]" }
         let line =
-            "{\"header\":\(LogWriter.line(for: header)),\"protocol\":\(JSONText.string(name)),\"settings\":{\(settingsText)},\"type\":\"hello\",\"version\":\(version)}\n"
+            "{\"header\":\(LogWriter.line(for: header)),\"keyboardEvents\":\(list(keyboardEvents)),\"keyboardHides\":\(list(keyboardHides)),"
+            + "\"protocol\":\(JSONText.string(name)),\"settings\":{\(settingsText)},\"type\":\"hello\",\"version\":\(version)}\n"
         return Array(line.utf8)
     }
 

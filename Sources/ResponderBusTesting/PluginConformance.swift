@@ -245,7 +245,7 @@ public struct PluginConformance {
 
     private func eventID(_ event: LogEvent) -> Int? {
         switch event {
-        case .keyboard(let kind, _): kind.eventName.id
+        case .keyboard(let name, _): name.id
         case .didBeginEditing: EventName.didBeginEditing.id
         case .didEndEditing: EventName.didEndEditing.id
         case .returnKey: EventName.returnKey.id

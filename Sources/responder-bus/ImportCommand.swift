@@ -76,7 +76,8 @@ struct ImportCommand: ParsableCommand {
             throw ValidationError("--scene -: the console is read from standard input already; give the scene as a file")
         }
         if ConsoleImporter.keyboardEvent(named: event) == nil {
-            throw ValidationError("--event \(event): expected one of \(LogEvent.KeyboardEvent.allCases.map(\.rawValue).joined(separator: ", "))")
+            let names = EventName<KeyboardInfo>.allKeyboardEvents.map(\.rawValue)
+            throw ValidationError("--event \(event): expected one of \(names.joined(separator: ", "))")
         }
     }
 

@@ -28,9 +28,9 @@ private func recognisedKey(_ text: String) -> FieldKey? {
     return bytes.withUnsafeBufferPointer { FieldKey.known(in: $0, at: 0)?.key }
 }
 
-private func recognisedEvent(_ text: String) -> EventKind? {
+private func recognisedEvent(_ text: String) -> BuiltinEvent? {
     let bytes = Array(text.utf8)
-    return bytes.withUnsafeBufferPointer { EventKind.known(in: $0, at: 0)?.kind }
+    return bytes.withUnsafeBufferPointer { EventSpellings.table.known(in: $0, at: 0)?.event }
 }
 
 @Suite("RecordParser: keys and names recognised from their bytes")
@@ -85,22 +85,25 @@ struct RecordParserKeyTests {
 
     @Test("every event name is recognised, and the names are the format's")
     func everyEvent() {
-        #expect(Set(EventKind.allCases.map(\.name)) == LogEvent.knownNames)
-        for kind in EventKind.allCases {
+        let logged = BuiltinEvent.allCases.filter(\.isInLog)
+        #expect(Set(logged.map(\.name)) == LogEvent.knownNames)
+        for kind in logged {
             #expect(recognisedEvent(kind.name + "\"") == kind, "\(kind.name)")
+            #expect(recognisedEvent(kind.name + "\",\"t\":1}") == kind, "\(kind.name) with more after it")
             #expect(recognisedEvent(kind.name + "X\"") == nil, "\(kind.name)X")
             #expect(recognisedEvent(String(kind.name.dropLast()) + "\"") == nil, "\(kind.name) without its last letter")
             #expect(recognisedEvent(kind.name) == nil, "\(kind.name) without a closing quote")
-            #expect(EventKind(decoded: kind.name) == kind)
-            #expect(kind.keyboardEvent.map(\.rawValue) == (LogEvent.KeyboardEvent(rawValue: kind.name)?.rawValue))
+            #expect(BuiltinEvent(decoded: kind.name) == kind)
+            var written: [UInt8] = []
+            EventSpellings.table.withSpelling(of: kind) { written += $0 }
+            #expect(written == Array(kind.name.utf8))
         }
-        // The six keyboard events: the reader's kind, the bus's name and the spelling agree.
-        for event in LogEvent.KeyboardEvent.allCases {
-            #expect(event.kind.name == event.rawValue)
-            #expect(event.eventName.rawValue == event.rawValue)
-            #expect(event.kind.keyboardEvent == event)
-        }
-        for miss in ["keyboardWillShoW\"", "keyboard\"", "keyboardWill\"", "scenes\"", "scree\"", "sc\"", "\"", "didBeginEditin\""] {
+        #expect(recognisedEvent("turnSettled\"") == nil)
+        #expect(BuiltinEvent(decoded: "turnSettled") == nil)
+        for miss in [
+            "keyboardWillShoW\"", "keyboard\"", "keyboardWill\"", "scenes\"", "scree\"", "sc\"", "\"", "didBeginEditin\"",
+            "keyboardWillChangeFrameX\"", String(repeating: "k", count: 200) + "\"", "keyboardWill\\\"Show\"",
+        ] {
             #expect(recognisedEvent(miss) == nil, "\(miss)")
         }
     }

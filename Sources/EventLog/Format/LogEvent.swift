@@ -5,7 +5,7 @@ import ResponderBus
 /// The external events are what the world did; the derived ones are what plugins decided (in a log
 /// they carry `"origin":"derived"` and `"by"`).
 public enum LogEvent: Hashable, Sendable {
-    /// One of the six keyboard events.
+    /// A keyboard event (one of ``EventName/allKeyboardEvents``) with its payload.
     case keyboard(KeyboardEvent, KeyboardInfo)
     /// `didBeginEditing`.
     case didBeginEditing(EditingInfo)
@@ -33,57 +33,20 @@ public enum LogEvent: Hashable, Sendable {
     /// Derived `diagnostic`.
     case diagnostic(Diagnostic)
 
-    /// The six keyboard events by their raw names.
-    public enum KeyboardEvent: String, Hashable, Sendable, CaseIterable {
-        /// `keyboardWillShow`.
-        case keyboardWillShow
-        /// `keyboardDidShow`.
-        case keyboardDidShow
-        /// `keyboardWillHide`.
-        case keyboardWillHide
-        /// `keyboardDidHide`.
-        case keyboardDidHide
-        /// `keyboardWillChangeFrame`.
-        case keyboardWillChangeFrame
-        /// `keyboardDidChangeFrame`.
-        case keyboardDidChangeFrame
-
-        /// The bus's name for this event.
-        public var eventName: EventName<KeyboardInfo> { Self.eventNames[Int(kind.rawValue)] }
-
-        /// The format's kind of event: the one table of the six keyboard events; the bus's names
-        /// and the reader's look-up follow from it.
-        var kind: EventKind {
-            switch self {
-            case .keyboardWillShow: .keyboardWillShow
-            case .keyboardDidShow: .keyboardDidShow
-            case .keyboardWillHide: .keyboardWillHide
-            case .keyboardDidHide: .keyboardDidHide
-            case .keyboardWillChangeFrame: .keyboardWillChangeFrame
-            case .keyboardDidChangeFrame: .keyboardDidChangeFrame
-            }
-        }
-
-        /// The keyboard event of each `EventKind` (by raw value), `nil` for the other kinds.
-        static let byKind: [KeyboardEvent?] = EventKind.allCases.map { kind in allCases.first { $0.kind == kind } }
-
-        /// The bus's names, by `EventKind` raw value; checked against the spellings when built.
-        private static let eventNames: [EventName<KeyboardInfo>] = {
-            let names = EventName<KeyboardInfo>.allKeyboardEvents
-            for event in allCases {
-                precondition(names[Int(event.kind.rawValue)].rawValue == event.rawValue, "keyboard event names out of order")
-            }
-            return names
-        }()
-    }
+    /// A keyboard event's name: one of ``EventName/allKeyboardEvents`` (`.keyboardWillShow` and
+    /// the rest); ``EventName/rawValue`` is its name in a log.
+    ///
+    /// A name made with ``EventName/init(_:)`` is not one the format knows: it is written by its raw
+    /// value, and a reader skips it as an unknown event.
+    public typealias KeyboardEvent = EventName<KeyboardInfo>
 
     /// The event's raw name, as written in the `event` field.
-    public var name: String { kind.name }
+    public var name: String { builtin?.name ?? Self.rawName(of: self) }
 
-    /// The kind of event, whose spelling is its name.
-    var kind: EventKind {
+    /// The vocabulary's entry for this event; `nil` only for a keyboard event named outside it.
+    var builtin: BuiltinEvent? {
         switch self {
-        case .keyboard(let kind, _): kind.kind
+        case .keyboard(let name, _): BuiltinEvent(rawValue: name.id)
         case .didBeginEditing: .didBeginEditing
         case .didEndEditing: .didEndEditing
         case .returnKey: .returnKey
@@ -99,11 +62,13 @@ public enum LogEvent: Hashable, Sendable {
         }
     }
 
-    /// The vocabulary's entry for this event (`EventKind`'s raw values are the event ids).
-    var builtin: BuiltinEvent { BuiltinEvent(rawValue: Int(kind.rawValue))! }
+    private static func rawName(of event: LogEvent) -> String {
+        guard case .keyboard(let name, _) = event else { preconditionFailure("only a keyboard event can be named outside the vocabulary") }
+        return name.rawValue
+    }
 
     /// Whether this is one of the events plugins derive.
-    public var isDerivedKind: Bool { builtin.source == .decision }
+    public var isDerivedKind: Bool { builtin?.source == .decision }
 
     /// Every raw name the format knows.
     public static let knownNames: Set<String> = Set(BuiltinEvent.allCases.filter(\.isInLog).map(\.name))
@@ -111,7 +76,7 @@ public enum LogEvent: Hashable, Sendable {
     /// Posts the event on a bus, with the given origin. Loop-confined.
     public func post(on bus: Bus, origin: EventOrigin = .external) {
         switch self {
-        case .keyboard(let kind, let info): bus.post(kind.eventName, info, origin: origin)
+        case .keyboard(let name, let info): bus.post(name, info, origin: origin)
         case .didBeginEditing(let info): bus.post(.didBeginEditing, info, origin: origin)
         case .didEndEditing(let info): bus.post(.didEndEditing, info, origin: origin)
         case .returnKey(let info): bus.post(.returnKey, info, origin: origin)
@@ -136,31 +101,23 @@ public enum LogEvent: Hashable, Sendable {
     /// `turnSettled` or a plugin's own events).
     public init?(_ event: AnyEvent) {
         // One switch on the interned id, then one cast.
-        let id = event.name.id
+        guard let builtin = BuiltinEvent(rawValue: event.name.id), builtin.isInLog else { return nil }
         let payload = event.payload
-        func keyboard(_ kind: KeyboardEvent) -> LogEvent? {
-            (payload as? KeyboardInfo).map { .keyboard(kind, $0) }
-        }
         let result: LogEvent?
-        switch id {
-        case EventName.keyboardWillShow.id: result = keyboard(.keyboardWillShow)
-        case EventName.keyboardDidShow.id: result = keyboard(.keyboardDidShow)
-        case EventName.keyboardWillHide.id: result = keyboard(.keyboardWillHide)
-        case EventName.keyboardDidHide.id: result = keyboard(.keyboardDidHide)
-        case EventName.keyboardWillChangeFrame.id: result = keyboard(.keyboardWillChangeFrame)
-        case EventName.keyboardDidChangeFrame.id: result = keyboard(.keyboardDidChangeFrame)
-        case EventName.didBeginEditing.id: result = (payload as? EditingInfo).map { .didBeginEditing($0) }
-        case EventName.didEndEditing.id: result = (payload as? EditingInfo).map { .didEndEditing($0) }
-        case EventName.returnKey.id: result = (payload as? ReturnKeyInfo).map { .returnKey($0) }
-        case EventName.scene.id: result = (payload as? SceneInfo).map { .scene($0) }
-        case EventName.setFrame.id: result = (payload as? FrameChange).map { .setFrame($0) }
-        case EventName.screen.id: result = (payload as? ScreenChange).map { .screen($0) }
-        case EventName.viewShift.id: result = (payload as? ViewShift).map { .viewShift($0) }
-        case EventName.scroll.id: result = (payload as? ScrollChange).map { .scroll($0) }
-        case EventName.focusChange.id: result = (payload as? FocusChange).map { .focusChange($0) }
-        case EventName.action.id: result = (payload as? ActionInfo).map { .action($0) }
-        case EventName.resign.id: result = (payload as? ResignInfo).map { .resign($0) }
-        case EventName.diagnostic.id: result = (payload as? Diagnostic).map { .diagnostic($0) }
+        switch builtin {
+        case _ where builtin.isKeyboard: result = (payload as? KeyboardInfo).map { .keyboard(EventName(builtin: builtin), $0) }
+        case .didBeginEditing: result = (payload as? EditingInfo).map { .didBeginEditing($0) }
+        case .didEndEditing: result = (payload as? EditingInfo).map { .didEndEditing($0) }
+        case .returnKey: result = (payload as? ReturnKeyInfo).map { .returnKey($0) }
+        case .scene: result = (payload as? SceneInfo).map { .scene($0) }
+        case .setFrame: result = (payload as? FrameChange).map { .setFrame($0) }
+        case .screen: result = (payload as? ScreenChange).map { .screen($0) }
+        case .viewShift: result = (payload as? ViewShift).map { .viewShift($0) }
+        case .scroll: result = (payload as? ScrollChange).map { .scroll($0) }
+        case .focusChange: result = (payload as? FocusChange).map { .focusChange($0) }
+        case .action: result = (payload as? ActionInfo).map { .action($0) }
+        case .resign: result = (payload as? ResignInfo).map { .resign($0) }
+        case .diagnostic: result = (payload as? Diagnostic).map { .diagnostic($0) }
         default: result = nil
         }
         guard let result else { return nil }

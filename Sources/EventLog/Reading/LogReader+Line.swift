@@ -41,7 +41,7 @@ extension LogEvent {
     /// `PluginContext.post(_:_:style:coalescing:)` would); nothing once the plugin has been removed.
     public func post(from context: PluginContext) {
         switch self {
-        case .keyboard(let kind, let info): context.post(kind.eventName, info)
+        case .keyboard(let name, let info): context.post(name, info)
         case .didBeginEditing(let info): context.post(.didBeginEditing, info)
         case .didEndEditing(let info): context.post(.didEndEditing, info)
         case .returnKey(let info): context.post(.returnKey, info)

@@ -43,21 +43,20 @@ public final class LogReader {
     public let totalBytes: Int?
 
     /// How many bytes have been consumed so far.
-    public var bytesConsumed: Int { state.value.lines.bytesConsumed }
+    public var bytesConsumed: Int { state.lines.bytesConsumed }
     /// The number of the last line read.
-    public var lineNumber: Int { state.value.lines.lineNumber }
+    public var lineNumber: Int { state.lines.lineNumber }
     /// Whether the input may still grow (`tail -f`): at its current end, ``next()`` returns `nil`
     /// without treating an unfinished last line as cut off, and a later ``next()`` reads what was
     /// appended since.
     public var follows: Bool {
-        get { state.value.lines.follows }
-        set { state.value.lines.follows = newValue }
+        get { state.lines.follows }
+        set { state.lines.follows = newValue }
     }
 
     /// Everything reading changes, as one value. A reader is used by one thread at a time (the
-    /// replay hands it to its read-ahead thread and takes it back), so the value lives in the
-    /// core's `UncheckedExclusivity` box: no run-time exclusivity check per line.
-    private let state: UncheckedExclusivity<State>
+    /// replay hands it to its read-ahead thread and takes it back).
+    private var state: State
 
     /// Opens a log file (`-` for standard input).
     ///
@@ -99,17 +98,17 @@ public final class LogReader {
     public convenience init(header: LogHeader, records: [LogRecord]) {
         self.init(source: .memory([]), size: nil, maxLineLength: LogLimits.maximumLineLength)
         let ordered = records.enumerated().sorted { $0.element.t < $1.element.t || ($0.element.t == $1.element.t && $0.offset < $1.offset) }
-        state.value.given = GivenRecords(header: header, records: ordered.map(\.element))
+        state.given = GivenRecords(header: header, records: ordered.map(\.element))
     }
 
     private init(source: ByteSource, size: Int?, maxLineLength: Int) {
         self.totalBytes = size
         self.maxLineLength = maxLineLength
-        state = UncheckedExclusivity(State(lines: LineSplitter(source: source, maxLineLength: maxLineLength)))
+        state = State(lines: LineSplitter(source: source, maxLineLength: maxLineLength))
     }
 
     deinit {
-        if case .file(let descriptor, true) = state.value.lines.source { close(descriptor) }
+        if case .file(let descriptor, true) = state.lines.source { close(descriptor) }
     }
 
     // MARK: Header
@@ -120,7 +119,7 @@ public final class LogReader {
     ///   `responder-bus-log` header), ``LogReadError/Code/unsupportedVersion`` (a newer version), or
     ///   the problem with the line.
     public func readHeader() throws(LogReadError) -> LogHeader {
-        try state.value.readHeader()
+        try state.readHeader()
     }
 
     private static func header(from parser: inout RecordParser) throws(LogReadError) -> LogHeader {
@@ -161,7 +160,7 @@ public final class LogReader {
     /// The next record or rejected line, or `nil` at the end of the input. Reads the header first if
     /// ``readHeader()`` was not called (a bad header is then the first problem).
     public func next() -> Item? {
-        state.value.next()
+        state.next()
     }
 
     /// The header and records of a reader of records in memory, and how many were handed out.
@@ -370,9 +369,10 @@ public final class LogReader {
                 .unknownEvent, at: event.quote,
                 "unknown event '\(parser.string(event))'; skipped (the format knows \(LogEvent.knownNames.sorted().joined(separator: ", ")))")
         }
-        if let keyboard = kind.keyboardEvent {
+        if kind.isKeyboard {
             try checkDuration(f, &parser)
-            return .keyboard(keyboard, KeyboardInfo(begin: f.begin, end: f.end, duration: f.duration, curve: f.curve, isLocal: f.isLocal))
+            let info = KeyboardInfo(begin: f.begin, end: f.end, duration: f.duration, curve: f.curve, isLocal: f.isLocal)
+            return .keyboard(EventName(builtin: kind), info)
         }
         switch kind {
         case .didBeginEditing: return .didBeginEditing(EditingInfo(view: try requireView()))
@@ -411,8 +411,9 @@ public final class LogReader {
                 Diagnostic(
                     level: level, message: f.message.map { parser.string($0) } ?? "", views: parser.diagnosticExtras?.views ?? [],
                     metadata: parser.diagnosticExtras?.metadata ?? [:]))
-        case .keyboardWillShow, .keyboardDidShow, .keyboardWillHide, .keyboardDidHide, .keyboardWillChangeFrame, .keyboardDidChangeFrame:
-            preconditionFailure("keyboard events are handled above")
+        default:
+            // The keyboard's events are read above; `turnSettled` is in no log, so no look-up finds it.
+            preconditionFailure("\(kind) is not read here")
         }
     }
 }

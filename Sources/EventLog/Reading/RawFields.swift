@@ -23,7 +23,7 @@ struct RawFields {
     var tColumn = 1
     var event: StringRef?
     /// The kind `event` names, when its bytes spell one.
-    var eventKind: EventKind?
+    var eventKind: BuiltinEvent?
     var origin: StringRef?
     var by: StringRef?
     var view: StringRef?

@@ -74,9 +74,9 @@ extension RecordParser {
     }
 
     /// The event kind `ref` names, `nil` for a name the format does not know.
-    func eventKind(_ ref: StringRef) -> EventKind? {
-        if ref.isVerbatim { return EventKind.known(in: bytes, at: ref.quote + 1)?.kind }
-        return EventKind(decoded: string(ref))
+    func eventKind(_ ref: StringRef) -> BuiltinEvent? {
+        if ref.isVerbatim { return EventSpellings.table.known(in: bytes, at: ref.quote + 1)?.event }
+        return BuiltinEvent(decoded: string(ref))
     }
 
     /// Reads a key, recognising it from its bytes.

@@ -222,8 +222,8 @@ extension RecordParser {
                     fields.tColumn = position + 1
                     fields.t = try parseNumber()
                 case .event:
-                    // The name of an event the format knows is recognised where it stands, without a scan.
-                    if peek() == UInt8(ascii: "\""), let (kind, end) = EventKind.known(in: bytes, at: position + 1) {
+                    // The name of an event the format knows is recognised where it stands (`EventSpellings`).
+                    if peek() == UInt8(ascii: "\""), let (kind, end) = EventSpellings.table.known(in: bytes, at: position + 1) {
                         fields.event = StringRef(quote: position, end: end, isVerbatim: true)
                         fields.eventKind = kind
                         position = end + 1

@@ -11,7 +11,7 @@ import ResponderBus
 // What keeps a line cheap (benchmark cases "replay 1000000 events, 3 plugins → /dev/null" and
 // "replay vs reading+splitting lines"; profile with the callgrind recipe in the README): keys are recognised where they stand from their bytes (`FieldKey`), never made
 // into Strings; a string value is first only located in the line (`StringRef`) and becomes a String
-// only if the record uses it, so the event's name is matched on its bytes (`EventKind`) and
+// only if the record uses it, so the event's name is matched on its bytes (`EventSpellings`) and
 // `RawFields` is plain data, cheap to create and to drop; the common number and the common
 // rectangle are read in one pass, into locals. Anything unusual (an escape, a byte beyond ASCII, a
 // number with an exponent) takes the general path, which reads, checks and reports exactly as

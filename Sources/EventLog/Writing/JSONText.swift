@@ -22,90 +22,7 @@ public enum JSONText {
     }
 }
 
-/// Writes bytes into a fixed stretch of memory, checking the bounds on every write; when the text
-/// does not fit, it notes the overflow and writes nothing more (the caller retries with more room).
-///
-/// Records are encoded through this rather than by appending to an array piece by piece: an
-/// array's append checks uniqueness and capacity each time, which cost more than the JSON itself.
-struct ByteCursor {
-    private let base: UnsafeMutablePointer<UInt8>
-    private let capacity: Int
-    /// Bytes written so far.
-    private(set) var count = 0
-    /// Whether a write did not fit.
-    private(set) var overflowed = false
-
-    init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
-        self.base = base
-        self.capacity = capacity
-    }
-
-    /// Appends what `write` writes to `bytes`: written into scratch memory on the stack, with room
-    /// for a typical record first and more when it did not fit, then appended in one piece.
-    static func append(to bytes: inout [UInt8], _ write: (inout ByteCursor) -> Void) {
-        var room = 512
-        while true {
-            let done = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { scratch -> Bool in
-                var cursor = ByteCursor(base: scratch.baseAddress!, capacity: room)
-                write(&cursor)
-                guard !cursor.overflowed else { return false }
-                bytes.append(contentsOf: UnsafeBufferPointer(start: scratch.baseAddress!, count: cursor.count))
-                return true
-            }
-            if done { return }
-            room *= 4
-        }
-    }
-
-    @inline(__always)
-    mutating func byte(_ value: UInt8) {
-        guard count < capacity else {
-            overflowed = true
-            return
-        }
-        base[count] = value
-        count += 1
-    }
-
-    @inline(__always)
-    mutating func bytes(_ source: UnsafeBufferPointer<UInt8>) {
-        guard source.count <= capacity - count else {
-            overflowed = true
-            return
-        }
-        if let address = source.baseAddress { (base + count).update(from: address, count: source.count) }
-        count += source.count
-    }
-
-    /// Literal ASCII text.
-    @inline(__always)
-    mutating func ascii(_ text: StaticString) {
-        bytes(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
-
-    /// A whole number in decimal.
-    mutating func integer(_ value: Int64) {
-        var magnitude = value.magnitude
-        if value < 0 { byte(UInt8(ascii: "-")) }
-        var digits = 1
-        var rest = magnitude / 10
-        while rest > 0 {
-            digits += 1
-            rest /= 10
-        }
-        guard digits <= capacity - count else {
-            overflowed = true
-            return
-        }
-        var index = count + digits - 1
-        repeat {
-            base[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
-            index -= 1
-        } while magnitude > 0
-        count += digits
-    }
-
+extension ByteCursor {
     /// ``JSONText/number(_:)``'s text.
     mutating func number(_ value: Double) {
         guard value.isFinite else {
@@ -166,10 +83,9 @@ struct ByteCursor {
                     case 0x08: ascii("\\b")
                     case 0x0C: ascii("\\f")
                     case ..<0x20:
-                        let hex: StaticString = "0123456789abcdef"
                         ascii("\\u00")
-                        byte(hex.utf8Start[Int(unit >> 4)])
-                        byte(hex.utf8Start[Int(unit & 0xF)])
+                        byte(UInt8(ascii: "0") + unit >> 4)  // below 0x20: the first digit is 0 or 1
+                        byte(unit & 0xF < 10 ? UInt8(ascii: "0") + unit & 0xF : UInt8(ascii: "a") + unit & 0xF - 10)
                     default:
                         // Bytes of multi-byte characters pass through: the text stays UTF-8.
                         byte(unit)
@@ -214,8 +130,7 @@ struct JSONObjectWriter {
     mutating func key(_ key: StaticString) {
         #if DEBUG
             if let lastKey {
-                let ordered = UnsafeBufferPointer(start: lastKey.utf8Start, count: lastKey.utf8CodeUnitCount)
-                    .lexicographicallyPrecedes(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+                let ordered = "\(lastKey)".utf8.lexicographicallyPrecedes("\(key)".utf8)
                 assert(ordered, "JSON keys written out of order: \(lastKey) before \(key)")
             }
             lastKey = key

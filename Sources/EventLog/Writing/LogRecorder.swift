@@ -92,8 +92,8 @@ public final class LogRecorder {
                 sink(LogRecord(t: clock(), event: make(event.payload), origin: event.origin))
             }
         }
-        for kind in LogEvent.KeyboardEvent.allCases {
-            tokens.append(record(kind.eventName) { .keyboard(kind, $0) })
+        for name in EventName<KeyboardInfo>.allKeyboardEvents {
+            tokens.append(record(name) { .keyboard(name, $0) })
         }
         tokens += [
             record(.didBeginEditing) { .didBeginEditing($0) },

@@ -72,10 +72,11 @@ public enum LogWriter {
             if let by { object.string("by", by) }
         }
         func eventName(_ object: inout JSONObjectWriter) {
-            // Names need no escaping.
+            // The vocabulary's names need no escaping; a keyboard name made outside it is a string.
+            guard let builtin = event.builtin else { return object.string("event", event.name) }
             object.key("event")
             object.out.byte(UInt8(ascii: "\""))
-            object.out.ascii(event.kind.spelling)
+            EventSpellings.table.withSpelling(of: builtin) { object.out.bytes($0) }
             object.out.byte(UInt8(ascii: "\""))
         }
         func origin(_ object: inout JSONObjectWriter) {

@@ -1,6 +1,6 @@
 extension Bus {
     /// The built-in first stage: applies the events that change the screen model (the keyboard's
-    /// six are noted in ``Screen/keyboard`` by `dispatch` itself, inlined). `dispatch` calls it only
+    /// events are noted in ``Screen/keyboard`` by `dispatch` itself, inlined). `dispatch` calls it only
     /// for the ids in `Bus.screenChangingEvents`; the built-ins that change nothing note turn
     /// activity there, as this does for the rest.
     ///

@@ -227,7 +227,7 @@ public final class Bus: @unchecked Sendable {
     @inlinable
     func dispatch<Payload>(_ name: EventName<Payload>, _ payload: Payload, sender: AnyObject?, origin: EventOrigin) {
         let event = Event(name, payload, sender: sender, origin: origin)
-        // The keyboard's six events are noted in the model here, inlined (the benchmark case "bus.post,
+        // The keyboard events are noted in the model here, inlined (the benchmark case "bus.post,
         // 1 observer" posts keyboardWillShow); the ids of the range that change the screen go through
         // the model stage; the others of the range (returnKey, action, diagnostic, turnSettled) only
         // count as turn activity, which is noted here without the call. The rest skip it all.
@@ -419,8 +419,6 @@ extension Bus {
     @inlinable package static var screenChangingEvents: Int { BuiltinEvent.screenChangingMask }
     /// The id of `diagnostic`, which never counts as turn activity.
     @inlinable package static var diagnosticEvent: Int { BuiltinEvent.diagnostic.rawValue }
-    /// Whether `id` is `keyboardWillHide`'s or `keyboardDidHide`'s.
-    @inlinable package static func isKeyboardHide(_ id: Int) -> Bool {
-        id == BuiltinEvent.keyboardWillHide.rawValue || id == BuiltinEvent.keyboardDidHide.rawValue
-    }
+    /// Whether `id` is a keyboard event after which the model holds the keyboard hidden.
+    @inlinable package static func isKeyboardHide(_ id: Int) -> Bool { BuiltinEvent.keyboardHideMask & (1 << id) != 0 }
 }

@@ -1,10 +1,13 @@
 /// The event vocabulary: every built-in event once, with what each part of the package needs to
 /// know of it. Its raw value is the event's interned id (``EventName/id``).
 ///
-/// What restates the vocabulary derives from this table or is checked against it by the
-/// `EventVocabularyTests`: the public ``EventName`` statics below, the log format's `LogEvent` and
-/// its parser's `EventKind` (byte-matched spellings, kept as literals for speed), the writer, the
-/// importer's UIKit names, the screen model's id range (``Bus``), and the report's descriptions.
+/// Everything else follows from this table: the ids and names, the log format's spellings (the
+/// reader's look-up and the writer's bytes), the keyboard events' list (``EventName/allKeyboardEvents``,
+/// `LogEvent.keyboard`, the recorder, ``KeyboardObserving``'s routing, the out-of-process protocol's
+/// lists and the Python kit's model), the importer's UIKit names and the screen model's id ranges
+/// (``Bus``). Adding an event is a case here (its place says its group: the keyboard's come first,
+/// then the other external events, then the decisions), its payload type in ``payloadKind``, its
+/// public ``EventName`` static below, and its model rule.
 @usableFromInline
 package enum BuiltinEvent: Int, CaseIterable, Sendable {
     case keyboardWillShow, keyboardDidShow, keyboardWillHide, keyboardDidHide
@@ -40,6 +43,20 @@ package enum BuiltinEvent: Int, CaseIterable, Sendable {
     /// Whether a log may hold it.
     package var isInLog: Bool { source != .bookkeeping }
 
+    /// Whether it is one of the keyboard's events (a ``KeyboardInfo`` payload, a UIKit keyboard
+    /// notification): the cases before `didBeginEditing`.
+    @inlinable package var isKeyboard: Bool { rawValue < BuiltinEvent.didBeginEditing.rawValue }
+
+    /// The keyboard's events, in the table's order.
+    package static let keyboardEvents: [BuiltinEvent] = allCases.filter(\.isKeyboard)
+
+    /// The keyboard events after which the keyboard model holds the keyboard hidden, whatever frame
+    /// they carry (see ``KeyboardState``), as bits of their ids.
+    @inlinable package static var keyboardHideMask: Int { 1 << keyboardWillHide.rawValue | 1 << keyboardDidHide.rawValue }
+
+    /// Whether the keyboard model holds the keyboard hidden after this event.
+    package var hidesKeyboard: Bool { BuiltinEvent.keyboardHideMask & (1 << rawValue) != 0 }
+
     /// Its name on the bus, erased (a built-in event's id is its raw value).
     package var anyName: AnyEventName { AnyEventName(id: rawValue) }
 
@@ -56,8 +73,10 @@ package enum BuiltinEvent: Int, CaseIterable, Sendable {
             | 1 << resign.rawValue
     }
 
+    /// The UIKit notification a keyboard event is (`UIKeyboardWillShowNotification`), `nil` for the
+    /// other events.
     package var uikitNotificationName: String? {
-        guard rawValue < BuiltinEvent.didBeginEditing.rawValue else { return nil }
+        guard isKeyboard else { return nil }
         let name = self.name
         return "UIKeyboard" + name.dropFirst("keyboard".count) + "Notification"
     }
@@ -97,13 +116,21 @@ extension EventName where Payload == KeyboardInfo {
     /// The keyboard's frame has changed.
     public static var keyboardDidChangeFrame: Self { Self(builtin: .keyboardDidChangeFrame) }
 
-    /// The six keyboard events, in the order listed above.
-    public static var allKeyboardEvents: [Self] {
-        [
-            .keyboardWillShow, .keyboardDidShow, .keyboardWillHide, .keyboardDidHide,
-            .keyboardWillChangeFrame, .keyboardDidChangeFrame,
-        ]
+    /// The keyboard's events, in the order listed above.
+    public static var allKeyboardEvents: [Self] { BuiltinEvent.keyboardEvents.map(Self.init(builtin:)) }
+
+    /// The built-in keyboard event named `rawValue` (as a log spells it), or `nil`.
+    public init?(keyboardEventNamed rawValue: String) {
+        guard let builtin = BuiltinEvent.keyboardEvents.first(where: { $0.name == rawValue }) else { return nil }
+        self.init(builtin: builtin)
     }
+
+    /// Whether this is one of the built-in keyboard events (not a name made with ``init(_:)``).
+    public var isBuiltinKeyboardEvent: Bool { BuiltinEvent(rawValue: id)?.isKeyboard ?? false }
+
+    /// Whether this is a hide (`keyboardWillHide`, `keyboardDidHide`): the keyboard model holds the
+    /// keyboard hidden after it, whatever frame it carries.
+    public var isHide: Bool { BuiltinEvent(rawValue: id)?.hidesKeyboard ?? false }
 }
 
 extension EventName where Payload == EditingInfo {

@@ -26,7 +26,8 @@ public struct EventName<Payload: Sendable>: Hashable, Sendable, CustomStringConv
         id = EventNameRegistry.shared.intern(rawValue, kind: TypedPayloadKind<Payload>())
     }
 
-    init(builtin: BuiltinEvent) {
+    /// The built-in event's name (its id is the table's raw value).
+    @inlinable package init(builtin: BuiltinEvent) {
         id = builtin.rawValue
     }
 

@@ -46,8 +46,3 @@ extension KeyboardInfo {
     /// The raw animation curve to use: the event's, or 7 (the keyboard's own curve) when missing.
     public var effectiveCurve: Int { curve ?? 7 }
 }
-
-extension EventName where Payload == KeyboardInfo {
-    /// Whether this is `keyboardWillHide` or `keyboardDidHide`.
-    public var isHide: Bool { self == .keyboardWillHide || self == .keyboardDidHide }
-}

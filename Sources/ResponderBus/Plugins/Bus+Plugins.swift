@@ -12,7 +12,7 @@ extension Bus {
     /// Adds a plugin to the pipeline, routing it the events of every capability protocol it conforms
     /// to. Loop-confined.
     ///
-    /// - ``KeyboardObserving``: the six keyboard events.
+    /// - ``KeyboardObserving``: the keyboard events.
     /// - ``EditingObserving``: `didBeginEditing` and `didEndEditing`.
     /// - ``ReturnKeyObserving``: `returnKey`.
     /// - ``EventObserving``: the names in its ``EventObserving/observedEvents`` (every name when `nil`).
@@ -150,12 +150,19 @@ extension Bus {
         }
 
         if let keyboard = plugin as? any KeyboardObserving {
-            route(.keyboardWillShow) { e in deliver(e) { try keyboard.keyboardWillShow(e, context: context) } }
-            route(.keyboardDidShow) { e in deliver(e) { try keyboard.keyboardDidShow(e, context: context) } }
-            route(.keyboardWillHide) { e in deliver(e) { try keyboard.keyboardWillHide(e, context: context) } }
-            route(.keyboardDidHide) { e in deliver(e) { try keyboard.keyboardDidHide(e, context: context) } }
-            route(.keyboardWillChangeFrame) { e in deliver(e) { try keyboard.keyboardWillChangeFrame(e, context: context) } }
-            route(.keyboardDidChangeFrame) { e in deliver(e) { try keyboard.keyboardDidChangeFrame(e, context: context) } }
+            // Each keyboard event to its own callback, chosen here rather than on each delivery; an
+            // event with no callback of its own to `keyboardEvent`.
+            for event in EventName<KeyboardInfo>.allKeyboardEvents {
+                switch BuiltinEvent(rawValue: event.id) {
+                case .keyboardWillShow: route(event) { e in deliver(e) { try keyboard.keyboardWillShow(e, context: context) } }
+                case .keyboardDidShow: route(event) { e in deliver(e) { try keyboard.keyboardDidShow(e, context: context) } }
+                case .keyboardWillHide: route(event) { e in deliver(e) { try keyboard.keyboardWillHide(e, context: context) } }
+                case .keyboardDidHide: route(event) { e in deliver(e) { try keyboard.keyboardDidHide(e, context: context) } }
+                case .keyboardWillChangeFrame: route(event) { e in deliver(e) { try keyboard.keyboardWillChangeFrame(e, context: context) } }
+                case .keyboardDidChangeFrame: route(event) { e in deliver(e) { try keyboard.keyboardDidChangeFrame(e, context: context) } }
+                default: route(event) { e in deliver(e) { try keyboard.keyboardEvent(e, context: context) } }
+                }
+            }
         }
         if let editing = plugin as? any EditingObserving {
             route(.didBeginEditing) { e in deliver(e) { try editing.didBeginEditing(e, context: context) } }

@@ -1,9 +1,10 @@
-/// A plugin that observes the six keyboard events.
+/// A plugin that observes the keyboard events (``EventName/allKeyboardEvents``).
 ///
 /// Implement only the callbacks you need; the others default to doing nothing. Every callback
 /// receives the event (its ``KeyboardInfo`` payload may lack any field: real devices omit them) and
-/// the plugin's ``PluginContext``. A plugin that treats all six alike implements
-/// ``keyboardEvent(_:context:)`` alone: the six callbacks' defaults forward to it.
+/// the plugin's ``PluginContext``. A plugin that treats them alike implements
+/// ``keyboardEvent(_:context:)`` alone: the callbacks' defaults forward to it, and a keyboard
+/// event with no callback of its own is delivered to it.
 ///
 /// ```swift
 /// final class KeyboardLogger: KeyboardObserving {
@@ -31,8 +32,9 @@ public protocol KeyboardObserving: ResponderPlugin {
     func keyboardWillChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) throws
     /// The keyboard's frame has changed.
     func keyboardDidChangeFrame(_ event: Event<KeyboardInfo>, context: PluginContext) throws
-    /// Any of the six, for plugins that treat them alike (``Event/name`` tells which): called by
-    /// the default implementations of the six callbacks above.
+    /// Any keyboard event, for plugins that treat them alike (``Event/name`` tells which): called by
+    /// the default implementations of the callbacks above, and for a keyboard event that has no
+    /// callback of its own.
     func keyboardEvent(_ event: Event<KeyboardInfo>, context: PluginContext) throws
 }
 

@@ -1,5 +1,5 @@
 /// Where the keyboard is, as the bus's model keeps it: one state for every plugin, next to the
-/// ``Screen``, updated from the six keyboard events before any plugin sees them
+/// ``Screen``, updated from the keyboard events before any plugin sees them
 /// (``PluginContext/keyboard``, ``Screen/keyboard``).
 ///
 /// Two readings are kept, because iOS tells an app about another app's keyboard too (iPad Split

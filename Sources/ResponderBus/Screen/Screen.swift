@@ -120,7 +120,7 @@ public final class Screen {
     private func changed() {
         _storage.value.revision &+= 1
     }
-    /// The keyboard, as the keyboard events tell it: the bus notes each of the six before any plugin
+    /// The keyboard, as the keyboard events tell it: the bus notes each of them before any plugin
     /// sees it, so every plugin reads the same keyboard (see ``KeyboardModel``).
     public var keyboard: KeyboardModel { @inlinable get { _storage.value.keyboard } }
     /// The screen's safe area insets (the notch, the home indicator).

@@ -1,0 +1,167 @@
+import ResponderBus
+
+/// The log format's event names, built from the vocabulary (`BuiltinEvent`): each name's bytes for
+/// the writer, and the parser's look-up of a name where it stands in a line.
+///
+/// The look-up needs no scan for the closing quote: the names are grouped by their first byte, and
+/// each group has two positions, within its shortest name, whose bytes tell its names apart, and a
+/// multiplier that sends those two bytes to a slot of their own (all found when the table is
+/// built). The first byte picks the group, the two bytes the slot, and a compare of the whole name
+/// and the quote after it decides. A name
+/// the format knows is never escaped when written; one that was (or is not ASCII) goes through
+/// ``BuiltinEvent/init(decoded:)``.
+struct EventSpellings {
+    /// A candidate: an event, the bytes at its group's two positions, and where its name is in
+    /// `spellings`.
+    private struct Entry {
+        var key: UInt16
+        var event: BuiltinEvent
+        var offset: Int
+        var count: Int
+        /// The next entry in the same slot, or -1.
+        var next: Int
+    }
+
+    /// The names that start with one byte: the two positions that tell them apart, and their entries
+    /// `entries[first..<end]`.
+    private struct Group {
+        var position1: Int
+        var position2: Int
+        /// Mixes a key into one of the group's ``slotsPerGroup`` slots without a collision between
+        /// different keys (chosen when the table is built).
+        var multiplier: UInt
+        /// Where the group's slots start in `slots`.
+        var slotBase: Int
+    }
+
+    /// Slots per group: more than the largest group's names, so that a multiplier that keeps their
+    /// keys apart is found quickly.
+    private static let slotsPerGroup = 16
+
+    /// For each byte, the index in `groups` of the names that start with it, or -1.
+    private let groupOfFirstByte: [Int8]
+    private let groups: [Group]
+    private let entries: [Entry]
+    /// For each group's slot, the first entry whose key lands there, or -1.
+    private let slots: [Int]
+    /// Every name's bytes, one after the other.
+    private let spellings: [UInt8]
+    /// Each event's name as `(offset, count)` in `spellings`, by id; `count` 0 for events no log holds.
+    private let ranges: [(offset: Int, count: Int)]
+
+    /// The table, built once from `BuiltinEvent`. A class's one instance, so that a look-up reads
+    /// its arrays in place rather than copying the value (and retaining each array).
+    static let table = Table(EventSpellings())
+
+    /// The table's home.
+    final class Table: Sendable {
+        private let spellings: EventSpellings
+        init(_ spellings: EventSpellings) { self.spellings = spellings }
+        /// See ``EventSpellings/known(in:at:)``.
+        func known(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (event: BuiltinEvent, end: Int)? {
+            spellings.known(in: bytes, at: start)
+        }
+        /// See ``EventSpellings/withSpelling(of:_:)``.
+        @inline(__always)
+        func withSpelling<Result>(of event: BuiltinEvent, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+            spellings.withSpelling(of: event, body)
+        }
+    }
+
+    private init() {
+        var spellings: [UInt8] = []
+        var ranges: [(offset: Int, count: Int)] = []
+        var names: [(event: BuiltinEvent, bytes: [UInt8])] = []
+        for event in BuiltinEvent.allCases {
+            let name = event.isInLog ? Array(event.name.utf8) : []
+            ranges.append((spellings.count, name.count))
+            spellings += name
+            if !name.isEmpty { names.append((event, name)) }
+        }
+        var groupOfFirstByte = [Int8](repeating: -1, count: 256)
+        var groups: [Group] = []
+        var entries: [Entry] = []
+        var slots: [Int] = []
+        let slotCount = UInt(Self.slotsPerGroup)
+        for first in Set(names.map { $0.bytes[0] }).sorted() {
+            let members = names.filter { $0.bytes[0] == first }
+            precondition(members.count < Self.slotsPerGroup, "more names start with one byte than a group has slots")
+            let shortest = members.map(\.bytes.count).min()!
+            func key(_ name: [UInt8], _ position1: Int, _ position2: Int) -> UInt16 {
+                UInt16(name[position1]) << 8 | UInt16(name[position2])
+            }
+            // The pair of positions whose bytes leave the fewest names sharing a key (none, unless
+            // one name starts another), then a multiplier that puts different keys in different slots.
+            var best = (position1: 0, position2: 0, sharing: Int.max)
+            for position1 in 0..<shortest {
+                for position2 in position1..<shortest {
+                    let keys = members.map { key($0.bytes, position1, position2) }
+                    let sharing = Dictionary(grouping: keys, by: { $0 }).values.map(\.count).max()!
+                    if sharing < best.sharing { best = (position1, position2, sharing) }
+                }
+            }
+            let keys = Set(members.map { key($0.bytes, best.position1, best.position2) })
+            let multiplier = (1...UInt(1 << 16)).first { multiplier in
+                Set(keys.map { ((UInt($0) &* multiplier) >> 8) % slotCount }).count == keys.count
+            }!
+            let group = Group(position1: best.position1, position2: best.position2, multiplier: multiplier, slotBase: slots.count)
+            groupOfFirstByte[Int(first)] = Int8(groups.count)
+            groups.append(group)
+            slots += [Int](repeating: -1, count: Self.slotsPerGroup)
+            for member in members {
+                let memberKey = key(member.bytes, best.position1, best.position2)
+                let slot = group.slotBase + Int(((UInt(memberKey) &* multiplier) >> 8) % slotCount)
+                let range = ranges[member.event.rawValue]
+                entries.append(Entry(key: memberKey, event: member.event, offset: range.offset, count: range.count, next: slots[slot]))
+                slots[slot] = entries.count - 1
+            }
+        }
+        self.groupOfFirstByte = groupOfFirstByte
+        self.groups = groups
+        self.entries = entries
+        self.slots = slots
+        self.spellings = spellings
+        self.ranges = ranges
+    }
+
+    /// Calls `body` with the bytes of `event`'s name as a log spells it (empty for events no log holds).
+    @inline(__always)
+    func withSpelling<Result>(of event: BuiltinEvent, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let range = ranges[event.rawValue]
+        return spellings.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range.offset..<range.offset + range.count])) }
+    }
+
+    /// The event whose name is spelled at `start` in `bytes` and closed by a quote right after it,
+    /// with the offset of that quote; `nil` otherwise.
+    @inline(__always)
+    func known(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (event: BuiltinEvent, end: Int)? {
+        guard start < bytes.count else { return nil }
+        let index = Int(groupOfFirstByte[Int(bytes[start])])
+        guard index >= 0 else { return nil }
+        let group = groups[index]
+        // Every name of the group is longer than its second position.
+        guard start + group.position2 < bytes.count else { return nil }
+        let key = UInt16(bytes[start + group.position1]) << 8 | UInt16(bytes[start + group.position2])
+        var entry = slots[group.slotBase + Int(((UInt(key) &* group.multiplier) >> 8) % UInt(Self.slotsPerGroup))]
+        while entry >= 0 {
+            let candidate = entries[entry]
+            entry = candidate.next
+            let end = start + candidate.count
+            guard candidate.key == key, end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { continue }
+            let same = spellings.withUnsafeBufferPointer { names in
+                bytesEqual(bytes.baseAddress! + start, names.baseAddress! + candidate.offset, count: candidate.count)
+            }
+            if same { return (candidate.event, end) }
+        }
+        return nil
+    }
+}
+
+extension BuiltinEvent {
+    /// Recognises a log's name that had escapes or bytes beyond ASCII, comparing Strings as the
+    /// format always has (Unicode canonical equivalence).
+    init?(decoded name: String) {
+        guard let event = Self.allCases.first(where: { $0.isInLog && $0.name == name }) else { return nil }
+        self = event
+    }
+}
