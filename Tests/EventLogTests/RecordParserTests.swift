@@ -108,6 +108,36 @@ struct RecordParserKeyTests {
         }
     }
 
+    @Test("a table of other names finds each of them: a seventh keyboard event, names that start others, more names than slots")
+    func otherVocabularies() {
+        let events = BuiltinEvent.allCases.filter(\.isInLog)
+        func check(_ names: [String]) {
+            let table = EventSpellings(names: zip(events, names).map { ($0, Array($1.utf8)) })
+            for (event, name) in zip(events, names) {
+                let bytes = Array((name + "\",\"t\":1}").utf8)
+                let found = bytes.withUnsafeBufferPointer { table.known(in: $0, at: 0) }
+                #expect(found?.event == event && found?.end == name.utf8.count, "\(name)")
+                let longer = Array((name + "s\"").utf8)
+                #expect(longer.withUnsafeBufferPointer { table.known(in: $0, at: 0) } == nil, "\(name)s")
+            }
+        }
+        // The six keyboard events and a seventh, whose two telling bytes share their low bits with
+        // another's (a multiplier on the low bits alone cannot tell them apart).
+        let keyboard = [
+            "keyboardWillShow", "keyboardDidShow", "keyboardWillHide", "keyboardDidHide", "keyboardWillChangeFrame",
+            "keyboardDidChangeFrame", "keyboardWillUndock",
+        ]
+        check(keyboard)
+        let table = EventSpellings(names: zip(events, keyboard).map { ($0, Array($1.utf8)) })
+        #expect(table.slotSharing.map(\.sharing) == [0])
+        // Names that start others, so that no two positions within the shortest tell them apart.
+        check(["scroll", "scrollEnd", "scrollEndDeceleration", "sc", "s"])
+        // Twenty names on one first byte: more than a group's slots, chained.
+        check((0..<20).map { "name\($0)x" })
+        // Today's vocabulary: no name shares a slot.
+        #expect(EventSpellings(names: events.map { ($0, Array($0.name.utf8)) }).slotSharing.allSatisfy { $0.sharing == 0 })
+    }
+
     @Test("short byte comparisons at every length")
     func bytesEqualLengths() {
         for count in 0...40 {

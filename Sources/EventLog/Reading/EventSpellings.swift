@@ -29,14 +29,25 @@ struct EventSpellings {
         var position2: Int
         /// Mixes a key into one of the group's ``slotsPerGroup`` slots without a collision between
         /// different keys (chosen when the table is built).
-        var multiplier: UInt
+        var multiplier: UInt64
         /// Where the group's slots start in `slots`.
         var slotBase: Int
     }
 
     /// Slots per group: more than the largest group's names, so that a multiplier that keeps their
     /// keys apart is found quickly.
-    private static let slotsPerGroup = 16
+    private static var slotsPerGroup: Int { 1 << slotBits }
+    private static var slotBits: Int { 4 }
+
+    /// A key's slot in its group: the top bits of its product with the group's multiplier (which
+    /// depend on every bit of the key).
+    @inline(__always)
+    private static func slot(of key: UInt16, multiplier: UInt64) -> Int {
+        Int((UInt64(key) &* multiplier) >> (64 - slotBits))
+    }
+
+    /// The `attempt`th multiplier tried: odd, its bits spread (multiples of the golden ratio's).
+    private static func multiplier(_ attempt: Int) -> UInt64 { 0x9E37_79B9_7F4A_7C15 &* UInt64(attempt + 1) | 1 }
 
     /// For each byte, the index in `groups` of the names that start with it, or -1.
     private let groupOfFirstByte: [Int8]
@@ -52,6 +63,23 @@ struct EventSpellings {
     /// The table, built once from `BuiltinEvent`. A class's one instance, so that a look-up reads
     /// its arrays in place rather than copying the value (and retaining each array).
     static let table = Table(EventSpellings())
+
+    /// The groups' sizes and how many of their names share a slot with another: what a test checks.
+    var slotSharing: [(names: Int, sharing: Int)] {
+        groups.indices.map { index in
+            let base = groups[index].slotBase
+            let chains = slots[base..<base + Self.slotsPerGroup].map { first -> Int in
+                var count = 0
+                var entry = first
+                while entry >= 0 {
+                    count += 1
+                    entry = entries[entry].next
+                }
+                return count
+            }
+            return (chains.reduce(0, +), chains.filter { $0 > 1 }.reduce(0, +))
+        }
+    }
 
     /// The table's home.
     final class Table: Sendable {
@@ -69,12 +97,17 @@ struct EventSpellings {
     }
 
     private init() {
+        self.init(names: BuiltinEvent.allCases.map { ($0, $0.isInLog ? Array($0.name.utf8) : []) })
+    }
+
+    /// A table of the given names, by event (an empty name for an event no log holds); tests give
+    /// names other than the vocabulary's.
+    init(names given: [(event: BuiltinEvent, name: [UInt8])]) {
         var spellings: [UInt8] = []
-        var ranges: [(offset: Int, count: Int)] = []
+        var ranges = [(offset: Int, count: Int)](repeating: (0, 0), count: BuiltinEvent.allCases.count)
         var names: [(event: BuiltinEvent, bytes: [UInt8])] = []
-        for event in BuiltinEvent.allCases {
-            let name = event.isInLog ? Array(event.name.utf8) : []
-            ranges.append((spellings.count, name.count))
+        for (event, name) in given {
+            ranges[event.rawValue] = (spellings.count, name.count)
             spellings += name
             if !name.isEmpty { names.append((event, name)) }
         }
@@ -82,10 +115,8 @@ struct EventSpellings {
         var groups: [Group] = []
         var entries: [Entry] = []
         var slots: [Int] = []
-        let slotCount = UInt(Self.slotsPerGroup)
         for first in Set(names.map { $0.bytes[0] }).sorted() {
             let members = names.filter { $0.bytes[0] == first }
-            precondition(members.count < Self.slotsPerGroup, "more names start with one byte than a group has slots")
             let shortest = members.map(\.bytes.count).min()!
             func key(_ name: [UInt8], _ position1: Int, _ position2: Int) -> UInt16 {
                 UInt16(name[position1]) << 8 | UInt16(name[position2])
@@ -100,17 +131,24 @@ struct EventSpellings {
                     if sharing < best.sharing { best = (position1, position2, sharing) }
                 }
             }
+            // The multiplier that puts the group's keys in the most slots of their own: all of them
+            // for today's names; a slot's entries are chained, so a collision costs a compare, not
+            // a wrong answer.
             let keys = Set(members.map { key($0.bytes, best.position1, best.position2) })
-            let multiplier = (1...UInt(1 << 16)).first { multiplier in
-                Set(keys.map { ((UInt($0) &* multiplier) >> 8) % slotCount }).count == keys.count
-            }!
+            var multiplier = Self.multiplier(0)
+            var mostSlots = 0
+            for attempt in 0..<4096 where mostSlots < keys.count {
+                let candidate = Self.multiplier(attempt)
+                let used = Set(keys.map { Self.slot(of: $0, multiplier: candidate) }).count
+                if used > mostSlots { (multiplier, mostSlots) = (candidate, used) }
+            }
             let group = Group(position1: best.position1, position2: best.position2, multiplier: multiplier, slotBase: slots.count)
             groupOfFirstByte[Int(first)] = Int8(groups.count)
             groups.append(group)
             slots += [Int](repeating: -1, count: Self.slotsPerGroup)
             for member in members {
                 let memberKey = key(member.bytes, best.position1, best.position2)
-                let slot = group.slotBase + Int(((UInt(memberKey) &* multiplier) >> 8) % slotCount)
+                let slot = group.slotBase + Self.slot(of: memberKey, multiplier: multiplier)
                 let range = ranges[member.event.rawValue]
                 entries.append(Entry(key: memberKey, event: member.event, offset: range.offset, count: range.count, next: slots[slot]))
                 slots[slot] = entries.count - 1
@@ -142,7 +180,7 @@ struct EventSpellings {
         // Every name of the group is longer than its second position.
         guard start + group.position2 < bytes.count else { return nil }
         let key = UInt16(bytes[start + group.position1]) << 8 | UInt16(bytes[start + group.position2])
-        var entry = slots[group.slotBase + Int(((UInt(key) &* group.multiplier) >> 8) % UInt(Self.slotsPerGroup))]
+        var entry = slots[group.slotBase + Self.slot(of: key, multiplier: group.multiplier)]
         while entry >= 0 {
             let candidate = entries[entry]
             entry = candidate.next
