@@ -25,12 +25,12 @@ private func only(_ line: String) -> (record: LogRecord?, location: RecordLocati
 
 private func recognisedKey(_ text: String) -> FieldKey? {
     let bytes = Array(text.utf8)
-    return bytes.withUnsafeBufferPointer { FieldKey.known(in: $0, at: 0)?.key }
+    return LineBytes.with(bytes[...]) { FieldKey.known(in: $0, at: 0)?.key }
 }
 
 private func recognisedEvent(_ text: String) -> BuiltinEvent? {
     let bytes = Array(text.utf8)
-    return bytes.withUnsafeBufferPointer { EventSpellings.table.known(in: $0, at: 0)?.event }
+    return LineBytes.with(bytes[...]) { EventSpellings.table.known(in: $0, at: 0)?.event }
 }
 
 @Suite("RecordParser: keys and names recognised from their bytes")
@@ -39,12 +39,12 @@ struct RecordParserKeyTests {
     func everyKey() {
         for key in FieldKey.allCases where key != .unknown {
             let bytes = Array((key.text + "\"").utf8)
-            let found = bytes.withUnsafeBufferPointer { FieldKey.known(in: $0, at: 0) }
+            let found = LineBytes.with(bytes[...]) { FieldKey.known(in: $0, at: 0) }
             #expect(found?.key == key, "\(key.text)")
             #expect(found?.end == key.text.utf8.count, "\(key.text)")
             // Also in the middle of a line.
             let inLine = Array(("{\"" + key.text + "\":1}").utf8)
-            #expect(inLine.withUnsafeBufferPointer { FieldKey.known(in: $0, at: 2)?.key } == key)
+            #expect(LineBytes.with(inLine[...]) { FieldKey.known(in: $0, at: 2)?.key } == key)
         }
     }
 
@@ -94,9 +94,7 @@ struct RecordParserKeyTests {
             #expect(recognisedEvent(String(kind.name.dropLast()) + "\"") == nil, "\(kind.name) without its last letter")
             #expect(recognisedEvent(kind.name) == nil, "\(kind.name) without a closing quote")
             #expect(BuiltinEvent(decoded: kind.name) == kind)
-            var written: [UInt8] = []
-            EventSpellings.table.withSpelling(of: kind) { written += $0 }
-            #expect(written == Array(kind.name.utf8))
+            #expect(JSONText.text { EventSpellings.table.write(kind, to: &$0) } == kind.name)
         }
         #expect(recognisedEvent("turnSettled\"") == nil)
         #expect(BuiltinEvent(decoded: "turnSettled") == nil)
@@ -115,10 +113,10 @@ struct RecordParserKeyTests {
             let table = EventSpellings(names: zip(events, names).map { ($0, Array($1.utf8)) })
             for (event, name) in zip(events, names) {
                 let bytes = Array((name + "\",\"t\":1}").utf8)
-                let found = bytes.withUnsafeBufferPointer { table.known(in: $0, at: 0) }
+                let found = LineBytes.with(bytes[...]) { table.known(in: $0, at: 0) }
                 #expect(found?.event == event && found?.end == name.utf8.count, "\(name)")
                 let longer = Array((name + "s\"").utf8)
-                #expect(longer.withUnsafeBufferPointer { table.known(in: $0, at: 0) } == nil, "\(name)s")
+                #expect(LineBytes.with(longer[...]) { table.known(in: $0, at: 0) } == nil, "\(name)s")
             }
         }
         // The six keyboard events and a seventh, whose two telling bytes share their low bits with
@@ -138,45 +136,29 @@ struct RecordParserKeyTests {
         #expect(EventSpellings(names: events.map { ($0, Array($0.name.utf8)) }).slotSharing.allSatisfy { $0.sharing == 0 })
     }
 
-    @Test("short byte comparisons at every length")
+    @Test("short byte comparisons at every length, and a line's bytes read within it only")
     func bytesEqualLengths() {
         for count in 0...40 {
             let a = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) }
-            a.withUnsafeBufferPointer { pa in
-                var b = a
-                b.withUnsafeBufferPointer { pb in
-                    #expect(
-                        bytesEqual(pa.baseAddress ?? UnsafePointer(bitPattern: 1)!, pb.baseAddress ?? UnsafePointer(bitPattern: 1)!, count: count))
-                }
+            LineBytes.with(a[...]) { line in
+                #expect(line.has(a, from: 0, length: count, at: 0))
                 for index in 0..<count {
-                    b = a
+                    var b = a
                     b[index] ^= 0x20
-                    b.withUnsafeBufferPointer { pb in
-                        #expect(!bytesEqual(pa.baseAddress!, pb.baseAddress!, count: count), "length \(count), byte \(index)")
-                    }
+                    #expect(!line.has(b, from: 0, length: count, at: 0), "length \(count), byte \(index)")
                 }
+                // A run that would go past the line's end is not there.
+                #expect(!line.has(a + [0], from: 0, length: count + 1, at: 0))
+                #expect(line.end(of: "x", at: count) == nil)
             }
         }
-    }
-}
-
-@Suite("RecordParser: lines read as before, faster")
-struct RecordParserLineTests {
-    @Test("each event name is read into its event")
-    func eachEvent() throws {
-        let lines = [
-            #"{"t":1,"event":"keyboardWillShow"}"#, #"{"t":1,"event":"keyboardDidShow"}"#, #"{"t":1,"event":"keyboardWillHide"}"#,
-            #"{"t":1,"event":"keyboardDidHide"}"#, #"{"t":1,"event":"keyboardWillChangeFrame"}"#, #"{"t":1,"event":"keyboardDidChangeFrame"}"#,
-            #"{"t":1,"event":"didBeginEditing","view":"a"}"#, #"{"t":1,"event":"didEndEditing","view":"a"}"#,
-            #"{"t":1,"event":"returnKey","view":"a"}"#, #"{"t":1,"event":"scene","root":{"id":"r","frame":[0,0,1,1]}}"#,
-            #"{"t":1,"event":"setFrame","view":"a","frame":[0,0,1,1]}"#, #"{"t":1,"event":"screen","width":1,"height":2}"#,
-            #"{"t":1,"event":"viewShift","originY":0}"#, #"{"t":1,"event":"scroll","view":"a","contentOffsetY":1,"bottomInset":2}"#,
-            #"{"t":1,"event":"focusChange","from":"a","to":null}"#, #"{"t":1,"event":"action","name":"go"}"#,
-            #"{"t":1,"event":"resign","view":"a"}"#, #"{"t":1,"event":"diagnostic","level":"info","message":"m"}"#,
-        ]
-        let (_, records, problems) = readAll(header + "\n" + lines.joined(separator: "\n"))
-        #expect(problems.isEmpty, "\(problems)")
-        #expect(records.map(\.event.name) == lines.map { String($0.split(separator: "\"")[5]) })
+        LineBytes.with(Array("null\"".utf8)[...]) { line in
+            #expect(line.has("null", at: 0))
+            #expect(!line.has("null\"x", at: 0))
+            #expect(line.end(of: "null", at: 0) == 4)
+            #expect(line.dropFirst(1).has("ull", at: 0))
+            #expect(line.string(1..<3) == "ul")
+        }
     }
 
     @Test("keys and names with escapes are recognised; so are the ones Strings find equal")

@@ -58,6 +58,12 @@ struct ByteCursor {
         count += source.count
     }
 
+    /// The bytes of `source` in `range`.
+    @inline(__always)
+    mutating func bytes(_ source: [UInt8], _ range: Range<Int>) {
+        source.withUnsafeBufferPointer { bytes(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
     /// Literal ASCII text.
     @inline(__always)
     mutating func ascii(_ text: StaticString) {

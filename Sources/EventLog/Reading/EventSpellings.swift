@@ -86,13 +86,13 @@ struct EventSpellings {
         private let spellings: EventSpellings
         init(_ spellings: EventSpellings) { self.spellings = spellings }
         /// See ``EventSpellings/known(in:at:)``.
-        func known(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (event: BuiltinEvent, end: Int)? {
+        func known(in bytes: LineBytes, at start: Int) -> (event: BuiltinEvent, end: Int)? {
             spellings.known(in: bytes, at: start)
         }
-        /// See ``EventSpellings/withSpelling(of:_:)``.
+        /// See ``EventSpellings/write(_:to:)``.
         @inline(__always)
-        func withSpelling<Result>(of event: BuiltinEvent, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-            spellings.withSpelling(of: event, body)
+        func write(_ event: BuiltinEvent, to cursor: inout ByteCursor) {
+            spellings.write(event, to: &cursor)
         }
     }
 
@@ -162,17 +162,17 @@ struct EventSpellings {
         self.ranges = ranges
     }
 
-    /// Calls `body` with the bytes of `event`'s name as a log spells it (empty for events no log holds).
+    /// Writes `event`'s name as a log spells it (nothing for events no log holds).
     @inline(__always)
-    func withSpelling<Result>(of event: BuiltinEvent, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    func write(_ event: BuiltinEvent, to cursor: inout ByteCursor) {
         let range = ranges[event.rawValue]
-        return spellings.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range.offset..<range.offset + range.count])) }
+        cursor.bytes(spellings, range.offset..<range.offset + range.count)
     }
 
     /// The event whose name is spelled at `start` in `bytes` and closed by a quote right after it,
     /// with the offset of that quote; `nil` otherwise.
     @inline(__always)
-    func known(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (event: BuiltinEvent, end: Int)? {
+    func known(in bytes: LineBytes, at start: Int) -> (event: BuiltinEvent, end: Int)? {
         guard start < bytes.count else { return nil }
         let index = Int(groupOfFirstByte[Int(bytes[start])])
         guard index >= 0 else { return nil }
@@ -186,10 +186,7 @@ struct EventSpellings {
             entry = candidate.next
             let end = start + candidate.count
             guard candidate.key == key, end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { continue }
-            let same = spellings.withUnsafeBufferPointer { names in
-                bytesEqual(bytes.baseAddress! + start, names.baseAddress! + candidate.offset, count: candidate.count)
-            }
-            if same { return (candidate.event, end) }
+            if bytes.has(spellings, from: candidate.offset, length: candidate.count, at: start) { return (candidate.event, end) }
         }
         return nil
     }

@@ -72,93 +72,93 @@ enum FieldKey: UInt8, CaseIterable {
     /// The known key spelled at `start` in `bytes` and closed by a quote right after it, with the
     /// offset of that quote; `nil` otherwise. No scan for the closing quote: the first byte picks a
     /// few candidates, each checked with a word compare or two.
-    static func known(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (key: FieldKey, end: Int)? {
+    static func known(in bytes: LineBytes, at start: Int) -> (key: FieldKey, end: Int)? {
         guard start < bytes.count else { return nil }
         switch bytes[start] {
         case UInt8(ascii: "b"):
-            if let end = spelledEnd("begin", in: bytes, at: start) { return (.begin, end) }
-            if let end = spelledEnd("by", in: bytes, at: start) { return (.by, end) }
-            if let end = spelledEnd("bottomInset", in: bytes, at: start) { return (.bottomInset, end) }
-            if let end = spelledEnd("bottom", in: bytes, at: start) { return (.bottom, end) }
+            if let end = bytes.end(of: "begin", at: start) { return (.begin, end) }
+            if let end = bytes.end(of: "by", at: start) { return (.by, end) }
+            if let end = bytes.end(of: "bottomInset", at: start) { return (.bottomInset, end) }
+            if let end = bytes.end(of: "bottom", at: start) { return (.bottom, end) }
             return nil
         case UInt8(ascii: "c"):
-            if let end = spelledEnd("curve", in: bytes, at: start) { return (.curve, end) }
-            if let end = spelledEnd("children", in: bytes, at: start) { return (.children, end) }
-            if let end = spelledEnd("class", in: bytes, at: start) { return (.className, end) }
-            if let end = spelledEnd("contentOffsetY", in: bytes, at: start) { return (.contentOffsetY, end) }
-            if let end = spelledEnd("contentOffset", in: bytes, at: start) { return (.contentOffset, end) }
-            if let end = spelledEnd("contentSize", in: bytes, at: start) { return (.contentSize, end) }
+            if let end = bytes.end(of: "curve", at: start) { return (.curve, end) }
+            if let end = bytes.end(of: "children", at: start) { return (.children, end) }
+            if let end = bytes.end(of: "class", at: start) { return (.className, end) }
+            if let end = bytes.end(of: "contentOffsetY", at: start) { return (.contentOffsetY, end) }
+            if let end = bytes.end(of: "contentOffset", at: start) { return (.contentOffset, end) }
+            if let end = bytes.end(of: "contentSize", at: start) { return (.contentSize, end) }
             return nil
         case UInt8(ascii: "d"):
-            if let end = spelledEnd("duration", in: bytes, at: start) { return (.duration, end) }
-            if let end = spelledEnd("device", in: bytes, at: start) { return (.device, end) }
+            if let end = bytes.end(of: "duration", at: start) { return (.duration, end) }
+            if let end = bytes.end(of: "device", at: start) { return (.device, end) }
             return nil
         case UInt8(ascii: "e"):
-            if let end = spelledEnd("event", in: bytes, at: start) { return (.event, end) }
-            if let end = spelledEnd("end", in: bytes, at: start) { return (.end, end) }
-            if let end = spelledEnd("enabled", in: bytes, at: start) { return (.enabled, end) }
+            if let end = bytes.end(of: "event", at: start) { return (.event, end) }
+            if let end = bytes.end(of: "end", at: start) { return (.end, end) }
+            if let end = bytes.end(of: "enabled", at: start) { return (.enabled, end) }
             return nil
         case UInt8(ascii: "f"):
-            if let end = spelledEnd("frame", in: bytes, at: start) { return (.frame, end) }
-            if let end = spelledEnd("from", in: bytes, at: start) { return (.from, end) }
-            if let end = spelledEnd("format", in: bytes, at: start) { return (.format, end) }
+            if let end = bytes.end(of: "frame", at: start) { return (.frame, end) }
+            if let end = bytes.end(of: "from", at: start) { return (.from, end) }
+            if let end = bytes.end(of: "format", at: start) { return (.format, end) }
             return nil
         case UInt8(ascii: "h"):
-            if let end = spelledEnd("height", in: bytes, at: start) { return (.height, end) }
-            if let end = spelledEnd("hidden", in: bytes, at: start) { return (.hidden, end) }
+            if let end = bytes.end(of: "height", at: start) { return (.height, end) }
+            if let end = bytes.end(of: "hidden", at: start) { return (.hidden, end) }
             return nil
         case UInt8(ascii: "i"):
-            if let end = spelledEnd("isLocal", in: bytes, at: start) { return (.isLocal, end) }
-            if let end = spelledEnd("id", in: bytes, at: start) { return (.id, end) }
+            if let end = bytes.end(of: "isLocal", at: start) { return (.isLocal, end) }
+            if let end = bytes.end(of: "id", at: start) { return (.id, end) }
             return nil
         case UInt8(ascii: "k"):
-            if let end = spelledEnd("kind", in: bytes, at: start) { return (.kind, end) }
-            if let end = spelledEnd("keyboardDistance", in: bytes, at: start) { return (.keyboardDistance, end) }
+            if let end = bytes.end(of: "kind", at: start) { return (.kind, end) }
+            if let end = bytes.end(of: "keyboardDistance", at: start) { return (.keyboardDistance, end) }
             return nil
         case UInt8(ascii: "l"):
-            if let end = spelledEnd("lastFieldAction", in: bytes, at: start) { return (.lastFieldAction, end) }
-            if let end = spelledEnd("level", in: bytes, at: start) { return (.level, end) }
-            if let end = spelledEnd("left", in: bytes, at: start) { return (.left, end) }
+            if let end = bytes.end(of: "lastFieldAction", at: start) { return (.lastFieldAction, end) }
+            if let end = bytes.end(of: "level", at: start) { return (.level, end) }
+            if let end = bytes.end(of: "left", at: start) { return (.left, end) }
             return nil
         case UInt8(ascii: "m"):
-            if let end = spelledEnd("message", in: bytes, at: start) { return (.message, end) }
-            if let end = spelledEnd("metadata", in: bytes, at: start) { return (.metadata, end) }
+            if let end = bytes.end(of: "message", at: start) { return (.message, end) }
+            if let end = bytes.end(of: "metadata", at: start) { return (.metadata, end) }
             return nil
         case UInt8(ascii: "n"):
-            if let end = spelledEnd("name", in: bytes, at: start) { return (.name, end) }
+            if let end = bytes.end(of: "name", at: start) { return (.name, end) }
             return nil
         case UInt8(ascii: "o"):
-            if let end = spelledEnd("origin", in: bytes, at: start) { return (.origin, end) }
-            if let end = spelledEnd("originY", in: bytes, at: start) { return (.originY, end) }
+            if let end = bytes.end(of: "origin", at: start) { return (.origin, end) }
+            if let end = bytes.end(of: "originY", at: start) { return (.originY, end) }
             return nil
         case UInt8(ascii: "r"):
-            if let end = spelledEnd("root", in: bytes, at: start) { return (.root, end) }
-            if let end = spelledEnd("right", in: bytes, at: start) { return (.right, end) }
+            if let end = bytes.end(of: "root", at: start) { return (.root, end) }
+            if let end = bytes.end(of: "right", at: start) { return (.right, end) }
             return nil
         case UInt8(ascii: "s"):
-            if let end = spelledEnd("safeArea", in: bytes, at: start) { return (.safeArea, end) }
-            if let end = spelledEnd("screen", in: bytes, at: start) { return (.screen, end) }
-            if let end = spelledEnd("screenSource", in: bytes, at: start) { return (.screenSource, end) }
+            if let end = bytes.end(of: "safeArea", at: start) { return (.safeArea, end) }
+            if let end = bytes.end(of: "screen", at: start) { return (.screen, end) }
+            if let end = bytes.end(of: "screenSource", at: start) { return (.screenSource, end) }
             return nil
         case UInt8(ascii: "t"):
-            if let end = spelledEnd("t", in: bytes, at: start) { return (.t, end) }
-            if let end = spelledEnd("to", in: bytes, at: start) { return (.to, end) }
-            if let end = spelledEnd("tag", in: bytes, at: start) { return (.tag, end) }
-            if let end = spelledEnd("top", in: bytes, at: start) { return (.top, end) }
+            if let end = bytes.end(of: "t", at: start) { return (.t, end) }
+            if let end = bytes.end(of: "to", at: start) { return (.to, end) }
+            if let end = bytes.end(of: "tag", at: start) { return (.tag, end) }
+            if let end = bytes.end(of: "top", at: start) { return (.top, end) }
             return nil
         case UInt8(ascii: "v"):
-            if let end = spelledEnd("view", in: bytes, at: start) { return (.view, end) }
-            if let end = spelledEnd("version", in: bytes, at: start) { return (.version, end) }
-            if let end = spelledEnd("views", in: bytes, at: start) { return (.views, end) }
+            if let end = bytes.end(of: "view", at: start) { return (.view, end) }
+            if let end = bytes.end(of: "version", at: start) { return (.version, end) }
+            if let end = bytes.end(of: "views", at: start) { return (.views, end) }
             return nil
         case UInt8(ascii: "w"):
-            if let end = spelledEnd("width", in: bytes, at: start) { return (.width, end) }
+            if let end = bytes.end(of: "width", at: start) { return (.width, end) }
             return nil
         case UInt8(ascii: "x"):
-            if let end = spelledEnd("x", in: bytes, at: start) { return (.x, end) }
+            if let end = bytes.end(of: "x", at: start) { return (.x, end) }
             return nil
         case UInt8(ascii: "y"):
-            if let end = spelledEnd("y", in: bytes, at: start) { return (.y, end) }
+            if let end = bytes.end(of: "y", at: start) { return (.y, end) }
             return nil
         default: return nil
         }

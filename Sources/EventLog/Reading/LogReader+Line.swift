@@ -19,7 +19,7 @@ extension LogReader {
     /// Reads one record line held in part of a buffer, without copying it (as the form that takes
     /// a whole array does).
     public static func record(line bytes: ArraySlice<UInt8>, number line: Int = 1) throws(LogReadError) -> LogRecord {
-        let result = bytes.withUnsafeBufferPointer { buffer -> Result<Item?, LogReadError> in
+        let result = LineBytes.with(bytes) { buffer -> Result<Item?, LogReadError> in
             var parser = RecordParser(buffer, line: line, endsFile: false)
             var lastT = 0.0
             do throws(LogReadError) {

@@ -241,7 +241,7 @@ public final class LogReader {
             let result = lines.withBytes(of: line) { (bytes, endsFile) -> Result<LogHeader, LogReadError> in
                 // A UTF-8 byte-order mark, which some editors put at the start of a file, is skipped.
                 let bom = number == 1 && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
-                var parser = RecordParser(bom ? UnsafeBufferPointer(rebasing: bytes[3...]) : bytes, line: number, endsFile: endsFile)
+                var parser = RecordParser(bom ? bytes.dropFirst(3) : bytes, line: number, endsFile: endsFile)
                 do throws(LogReadError) {
                     return .success(try LogReader.header(from: &parser))
                 } catch {

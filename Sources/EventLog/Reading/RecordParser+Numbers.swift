@@ -123,7 +123,7 @@ extension RecordParser {
             // Exact: both operands are exact doubles, so the quotient is correctly rounded.
             value = Double(mantissa) / Self.exactPowerOfTen(fractionDigits)
         } else {
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + (negative ? 1 : 0))..<position]), as: UTF8.self)
+            let text = bytes.string((start + (negative ? 1 : 0))..<position)
             guard let parsed = Double(text) else { throw error(.malformedJSON, at: start, "'\(text)' is not a number") }
             value = parsed
         }
@@ -157,12 +157,8 @@ extension RecordParser {
 
     @inline(__always)
     private mutating func matchLiteral(_ literal: StaticString) -> Bool {
-        guard let first = peek(), first == literal.utf8Start.pointee else { return false }
-        let count = literal.utf8CodeUnitCount
-        guard position + count <= bytes.count, bytesEqual(bytes.baseAddress! + position, literal.utf8Start, count: count) else {
-            return false
-        }
-        position += count
+        guard bytes.has(literal, at: position) else { return false }
+        position += literal.utf8CodeUnitCount
         return true
     }
 

@@ -12,11 +12,11 @@ extension RecordParser {
         // Eight bytes at a time: the lowest flagged byte of each test below is exact (a borrow only
         // flags bytes above a true hit), so the first flagged byte is the first byte that ends the
         // fast scan.
-        if let base = bytes.baseAddress {
+        do {
             let ones: UInt64 = 0x0101_0101_0101_0101
             let highs: UInt64 = 0x8080_8080_8080_8080
             while index + 8 <= bytes.count {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let word = bytes.word(at: index)
                 let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
                 let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
                 let hits =
@@ -25,7 +25,7 @@ extension RecordParser {
                 let flagged = hits & highs
                 if flagged != 0 {
                     index += flagged.trailingZeroBitCount >> 3
-                    return base[index] == UInt8(ascii: "\"") ? index : nil
+                    return bytes[index] == UInt8(ascii: "\"") ? index : nil
                 }
                 index += 8
             }
@@ -56,7 +56,7 @@ extension RecordParser {
     /// The String a ``StringRef`` of this line locates.
     func string(_ ref: StringRef) -> String {
         if ref.isVerbatim {
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[(ref.quote + 1)..<ref.end]), as: UTF8.self)
+            return bytes.string((ref.quote + 1)..<ref.end)
         }
         // Decoded again: it was checked when the line was parsed, so this cannot fail.
         var again = self
@@ -68,7 +68,7 @@ extension RecordParser {
     func matches(_ ref: StringRef, _ literal: StaticString) -> Bool {
         if ref.isVerbatim {
             let count = literal.utf8CodeUnitCount
-            return ref.end - ref.quote - 1 == count && bytesEqual(bytes.baseAddress! + ref.quote + 1, literal.utf8Start, count: count)
+            return ref.end - ref.quote - 1 == count && bytes.has(literal, at: ref.quote + 1)
         }
         return string(ref) == "\(literal)"
     }
@@ -119,10 +119,10 @@ extension RecordParser {
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
-                let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<position])
+                let content = contentStart..<position
                 position += 1
-                if ascii { return String(decoding: slice, as: UTF8.self) }
-                guard let text = String(validating: slice, as: UTF8.self) else {
+                if ascii { return bytes.string(content) }
+                guard let text = bytes.validString(content) else {
                     throw error(.invalidUTF8, at: start, "the string here is not valid UTF-8; logs are UTF-8 text")
                 }
                 return text
@@ -134,7 +134,7 @@ extension RecordParser {
         }
         guard position < bytes.count else { throw unexpectedEnd("the end of a string") }
         // Slow path: escapes.
-        var scalars: [UInt8] = Array(UnsafeBufferPointer(rebasing: bytes[contentStart..<position]))
+        var scalars: [UInt8] = bytes.array(contentStart..<position)
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {

@@ -25,7 +25,7 @@ final class ParsedView {
 
 /// Parses one line of a log. `bytes` excludes the newline.
 struct RecordParser {
-    let bytes: UnsafeBufferPointer<UInt8>
+    let bytes: LineBytes
     let line: Int
     /// Whether this is the file's last line and it had no newline: running out of bytes then means
     /// the file was cut off.
@@ -47,7 +47,7 @@ struct RecordParser {
     /// reader's stack (each level is one call of ``parseView(depth:)``).
     static let maxDepth = 256
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, endsFile: Bool) {
+    init(_ bytes: LineBytes, line: Int, endsFile: Bool) {
         self.bytes = bytes
         self.line = line
         self.endsFile = endsFile

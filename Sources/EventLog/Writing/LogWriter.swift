@@ -76,7 +76,7 @@ public enum LogWriter {
             guard let builtin = event.builtin else { return object.string("event", event.name) }
             object.key("event")
             object.out.byte(UInt8(ascii: "\""))
-            EventSpellings.table.withSpelling(of: builtin) { object.out.bytes($0) }
+            EventSpellings.table.write(builtin, to: &object.out)
             object.out.byte(UInt8(ascii: "\""))
         }
         func origin(_ object: inout JSONObjectWriter) {

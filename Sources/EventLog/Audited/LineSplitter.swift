@@ -142,12 +142,12 @@ struct LineSplitter {
     /// Calls `body` with the bytes of `line` (the whole line, without its newline) and whether it
     /// ends the file. A line gathered in `pending` is dropped afterwards.
     @inline(__always)
-    mutating func withBytes<T>(of line: Line, _ body: (UnsafeBufferPointer<UInt8>, Bool) -> T) -> T {
+    mutating func withBytes<T>(of line: Line, _ body: (LineBytes, Bool) -> T) -> T {
         switch line {
         case .chunk(let start, let end):
-            return chunk.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end]), false) }
+            return chunk.withUnsafeBufferPointer { body(LineBytes(UnsafeBufferPointer(rebasing: $0[start..<end])), false) }
         case .pending(let endsFile):
-            let result = pending.withUnsafeBufferPointer { body($0, endsFile) }
+            let result = pending.withUnsafeBufferPointer { body(LineBytes($0), endsFile) }
             pending.removeAll(keepingCapacity: !endsFile)
             return result
         case .tooLong, .failed:
