@@ -29,12 +29,15 @@ PROTOCOL = "responder-bus-plugin"
 VERSION = 1
 
 # The keyboard's events and the hides among them, as a host that does not send its own lists
-# ("keyboardEvents", "keyboardHides" in its hello) means them; run() takes the host's.
-KEYBOARD_EVENTS = (
+# ("keyboardEvents", "keyboardHides" in its hello) means them. run() sets KEYBOARD_EVENTS and
+# HIDE_EVENTS to the host's lists before the plugin answers.
+DEFAULT_KEYBOARD_EVENTS = (
     "keyboardWillShow", "keyboardDidShow", "keyboardWillHide", "keyboardDidHide",
     "keyboardWillChangeFrame", "keyboardDidChangeFrame",
 )
-HIDE_EVENTS = ("keyboardWillHide", "keyboardDidHide")
+DEFAULT_HIDE_EVENTS = ("keyboardWillHide", "keyboardDidHide")
+KEYBOARD_EVENTS = DEFAULT_KEYBOARD_EVENTS
+HIDE_EVENTS = DEFAULT_HIDE_EVENTS
 
 
 class Rect:
@@ -287,6 +290,10 @@ def run(plugin, stdin=None, stdout=None):
     if hello.get("version") != VERSION:
         sys.stderr.write("the host speaks version %r; this library speaks %d\n" % (hello.get("version"), VERSION))
         return 2
+    global KEYBOARD_EVENTS, HIDE_EVENTS
+    keyboard_events, hides = hello.get("keyboardEvents"), hello.get("keyboardHides")
+    KEYBOARD_EVENTS = tuple(keyboard_events) if isinstance(keyboard_events, list) else DEFAULT_KEYBOARD_EVENTS
+    HIDE_EVENTS = tuple(hides) if isinstance(hides, list) else DEFAULT_HIDE_EVENTS
     reply = {"type": "hello", "protocol": PROTOCOL, "version": VERSION, "name": plugin.name, "events": list(plugin.events)}
     if plugin.position:
         reply["position"] = plugin.position
@@ -295,9 +302,6 @@ def run(plugin, stdin=None, stdout=None):
         reply["turns"] = True
     _write(stdout, reply)
     stdout.flush()
-    global KEYBOARD_EVENTS, HIDE_EVENTS
-    KEYBOARD_EVENTS = tuple(hello.get("keyboardEvents", KEYBOARD_EVENTS))
-    HIDE_EVENTS = tuple(hello.get("keyboardHides", HIDE_EVENTS))
     settings = hello.get("settings") or {}
     screen = Screen(hello.get("header") or {})
     plugin.on_start(screen, settings)

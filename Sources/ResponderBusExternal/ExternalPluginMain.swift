@@ -25,7 +25,7 @@ import ResponderBus
 /// reads `context.screen`, `context.firstResponder` and `context.keyboard` exactly as it would
 /// in-process, and what it posts (`PluginContext.post(_:_:style:coalescing:)`, diagnostics,
 /// `asap` posts at the end of the turn) goes back to the host as its answer. The events it asks
-/// for are the ones its protocols observe (`KeyboardObserving`: the six keyboard events;
+/// for are the ones its protocols observe (`KeyboardObserving`: the keyboard events;
 /// `EditingObserving`: begin and end editing; `ReturnKeyObserving`: Return;
 /// `EventObserving`: its `observedEvents`, or every event of the log format).
 ///
@@ -98,6 +98,8 @@ struct PluginServer {
         var `protocol`: String?
         var version: Int?
         var header: Header?
+        /// The host's keyboard events (absent from hosts before they were sent: the six).
+        var keyboardEvents: [String]?
     }
 
     private struct Delivery: Decodable {
@@ -129,7 +131,7 @@ struct PluginServer {
             complain("cannot register \(plugin.name): \(error)")
             return 2
         }
-        emit(helloLine())
+        emit(helloLine(hostKeyboardEvents: hello.keyboardEvents))
         flush()
 
         // What the plugin derives.
@@ -261,13 +263,23 @@ struct PluginServer {
         }
     }
 
-    private func helloLine() -> [UInt8] {
-        let events = ExternalPluginMain.requestedEvents(of: plugin).map(JSONText.string).joined(separator: ",")
+    /// The plugin's hello; a keyboard event this plugin knows and the host does not (a host older
+    /// than the plugin) is not asked for.
+    private func helloLine(hostKeyboardEvents: [String]?) -> [UInt8] {
+        let hostKeyboard = Set(hostKeyboardEvents ?? Self.firstKeyboardEvents)
+        let events = ExternalPluginMain.requestedEvents(of: plugin)
+            .filter { EventName<KeyboardInfo>(keyboardEventNamed: $0) == nil || hostKeyboard.contains($0) }
+            .map(JSONText.string).joined(separator: ",")
         let position = plugin.preferredPosition.map { ",\"position\":\(JSONText.string(Self.text(of: $0)))" } ?? ""
         return Array(
             "{\"events\":[\(events)],\"name\":\(JSONText.string(plugin.name))\(position),\"protocol\":\(JSONText.string(PluginProtocol.name)),\"turns\":\(turns),\"type\":\"hello\",\"version\":\(PluginProtocol.version)}\n"
                 .utf8)
     }
+
+    /// The keyboard events of hosts that did not send theirs.
+    static let firstKeyboardEvents = [
+        "keyboardWillShow", "keyboardDidShow", "keyboardWillHide", "keyboardDidHide", "keyboardWillChangeFrame", "keyboardDidChangeFrame",
+    ]
 
     static func text(of position: PluginPosition) -> String {
         switch position {

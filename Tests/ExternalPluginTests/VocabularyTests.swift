@@ -37,7 +37,7 @@ struct VocabularyTests {
         #expect(hello?["keyboardHides"] as? [String] == PluginProtocol.keyboardHides)
         // The kit's fallbacks: the lists of hosts from before the hello carried them (version 1.0),
         // never changed, each a keyboard event of today's vocabulary.
-        let start = try #require(Self.kit.range(of: "KEYBOARD_EVENTS = ("))
+        let start = try #require(Self.kit.range(of: "DEFAULT_KEYBOARD_EVENTS = ("))
         let end = try #require(Self.kit[start.upperBound...].firstIndex(of: ")"))
         let fallback = Self.quoted(Self.kit[start.upperBound..<end])
         #expect(
@@ -45,6 +45,7 @@ struct VocabularyTests {
                 "keyboardWillShow", "keyboardDidShow", "keyboardWillHide", "keyboardDidHide", "keyboardWillChangeFrame", "keyboardDidChangeFrame",
             ])
         #expect(Set(fallback).isSubset(of: PluginProtocol.keyboardEvents))
+        #expect(PluginServer.firstKeyboardEvents == fallback)
     }
 
     @Test("the kit's keyboard model follows the lists the host's hello sends: an event it adds is modelled, a hide it names hides")

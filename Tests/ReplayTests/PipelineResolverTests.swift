@@ -210,6 +210,32 @@ struct LogReaderRecordsTests {
         #expect(reader.next() == nil)
     }
 
+    @Test("a keyboard event named outside the vocabulary is an unknown event at its line, as its text would be")
+    func unknownKeyboardName() throws {
+        let header = LogHeader(screen: Size(width: 320, height: 568))
+        let custom = EventName<KeyboardInfo>("keyboardDidSomethingElse")
+        let records = [LogRecord(t: 1, event: .keyboard(custom, KeyboardInfo())), Self.focus("a", at: 2)]
+        let reader = LogReader(header: header, records: records)
+        guard case .problem(let error) = reader.next() else {
+            Issue.record("the custom name was read as a record")
+            return
+        }
+        #expect(error.code == .unknownEvent && error.line == 2)
+        #expect(error.message.contains("keyboardDidSomethingElse"))
+        guard case .record(let record, _) = reader.next() else {
+            Issue.record("the good record after it was not read")
+            return
+        }
+        #expect(record == records[1])
+        // Written, it is the same unknown event to the file reader.
+        let text = #"{"format":"responder-bus-log","version":1,"screen":{"width":320,"height":568}}"# + "\n" + LogWriter.line(for: records[0]) + "\n"
+        guard case .problem(let written) = LogReader(bytes: Array(text.utf8)).next() else {
+            Issue.record("the written line was read as a record")
+            return
+        }
+        #expect(written.code == .unknownEvent)
+    }
+
     @Test("a record the format does not allow is a problem at its line, as in text; the good ones are read")
     func badRecords() throws {
         let header = LogHeader(screen: Size(width: 320, height: 568))

@@ -4,9 +4,9 @@ import ResponderBus
 /// does not fit, it notes the overflow and writes nothing more (the caller retries with more room).
 ///
 /// The writer's audited layer. Invariant: a cursor exists only inside ``append(to:_:)``'s `write`
-/// (it is passed `inout` and never stored), so `base` is the scratch memory that call allocated,
-/// valid and `capacity` bytes long for the cursor's whole life; every write below checks
-/// `count + n <= capacity` first. Records are encoded through this rather than by appending to an
+/// (it is made there and passed `inout`; a copy lives only in a local of that closure, such as a
+/// `JSONObjectWriter`), so `base` is the scratch memory that call allocated, valid and `capacity`
+/// bytes long for the cursor's whole life; every write below checks `count + n <= capacity` first. Records are encoded through this rather than by appending to an
 /// array piece by piece (see the benchmark documentation for what that costs).
 struct ByteCursor {
     private let base: UnsafeMutablePointer<UInt8>
@@ -61,7 +61,48 @@ struct ByteCursor {
     /// The bytes of `source` in `range`.
     @inline(__always)
     mutating func bytes(_ source: [UInt8], _ range: Range<Int>) {
-        source.withUnsafeBufferPointer { bytes(UnsafeBufferPointer(rebasing: $0[range])) }
+        source[range].withUnsafeBufferPointer { bytes($0) }
+    }
+
+    /// ``JSONText/string(_:)``'s text: `value` quoted, with the escapes JSON requires. Its bytes are
+    /// scanned where the String keeps them (`withUTF8`) rather than through its `utf8` view (the
+    /// README's table of speed tricks has the difference).
+    mutating func string(_ value: String) {
+        var value = value
+        value.withUTF8 { source in
+            byte(UInt8(ascii: "\""))
+            // Fast path: nothing to escape (the usual ids, names and messages).
+            if !source.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                bytes(source)
+            } else {
+                for unit in source {
+                    switch unit {
+                    case UInt8(ascii: "\""): ascii("\\\"")
+                    case UInt8(ascii: "\\"): ascii("\\\\")
+                    case 0x0A: ascii("\\n")
+                    case 0x0D: ascii("\\r")
+                    case 0x09: ascii("\\t")
+                    case 0x08: ascii("\\b")
+                    case 0x0C: ascii("\\f")
+                    case ..<0x20:
+                        ascii("\\u00")
+                        byte(UInt8(ascii: "0") + unit >> 4)  // below 0x20: the first digit is 0 or 1
+                        byte(unit & 0xF < 10 ? UInt8(ascii: "0") + unit & 0xF : UInt8(ascii: "a") + unit & 0xF - 10)
+                    default:
+                        // Bytes of multi-byte characters pass through: the text stays UTF-8.
+                        byte(unit)
+                    }
+                }
+            }
+            byte(UInt8(ascii: "\""))
+        }
+    }
+
+    /// The UTF-8 bytes of `text`, as they are.
+    @inline(__always)
+    mutating func utf8(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes($0) }
     }
 
     /// Literal ASCII text.

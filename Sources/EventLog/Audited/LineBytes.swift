@@ -74,6 +74,7 @@ struct LineBytes {
     func has(_ literal: StaticString, at start: Int) -> Bool {
         let length = literal.utf8CodeUnitCount
         guard start >= 0, start + length <= count else { return false }
+        guard length > 0 else { return true }
         return Self.equal(base.unsafelyUnwrapped + start, literal.utf8Start, count: length)
     }
 
@@ -81,15 +82,16 @@ struct LineBytes {
     @inline(__always)
     func end(of literal: StaticString, at start: Int) -> Int? {
         let end = start + literal.utf8CodeUnitCount
-        guard end < count, self[end] == UInt8(ascii: "\""), has(literal, at: start) else { return nil }
+        guard start >= 0, end < count, self[end] == UInt8(ascii: "\""), has(literal, at: start) else { return nil }
         return end
     }
 
     /// Whether the `length` bytes at `start` are those of `other` from `offset`.
     @inline(__always)
     func has(_ other: [UInt8], from offset: Int, length: Int, at start: Int) -> Bool {
+        precondition(length >= 0 && offset >= 0 && offset + length <= other.count, "a read beyond the spelling")
         guard start >= 0, start + length <= count else { return false }
-        precondition(offset >= 0 && offset + length <= other.count, "a read beyond the spelling")
+        guard length > 0 else { return true }
         return other.withUnsafeBufferPointer { Self.equal(base.unsafelyUnwrapped + start, $0.baseAddress! + offset, count: length) }
     }
 

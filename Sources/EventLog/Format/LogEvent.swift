@@ -5,7 +5,7 @@ import ResponderBus
 /// The external events are what the world did; the derived ones are what plugins decided (in a log
 /// they carry `"origin":"derived"` and `"by"`).
 public enum LogEvent: Hashable, Sendable {
-    /// A keyboard event (one of ``EventName/allKeyboardEvents``) with its payload.
+    /// A keyboard event (one of `EventName.allKeyboardEvents`) with its payload.
     case keyboard(KeyboardEvent, KeyboardInfo)
     /// `didBeginEditing`.
     case didBeginEditing(EditingInfo)
@@ -33,11 +33,13 @@ public enum LogEvent: Hashable, Sendable {
     /// Derived `diagnostic`.
     case diagnostic(Diagnostic)
 
-    /// A keyboard event's name: one of ``EventName/allKeyboardEvents`` (`.keyboardWillShow` and
-    /// the rest); ``EventName/rawValue`` is its name in a log.
+    /// A keyboard event's name: one of `EventName.allKeyboardEvents` (`.keyboardWillShow` and
+    /// the rest); its `rawValue` is its name in a log.
     ///
-    /// A name made with ``EventName/init(_:)`` is not one the format knows: it is written by its raw
-    /// value, and a reader skips it as an unknown event.
+    /// A name made with `EventName(_:)` is not one the format knows: it is written by its raw value,
+    /// and a reader skips it as an unknown event (a reader of records given in memory says so too).
+    /// Do not give such a name the spelling of one of the format's events: it would be read as that
+    /// event.
     public typealias KeyboardEvent = EventName<KeyboardInfo>
 
     /// The event's raw name, as written in the `event` field.

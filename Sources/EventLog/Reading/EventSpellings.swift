@@ -3,13 +3,13 @@ import ResponderBus
 /// The log format's event names, built from the vocabulary (`BuiltinEvent`): each name's bytes for
 /// the writer, and the parser's look-up of a name where it stands in a line.
 ///
-/// The look-up needs no scan for the closing quote: the names are grouped by their first byte, and
-/// each group has two positions, within its shortest name, whose bytes tell its names apart, and a
-/// multiplier that sends those two bytes to a slot of their own (all found when the table is
-/// built). The first byte picks the group, the two bytes the slot, and a compare of the whole name
-/// and the quote after it decides. A name
-/// the format knows is never escaped when written; one that was (or is not ASCII) goes through
-/// ``BuiltinEvent/init(decoded:)``.
+/// The look-up needs no scan for the closing quote: the names are grouped by their first byte; each
+/// group has two positions, within its shortest name, whose bytes tell its names apart as well as
+/// any two do, and a multiplier that sends those two bytes to one of the group's slots (all found
+/// when the table is built; today's names each get a slot of their own, and names that share one
+/// are chained). The first byte picks the group, the two bytes the slot, and a compare of the whole
+/// name and the quote after it decides. A name the format knows is never escaped when written; one
+/// that was (or is not ASCII) goes through ``BuiltinEvent/init(decoded:)``.
 struct EventSpellings {
     /// A candidate: an event, the bytes at its group's two positions, and where its name is in
     /// `spellings`.
@@ -22,20 +22,20 @@ struct EventSpellings {
         var next: Int
     }
 
-    /// The names that start with one byte: the two positions that tell them apart, and their entries
-    /// `entries[first..<end]`.
+    /// The names that start with one byte: the two positions that tell them apart, the multiplier
+    /// and where their slots are.
     private struct Group {
         var position1: Int
         var position2: Int
-        /// Mixes a key into one of the group's ``slotsPerGroup`` slots without a collision between
-        /// different keys (chosen when the table is built).
+        /// Mixes a key into one of the group's ``slotsPerGroup`` slots (chosen when the table is
+        /// built, to leave as few keys sharing a slot as it can).
         var multiplier: UInt64
         /// Where the group's slots start in `slots`.
         var slotBase: Int
     }
 
-    /// Slots per group: more than the largest group's names, so that a multiplier that keeps their
-    /// keys apart is found quickly.
+    /// Slots per group: more than today's largest group has names, so that a multiplier that keeps
+    /// their keys apart is found quickly (a larger group shares slots).
     private static var slotsPerGroup: Int { 1 << slotBits }
     private static var slotBits: Int { 4 }
 
@@ -121,8 +121,8 @@ struct EventSpellings {
             func key(_ name: [UInt8], _ position1: Int, _ position2: Int) -> UInt16 {
                 UInt16(name[position1]) << 8 | UInt16(name[position2])
             }
-            // The pair of positions whose bytes leave the fewest names sharing a key (none, unless
-            // one name starts another), then a multiplier that puts different keys in different slots.
+            // The pair of positions whose bytes leave the fewest names sharing a key (none for today's
+            // names), then the multiplier that puts the keys in the most slots.
             var best = (position1: 0, position2: 0, sharing: Int.max)
             for position1 in 0..<shortest {
                 for position2 in position1..<shortest {

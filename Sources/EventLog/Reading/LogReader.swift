@@ -181,6 +181,10 @@ public final class LogReader {
             guard taken < records.count else { return nil }
             let record = records[taken]
             taken += 1
+            if case .keyboard(let name, _) = record.event, !name.isBuiltinKeyboardEvent {
+                let message = "unknown event '\(name.rawValue)'; skipped (not a keyboard event of the log format)"
+                return .problem(LogReadError(.unknownEvent, line: taken + 1, column: 0, message))
+            }
             if let problem = Self.problem(with: record) {
                 return .problem(LogReadError(.invalidValue, line: taken + 1, column: 0, problem))
             }

@@ -157,6 +157,7 @@ extension RecordParser {
 
     @inline(__always)
     private mutating func matchLiteral(_ literal: StaticString) -> Bool {
+        _ = peek()  // past whitespace, as every reader of a value is
         guard bytes.has(literal, at: position) else { return false }
         position += literal.utf8CodeUnitCount
         return true

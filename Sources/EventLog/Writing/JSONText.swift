@@ -60,40 +60,7 @@ extension ByteCursor {
             return
         }
         // Swift's shortest round-tripping form; at most 24 bytes, so usually a small string.
-        var text = value.description
-        text.withUTF8 { bytes($0) }
-    }
-
-    /// ``JSONText/string(_:)``'s text.
-    mutating func string(_ value: String) {
-        var value = value
-        value.withUTF8 { source in
-            byte(UInt8(ascii: "\""))
-            // Fast path: nothing to escape (the usual ids, names and messages).
-            if !source.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-                bytes(source)
-            } else {
-                for unit in source {
-                    switch unit {
-                    case UInt8(ascii: "\""): ascii("\\\"")
-                    case UInt8(ascii: "\\"): ascii("\\\\")
-                    case 0x0A: ascii("\\n")
-                    case 0x0D: ascii("\\r")
-                    case 0x09: ascii("\\t")
-                    case 0x08: ascii("\\b")
-                    case 0x0C: ascii("\\f")
-                    case ..<0x20:
-                        ascii("\\u00")
-                        byte(UInt8(ascii: "0") + unit >> 4)  // below 0x20: the first digit is 0 or 1
-                        byte(unit & 0xF < 10 ? UInt8(ascii: "0") + unit & 0xF : UInt8(ascii: "a") + unit & 0xF - 10)
-                    default:
-                        // Bytes of multi-byte characters pass through: the text stays UTF-8.
-                        byte(unit)
-                    }
-                }
-            }
-            byte(UInt8(ascii: "\""))
-        }
+        utf8(value.description)
     }
 
     /// `[x,y,width,height]`.

@@ -62,9 +62,8 @@ public final class LogRecorder {
     /// Starts recording `bus` with the times `clock` gives, calling `sink` with each record.
     /// Loop-confined.
     ///
-    /// The same as the initializer whose clock is optional, given a clock; a closure passed here is
-    /// called as it is (through an optional, each call went through two conversion thunks, and a
-    /// replay times every derived record).
+    /// The same as the initializer whose clock is optional, given a clock, which is called as it is
+    /// for every record (a replay times every derived record).
     ///
     /// - Parameters:
     ///   - bus: the bus to record.
