@@ -160,6 +160,26 @@ struct RecordParserKeyTests {
             #expect(line.string(1..<3) == "ul")
         }
     }
+}
+
+@Suite("RecordParser: lines read as before, faster")
+struct RecordParserLineTests {
+    @Test("each event name is read into its event")
+    func eachEvent() throws {
+        let lines = [
+            #"{"t":1,"event":"keyboardWillShow"}"#, #"{"t":1,"event":"keyboardDidShow"}"#, #"{"t":1,"event":"keyboardWillHide"}"#,
+            #"{"t":1,"event":"keyboardDidHide"}"#, #"{"t":1,"event":"keyboardWillChangeFrame"}"#, #"{"t":1,"event":"keyboardDidChangeFrame"}"#,
+            #"{"t":1,"event":"didBeginEditing","view":"a"}"#, #"{"t":1,"event":"didEndEditing","view":"a"}"#,
+            #"{"t":1,"event":"returnKey","view":"a"}"#, #"{"t":1,"event":"scene","root":{"id":"r","frame":[0,0,1,1]}}"#,
+            #"{"t":1,"event":"setFrame","view":"a","frame":[0,0,1,1]}"#, #"{"t":1,"event":"screen","width":1,"height":2}"#,
+            #"{"t":1,"event":"viewShift","originY":0}"#, #"{"t":1,"event":"scroll","view":"a","contentOffsetY":1,"bottomInset":2}"#,
+            #"{"t":1,"event":"focusChange","from":"a","to":null}"#, #"{"t":1,"event":"action","name":"go"}"#,
+            #"{"t":1,"event":"resign","view":"a"}"#, #"{"t":1,"event":"diagnostic","level":"info","message":"m"}"#,
+        ]
+        let (_, records, problems) = readAll(header + "\n" + lines.joined(separator: "\n"))
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(records.map(\.event.name) == lines.map { String($0.split(separator: "\"")[5]) })
+    }
 
     @Test("keys and names with escapes are recognised; so are the ones Strings find equal")
     func escapes() throws {
