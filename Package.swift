@@ -6,7 +6,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         // Dynamic, so that a plugin library loaded at run time and the host share one copy of the
-        // plugin protocols' type metadata (see TOOLCHAIN-NOTES §2, recipe A).
+        // plugin protocols' type metadata: with a static copy in each, a loaded plugin's conformance
+        // to ResponderPlugin is not the host's, and its `as? any ResponderPlugin` fails.
         .library(name: "ResponderBus", type: .dynamic, targets: ["ResponderBus"]),
         .library(name: "ResponderBusUV", targets: ["ResponderBusUV"]),
         .library(name: "EventLog", targets: ["EventLog"]),

@@ -82,8 +82,18 @@ public struct PluginConformance {
     /// Runs every check and returns what failed (empty when the plugin conforms).
     public func failures() -> [Failure] {
         var failures: [Failure] = []
-        let name = makePlugin().name
+        let plugin = makePlugin()
+        let name = plugin.name
         if name.isEmpty { failures.append(Failure(check: "name", message: "the plugin's name is empty")) }
+        // A plugin placed against another cannot be registered without it: said once, not by every
+        // replay below.
+        if let position = plugin.preferredPosition, let anchor = Self.anchor(of: position),
+            !companions().contains(where: { $0.name == anchor })
+        {
+            let message =
+                "'\(name)' is placed \(position), and no companion is named '\(anchor)': pass the plugins it is placed against as companions, as replay runs them (`PluginConformance(companions: { [TextViewOrdering(), FieldAdvancing(), KeyboardAvoidance()] }) { ... }`)"
+            return failures + [Failure(check: "position", message: message)]
+        }
         for entry in corpus {
             failures += crashesAndBy(entry, name: name)
             failures += determinism(entry, name: name)
@@ -91,6 +101,14 @@ public struct PluginConformance {
         failures += silence(name: name)
         failures += addRemove(name: name)
         return failures
+    }
+
+    /// The plugin a position places against, for `.before` and `.after`.
+    private static func anchor(of position: PluginPosition) -> String? {
+        switch position {
+        case .before(let anchor), .after(let anchor): anchor
+        case .first, .last: nil
+        }
     }
 
     // MARK: Checks

@@ -75,7 +75,18 @@ public enum PluginHarness {
         // registered on its bus as given.
         let session = try ReplaySession(pipeline: .empty, header: header)
         for companion in companions { try session.bus.register(companion, at: .last) }
-        for plugin in plugins { try session.bus.register(plugin) }
+        for plugin in plugins {
+            do throws(PluginRegistrationError) {
+                try session.bus.register(plugin)
+            } catch {
+                guard error.code == .unknownAnchor else { throw error }
+                throw PluginRegistrationError(
+                    code: error.code,
+                    message: error.message
+                        + "; a plugin placed against another runs with it: pass the plugins it is placed against as companions (`companions:`; the built-ins in the order replay runs them: TextViewOrdering, FieldAdvancing, KeyboardAvoidance)"
+                )
+            }
+        }
         var problems: [LogReadError] = []
         session.onProblem = { problems.append($0) }
         let recorder = RecordingObserver(bus: session.bus)

@@ -180,7 +180,8 @@ struct PluginTemplate {
             /// The plugin's name, as it appears in the `"by"` of what it derives.
             public let name = "\(name)"
             /// Where it goes in the pipeline when `--plugin` does not say (`nil`: last). A plugin that
-            /// checks avoidance's decisions says `.after("KeyboardAvoidance")`.
+            /// checks avoidance's decisions says `.after("KeyboardAvoidance")`; its tests then run it
+            /// with the built-ins as companions (`builtIns()` in the tests; the alone checks go).
             public var preferredPosition: PluginPosition? { nil }
 
             /// Creates the plugin.

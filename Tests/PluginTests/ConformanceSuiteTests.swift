@@ -1,6 +1,9 @@
+import FieldAdvancing
+import KeyboardAvoidance
 import ResponderBusTesting
 import Synchronization
 import Testing
+import TextViewOrdering
 
 /// Plugins that break the rules, to show the conformance suite catches each.
 enum Misbehaving {
@@ -17,6 +20,12 @@ enum Misbehaving {
     final class Thrower: KeyboardObserving {
         struct Oops: Error {}
         func keyboardWillShow(_ event: Event<KeyboardInfo>, context: PluginContext) throws { throw Oops() }
+    }
+
+    /// Checks avoidance's decisions, so it is placed after it.
+    final class AfterAvoidance: TurnObserving {
+        var preferredPosition: PluginPosition? { .after("KeyboardAvoidance") }
+        func turnDidSettle(context: PluginContext) {}
     }
 
     /// Has no name, so what it derives has an empty "by".
@@ -77,6 +86,24 @@ struct ConformanceSuiteTests {
         #expect(checks.contains("silence"))
         // Removal is enforced by the bus: its timers' posts after removal are dropped.
         #expect(!checks.contains("add/remove"))
+    }
+
+    @Test("a plugin placed after KeyboardAvoidance without it as a companion fails once, saying to pass companions; with them it passes")
+    func positionWithoutCompanions() throws {
+        let failures = PluginConformance(corpus: Self.corpus) { Misbehaving.AfterAvoidance() }.failures()
+        #expect(failures.count == 1)
+        let failure = try #require(failures.first)
+        #expect(failure.check == "position")
+        #expect(failure.message.contains("'KeyboardAvoidance'") && failure.message.contains("companions"))
+        let builtIns: () -> [any ResponderPlugin] = { [TextViewOrdering(), FieldAdvancing(), KeyboardAvoidance()] }
+        #expect(PluginConformance(corpus: Self.corpus, companions: builtIns) { Misbehaving.AfterAvoidance() }.failures().isEmpty)
+        // The harness says the same when it cannot place the plugin.
+        let log = try #require(LogCorpus.named("sign-up-session")).text
+        #expect {
+            try PluginHarness.replay(log, through: [Misbehaving.AfterAvoidance()])
+        } throws: { error in
+            "\(error)".contains("no plugin named 'KeyboardAvoidance'") && "\(error)".contains("companions")
+        }
     }
 
     @Test("check() throws every failure at once, one per line")

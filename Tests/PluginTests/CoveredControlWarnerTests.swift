@@ -1,5 +1,6 @@
 import CoveredControlWarner
 import FieldAdvancing
+import Foundation
 import KeyboardAvoidance
 import ResponderBus
 import ResponderBusTesting
@@ -10,6 +11,25 @@ import TextViewOrdering
 struct CoveredControlWarnerTests {
     /// The pipeline `responder-bus replay` runs it in: the built-in plugins, then it.
     static func builtIns() -> [any ResponderPlugin] { [TextViewOrdering(), FieldAdvancing(), KeyboardAvoidance()] }
+
+    @Test("the guide's step 8 shows this plugin as it ships: the two files, doc comments left out, are its listing")
+    func guideListing() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        func text(_ path: String) throws -> String { try String(contentsOf: repository.appendingPathComponent(path), encoding: .utf8) }
+        /// Lines that are code, trimmed, without doc comments, blank lines or `import`s.
+        func code(_ text: some StringProtocol) -> [String] {
+            text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && !$0.hasPrefix("///") && !$0.hasPrefix("import ") }
+        }
+        let guide = try text("Sources/ResponderBus/ResponderBus.docc/WritingAPlugin.md")
+        let step = try #require(guide.range(of: "### 8. ").map { guide[$0.upperBound...] })
+        let start = try #require(step.range(of: "```swift\n"))
+        let end = try #require(step[start.upperBound...].range(of: "```"))
+        let shipped =
+            try code(text("Plugins/CoveredControlWarner/CoveredControls.swift"))
+            + code(text("Plugins/CoveredControlWarner/CoveredControlWarner.swift"))
+        #expect(code(step[start.upperBound..<end.lowerBound]) == shipped)
+    }
 
     @Test("the rule: visible, enabled controls the covered part overlaps by more than half a point")
     func rule() {

@@ -23,6 +23,12 @@ public struct PluginRegistrationError: Error, Hashable, Sendable, CustomStringCo
     /// What went wrong and what to do.
     public let message: String
 
+    /// An error of `code` saying `message`.
+    package init(code: Code, message: String) {
+        self.code = code
+        self.message = message
+    }
+
     /// Compares by code only.
     public static func == (a: Self, b: Self) -> Bool { a.code == b.code }
     /// Hashes the code only.

@@ -8,7 +8,7 @@
 /// ``turnDidSettle(context:)`` is called, it has moved:
 ///
 /// ```swift
-/// final class CoveredButtonWarner: TurnObserving {
+/// final class CoveredControlWarner: TurnObserving {
 ///     func turnDidSettle(context: PluginContext) {
 ///         guard let covered = context.keyboard.coveredPart else { return }
 ///         // context.screen is the screen after avoidance moved it.
