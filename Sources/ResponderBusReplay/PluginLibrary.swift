@@ -111,9 +111,24 @@ public enum PluginLibrary {
                     "'\(path)' declares plugin API version \(version) but exports no \(PluginABI.makeSymbol); add the entry point `responder-bus new-plugin` writes"
             )
         }
-        let factory = PluginFactory(path: path, entry: unsafeBitCast(makeSymbol, to: PluginFactory.Entry.self))
+        let factory = PluginFactory(
+            path: path, entry: unsafeBitCast(makeSymbol, to: PluginFactory.Entry.self),
+            carriesResponderBus: carriesOwnResponderBus(
+                descriptorAt: dlsym(handle, responderPluginDescriptor).map { UInt(bitPattern: $0) }, resolved: resolved))
         _ = try factory.make()
         return factory
+    }
+
+    /// ResponderPlugin's protocol descriptor: a symbol every copy of ResponderBus defines
+    /// (`ResponderBusReplayTests` checks that this process finds it).
+    static let responderPluginDescriptor = "$s12ResponderBus0A6PluginMp"
+
+    /// Whether the library itself defines ResponderBus (a static copy pulled in by a library product
+    /// it depends on) rather than using the one `libResponderBus.so` or this process has: where
+    /// the ResponderPlugin descriptor the library sees (`address`) is mapped from.
+    private static func carriesOwnResponderBus(descriptorAt address: UInt?, resolved: String) -> Bool {
+        guard let address else { return false }
+        return mappings().contains { $0.range.contains(address) && $0.path == resolved }
     }
 
     /// Refuses a library whose folders others could change, as ssh's `StrictModes` does: each
@@ -146,22 +161,28 @@ public enum PluginLibrary {
         }
     }
 
-    /// The inode of the file mapped at `path` in this process (`/proc/self/maps`), if any.
+    /// The inode of the file mapped at `path` in this process, if any.
     private static func mappedInode(of path: String) -> UInt64? {
-        guard let file = fopen("/proc/self/maps", "r") else { return nil }
+        mappings().first { $0.path == path }?.inode
+    }
+
+    /// This process's file mappings (`/proc/self/maps`): address range, inode and path.
+    private static func mappings() -> [(range: Range<UInt>, inode: UInt64?, path: String)] {
+        guard let file = fopen("/proc/self/maps", "r") else { return [] }
         defer { fclose(file) }
         var line: UnsafeMutablePointer<CChar>?
         var capacity = 0
         defer { free(line) }
+        var found: [(range: Range<UInt>, inode: UInt64?, path: String)] = []
         while getline(&line, &capacity, file) > 0, let line {
-            // `address perms offset device inode    path`
+            // `start-end perms offset device inode    path`
             let fields = String(cString: line).split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
             guard fields.count == 6 else { continue }
-            let mappedPath = fields[5].drop { $0 == " " }.prefix { $0 != "\n" }
-            guard mappedPath == path else { continue }
-            return UInt64(fields[4])
+            let bounds = fields[0].split(separator: "-").compactMap { UInt($0, radix: 16) }
+            guard bounds.count == 2, bounds[0] <= bounds[1] else { continue }
+            found.append((bounds[0]..<bounds[1], UInt64(fields[4]), String(fields[5].drop { $0 == " " }.prefix { $0 != "\n" })))
         }
-        return nil
+        return found
     }
 
     private static func currentDirectory() -> String {
@@ -178,6 +199,8 @@ public struct PluginFactory: Sendable {
     /// The path the library was loaded from, for messages.
     public let path: String
     let entry: Entry
+    /// Whether the library carries its own copy of ResponderBus.
+    let carriesResponderBus: Bool
 
     /// A new plugin instance.
     ///
@@ -189,6 +212,12 @@ public struct PluginFactory: Sendable {
         }
         let object = PluginABI.plugin(from: pointer)
         guard let plugin = object as? any ResponderPlugin else {
+            if carriesResponderBus {
+                throw PluginLoadError(
+                    message:
+                        "'\(path)' carries its own copy of ResponderBus, so the \(type(of: object)) it made is not a ResponderPlugin of this responder-bus: a library product its package depends on links ResponderBus in statically. In its Package.swift, depend only on the products `ResponderBus` and the built-in plugins' (`KeyboardAvoidance`, `FieldAdvancing`, `TextViewOrdering`, `KeyboardNoise`, `CoveredControlWarner`), which link it by name, of the ResponderBus this binary was built from; keep `ResponderBusTesting` and the rest for the test target"
+                )
+            }
             throw PluginLoadError(
                 message:
                     "'\(path)' made a \(type(of: object)), which is not a ResponderPlugin of this responder-bus; rebuild the plugin against the ResponderBus this binary was built from"
