@@ -38,11 +38,13 @@ struct PluginCLITests {
         let package = try newPlugin(name, in: folder)
         let manifestPath = package + "/Package.swift"
         let manifest = try String(contentsOfFile: manifestPath, encoding: .utf8)
-        let target = #".target(name: "\#(name)", dependencies: [.product(name: "ResponderBus", package: "main")])"#
+        // This checkout's package identity: its folder's name, as the manifest spells it.
+        let identity = CLI.repository.lastPathComponent.lowercased()
+        let target = #".target(name: "\#(name)", dependencies: [.product(name: "ResponderBus", package: "\#(identity)")])"#
         try #require(manifest.contains(target), "\(manifest)")
         let extended =
-            #".target(name: "\#(name)", dependencies: [.product(name: "ResponderBus", package: "main"), "#
-            + #".product(name: "\#(product)", package: "main")])"#
+            #".target(name: "\#(name)", dependencies: [.product(name: "ResponderBus", package: "\#(identity)"), "#
+            + #".product(name: "\#(product)", package: "\#(identity)")])"#
         try manifest.replacingOccurrences(of: target, with: extended).write(toFile: manifestPath, atomically: true, encoding: .utf8)
         return package
     }
