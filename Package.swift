@@ -15,14 +15,11 @@ let package = Package(
         .library(name: "ConsoleImport", targets: ["ConsoleImport"]),
         .library(name: "ResponderBusTesting", targets: ["ResponderBusTesting"]),
         .library(name: "ResponderBusExternal", targets: ["ResponderBusExternal"]),
-        // The plugins' products are dynamic too: a plugin library that wraps or reuses one then needs
-        // its library by name (libKeyboardAvoidance.so) instead of carrying it, with a second copy
-        // of ResponderBus, inside itself.
-        .library(name: "KeyboardAvoidance", type: .dynamic, targets: ["KeyboardAvoidance"]),
-        .library(name: "FieldAdvancing", type: .dynamic, targets: ["FieldAdvancing"]),
-        .library(name: "TextViewOrdering", type: .dynamic, targets: ["TextViewOrdering"]),
-        .library(name: "KeyboardNoise", type: .dynamic, targets: ["KeyboardNoise"]),
-        .library(name: "CoveredControlWarner", type: .dynamic, targets: ["CoveredControlWarner"]),
+        .library(name: "KeyboardAvoidance", targets: ["KeyboardAvoidance"]),
+        .library(name: "FieldAdvancing", targets: ["FieldAdvancing"]),
+        .library(name: "TextViewOrdering", targets: ["TextViewOrdering"]),
+        .library(name: "KeyboardNoise", targets: ["KeyboardNoise"]),
+        .library(name: "CoveredControlWarner", targets: ["CoveredControlWarner"]),
         .library(name: "ResponderBusReport", targets: ["ResponderBusReport"]),
         .executable(name: "responder-bus", targets: ["responder-bus"]),
         .executable(name: "responder-bus-example", targets: ["responder-bus-example"]),

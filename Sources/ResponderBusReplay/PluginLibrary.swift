@@ -215,7 +215,7 @@ public struct PluginFactory: Sendable {
             if carriesResponderBus {
                 throw PluginLoadError(
                     message:
-                        "'\(path)' carries its own copy of ResponderBus, so the \(type(of: object)) it made is not a ResponderPlugin of this responder-bus: a library product its package depends on links ResponderBus in statically. In its Package.swift, depend only on the products `ResponderBus` and the built-in plugins' (`KeyboardAvoidance`, `FieldAdvancing`, `TextViewOrdering`, `KeyboardNoise`, `CoveredControlWarner`), which link it by name, of the ResponderBus this binary was built from; keep `ResponderBusTesting` and the rest for the test target"
+                        "'\(path)' carries its own copy of ResponderBus, so the \(type(of: object)) it made is not a ResponderPlugin of this responder-bus: a library product its target depends on links ResponderBus in statically (every product of the ResponderBus package does, the built-in plugins' included, except `ResponderBus` itself). In its Package.swift, let the plugin's target depend on the `ResponderBus` product alone, of the ResponderBus this binary was built from; keep the others for the test target"
                 )
             }
             throw PluginLoadError(
