@@ -261,17 +261,10 @@ public struct PluginConformance {
         return failures
     }
 
+    /// The id of an external event the log holds (the vocabulary's), `nil` for a decision.
     private func eventID(_ event: LogEvent) -> Int? {
-        switch event {
-        case .keyboard(let name, _): name.id
-        case .didBeginEditing: EventName.didBeginEditing.id
-        case .didEndEditing: EventName.didEndEditing.id
-        case .returnKey: EventName.returnKey.id
-        case .scene: EventName.scene.id
-        case .setFrame: EventName.setFrame.id
-        case .screen: EventName.screen.id
-        default: nil
-        }
+        guard let builtin = event.builtin, builtin.source == .external else { return nil }
+        return builtin.rawValue
     }
 }
 

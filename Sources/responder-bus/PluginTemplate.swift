@@ -180,8 +180,9 @@ struct PluginTemplate {
             /// The plugin's name, as it appears in the `"by"` of what it derives.
             public let name = "\(name)"
             /// Where it goes in the pipeline when `--plugin` does not say (`nil`: last). A plugin that
-            /// checks avoidance's decisions says `.after("KeyboardAvoidance")`; its tests then run it
-            /// with the built-ins as companions (`builtIns()` in the tests; the alone checks go).
+            /// checks avoidance's decisions says `.after("KeyboardAvoidance")`; the tests below must then
+            /// run it with the built-ins, as `PluginConformance(companions: builtIns)` and
+            /// `PluginHarness.replay(…, companions: builtIns())` do, wherever they run it alone.
             public var preferredPosition: PluginPosition? { nil }
 
             /// Creates the plugin.

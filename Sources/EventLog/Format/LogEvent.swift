@@ -46,7 +46,7 @@ public enum LogEvent: Hashable, Sendable {
     public var name: String { builtin?.name ?? Self.rawName(of: self) }
 
     /// The vocabulary's entry for this event; `nil` only for a keyboard event named outside it.
-    var builtin: BuiltinEvent? {
+    package var builtin: BuiltinEvent? {
         switch self {
         case .keyboard(let name, _): BuiltinEvent(rawValue: name.id)
         case .didBeginEditing: .didBeginEditing
