@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "TextViewOrdering", targets: ["TextViewOrdering"]),
         .library(name: "KeyboardNoise", targets: ["KeyboardNoise"]),
         .library(name: "CoveredControlWarner", targets: ["CoveredControlWarner"]),
+        .library(name: "PasswordGap", targets: ["PasswordGap"]),
         .library(name: "ResponderBusReport", targets: ["ResponderBusReport"]),
         .executable(name: "responder-bus", targets: ["responder-bus"]),
         .executable(name: "responder-bus-example", targets: ["responder-bus-example"]),
@@ -83,6 +84,8 @@ let package = Package(
         .target(name: "KeyboardNoise", dependencies: ["ResponderBus"], path: "Plugins/KeyboardNoise"),
         // The plugin guide's second worked example: it checks KeyboardAvoidance's decisions.
         .target(name: "CoveredControlWarner", dependencies: ["ResponderBus"], path: "Plugins/CoveredControlWarner"),
+        // The plugin guide's third worked example: a per-field gap given through the screen model.
+        .target(name: "PasswordGap", dependencies: ["ResponderBus"], path: "Plugins/PasswordGap"),
         .executableTarget(
             name: "responder-bus",
             dependencies: [
@@ -113,7 +116,7 @@ let package = Package(
             name: "PluginTests",
             dependencies: [
                 "ResponderBus", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering", "KeyboardNoise", "CoveredControlWarner",
-                "ResponderBusTesting",
+                "PasswordGap", "ResponderBusTesting",
             ]
         ),
         .testTarget(

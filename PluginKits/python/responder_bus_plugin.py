@@ -89,6 +89,8 @@ class View:
         self.is_hidden = bool(spec.get("hidden", False))
         self.is_enabled = bool(spec.get("enabled", True))
         self.keyboard_distance = spec.get("keyboardDistance")
+        # Set by a derived viewSettings (a plugin's per-view policy); a scene says nothing of it.
+        self.avoids_keyboard = True
         offset = spec.get("contentOffset") or [0, 0]
         self.content_offset_x = float(offset[0])
         self.content_offset_y = float(offset[1])
@@ -203,6 +205,11 @@ class Screen:
             if view is not None and view.kind == "scrollView":
                 view.content_offset_y = float(record["contentOffsetY"])
                 view.bottom_inset = float(record["bottomInset"])
+        elif name == "viewSettings":
+            view = self.views.get(record["view"])
+            if view is not None:
+                view.keyboard_distance = record.get("keyboardDistance")
+                view.avoids_keyboard = bool(record.get("avoidsKeyboard", True))
         elif name in KEYBOARD_EVENTS:
             self.keyboard.note(name, record)
 
@@ -240,6 +247,15 @@ class Context:
         record = dict(fields)
         record["event"] = event
         self.posted.append(record)
+
+    def set_view_settings(self, view_id, keyboard_distance=None, avoids_keyboard=True):
+        """Derives a viewSettings: the gap avoidance keeps for the view (None for avoidance's default)
+        and whether avoidance handles it at all. The host applies it to its model, and every plugin
+        after this one (and this one's own model) sees it."""
+        fields = {"view": view_id, "avoidsKeyboard": bool(avoids_keyboard)}
+        if keyboard_distance is not None:
+            fields["keyboardDistance"] = keyboard_distance
+        self.post("viewSettings", **fields)
 
     def diagnose(self, level, message, views=(), metadata=None):
         """Derives a diagnostic ("info", "warning" or "error") naming the views it is about."""

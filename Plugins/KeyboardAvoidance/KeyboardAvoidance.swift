@@ -12,8 +12,12 @@ import ResponderBus
 /// - **Which keyboard covers**: `KeyboardModel.coveredPart` (see `KeyboardInfo.coveredPart(ofScreen:isHide:)`).
 ///   Another app's keyboard (`isLocal: false`) is ignored unless ``honorsOtherAppsKeyboards``. A
 ///   keyboard event with no end frame (old iPads' `Did` events) leaves the keyboard as it was.
+/// - **Per view**: the focused field's `keyboardDistance` is the gap kept (``defaultGap`` when it
+///   sets none), and a field whose `avoidsKeyboard` is off is treated as no field: nothing moves
+///   for it. A plugin placed before avoidance sets both with a derived `viewSettings`, which the
+///   bus applies to the screen before avoidance decides again.
 /// - **When**: on every keyboard event, first-responder change (`didBeginEditing`,
-///   `didEndEditing`, `focusChange`, `resign`), frame change, screen change and scene. When a
+///   `didEndEditing`, `focusChange`, `resign`), frame change, screen change, view settings and scene. When a
 ///   `TurnSettling` plugin (text-view ordering) runs before it, it decides once per
 ///   loop turn, on `turnSettled`, instead (see ``Timing``). Without one, a turn that changes the
 ///   screen (a rotation) is still decided once, at the end of the turn: one move to the new target,
@@ -112,7 +116,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
     public var observedEvents: Set<AnyEventName>? {
         [
             EventName.focusChange.erased, EventName.resign.erased, EventName.setFrame.erased, EventName.screen.erased,
-            EventName.scene.erased,
+            EventName.scene.erased, EventName.viewSettings.erased,
         ]
     }
 
@@ -212,7 +216,8 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
             lastDecision = DecisionInputs(screen: screen.identity, revision: revision, covering: covering, inputs: inputs)
         }
         var field: ViewNode? = screen.firstResponder
-        if let focused = field, !focused.isVisible { field = nil }
+        // A hidden field, or one whose settings turn avoidance off for it, is as no field.
+        if let focused = field, !focused.isVisible || !focused.avoidsKeyboard { field = nil }
         let scrollView = field?.enclosingScrollView
 
         // A scroll view avoidance changed that no longer holds the field goes back first.

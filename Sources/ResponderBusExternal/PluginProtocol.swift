@@ -192,8 +192,14 @@ public enum PluginProtocol {
         if screen.rootOriginY != screen.restingRootOriginY {
             events.append(.viewShift(ViewShift(originY: screen.rootOriginY, duration: 0, curve: 7)))
         }
-        for view in screen.allViews where view.kind == .scrollView && view.contentInset.bottom != 0 {
-            events.append(.scroll(ScrollChange(view: view.id, contentOffsetY: view.contentOffset.y, bottomInset: view.contentInset.bottom)))
+        for view in screen.allViews {
+            if view.kind == .scrollView && view.contentInset.bottom != 0 {
+                events.append(.scroll(ScrollChange(view: view.id, contentOffsetY: view.contentOffset.y, bottomInset: view.contentInset.bottom)))
+            }
+            // The scene's spec carries the gap; only a plugin's `viewSettings` turns avoidance off.
+            if !view.avoidsKeyboard {
+                events.append(.viewSettings(ViewSettings(view: view.id, keyboardDistance: view.keyboardDistance, avoidsKeyboard: false)))
+            }
         }
         if let latest = screen.keyboard.latest {
             events.append(.keyboard(screen.keyboard.frame == nil ? .keyboardDidHide : .keyboardDidShow, latest))

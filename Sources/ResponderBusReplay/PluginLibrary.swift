@@ -215,7 +215,7 @@ public struct PluginFactory: Sendable {
             if carriesResponderBus {
                 throw PluginLoadError(
                     message:
-                        "'\(path)' carries its own copy of ResponderBus, so the \(type(of: object)) it made is not a ResponderPlugin of this responder-bus: a library product its target depends on links ResponderBus in statically (every product of the ResponderBus package does, the built-in plugins' included, except `ResponderBus` itself). In its Package.swift, let the plugin's target depend on the `ResponderBus` product alone, of the ResponderBus this binary was built from; keep the others for the test target"
+                        "'\(path)' carries its own copy of ResponderBus, so the \(type(of: object)) it made is not a ResponderPlugin of this responder-bus: a library product its target depends on links ResponderBus in statically (every product of the ResponderBus package does, the built-in plugins' included, except `ResponderBus` itself). In its Package.swift, let the plugin's target depend on the `ResponderBus` product alone, of the ResponderBus this binary was built from, and keep the others for the test target; to wrap or reuse a built-in plugin, build its source in the package instead of depending on its product, as `responder-bus new-plugin NAME --wrapping KeyboardAvoidance` writes it"
                 )
             }
             throw PluginLoadError(

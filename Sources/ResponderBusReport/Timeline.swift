@@ -49,6 +49,9 @@ package enum Timeline {
         case .focusChange(let change): return "'\(change.from?.rawValue ?? "none")' → '\(change.to?.rawValue ?? "none")'"
         case .action(let action): return "'\(action.name)'"
         case .resign(let resign): return "'\(resign.view)'"
+        case .viewSettings(let settings):
+            let gap = settings.keyboardDistance.map { "gap \(point($0))" } ?? "default gap"
+            return "'\(settings.view)' \(gap)" + (settings.avoidsKeyboard ? "" : ", not avoided")
         case .diagnostic(let diagnostic):
             var text = "\(diagnostic.level.rawValue): \(diagnostic.message)"
             if !diagnostic.views.isEmpty { text += " [views: " + diagnostic.views.map { "'\($0)'" }.joined(separator: ", ") + "]" }

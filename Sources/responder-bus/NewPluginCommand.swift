@@ -19,6 +19,10 @@ struct NewPluginCommand: ParsableCommand {
             `swift build` and `swift test` pass in it unchanged; the library to load is \
             .build/debug/lib<NAME>.so.
 
+            With --wrapping KeyboardAvoidance, the plugin wraps the built-in: the package builds its \
+            source (linked from the checkout) against the ResponderBus product, so that the library \
+            carries no ResponderBus of its own and loads with --plugin (run it with --disable KeyboardAvoidance).
+
             With --out-of-process, the package serves the plugin from an executable instead \
             (.build/debug/<NAME>-process, for replay --plugin-command); with --language python, it is a \
             plugin file, the author module and a unittest test, run with --plugin-command 'python3 NAME.py'.
@@ -29,6 +33,7 @@ struct NewPluginCommand: ParsableCommand {
               responder-bus new-plugin FocusReporter --language python
               responder-bus new-plugin FocusReporter --path ~/plugins     # writes ~/plugins/FocusReporter
               responder-bus new-plugin FocusReporter --responder-bus https://example.com/responder-bus.git
+              responder-bus new-plugin PasswordAwareAvoidance --wrapping KeyboardAvoidance
               cd FocusReporter && swift build && responder-bus replay session.jsonl --plugin .build/debug/libFocusReporter.so
             """
     )
@@ -58,7 +63,25 @@ struct NewPluginCommand: ParsableCommand {
         help: "Write a plugin that runs as a process of its own (replay --plugin-command) instead of a library loaded with --plugin.")
     var outOfProcess = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Wrap a built-in plugin (\(WrappingPluginTemplate.wrappable.joined(separator: ", "))): its source is built in the package, against this ResponderBus.",
+            valueName: "builtin"))
+    var wrapping: String?
+
     func validate() throws {
+        if let wrapping {
+            guard WrappingPluginTemplate.wrappable.contains(wrapping) else {
+                throw ValidationError(
+                    "--wrapping takes \(WrappingPluginTemplate.wrappable.joined(separator: ", ")), not '\(wrapping)'")
+            }
+            if language == .python || outOfProcess {
+                throw ValidationError("--wrapping writes a Swift library loaded with --plugin; leave out --language python and --out-of-process")
+            }
+            if name == "Builtin" + wrapping {
+                throw ValidationError("'\(name)' is the name of the module the package builds \(wrapping) as; choose another name")
+            }
+        }
         guard let first = name.unicodeScalars.first, first.properties.isXIDStart || first == "_",
             name.unicodeScalars.allSatisfy({ $0.properties.isXIDContinue }), name.unicodeScalars.allSatisfy(\.isASCII)
         else {
@@ -91,6 +114,7 @@ struct NewPluginCommand: ParsableCommand {
     static let reservedNames: Set<String> = [
         "ResponderBus", "ResponderBusUV", "ResponderBusExternal", "ResponderBusTesting", "ResponderBusReplay", "ResponderBusReport",
         "EventLog", "ConsoleImport", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering", "KeyboardNoise", "CoveredControlWarner",
+        "PasswordGap",
         "Swift", "Foundation", "Glibc", "Dispatch", "Testing", "XCTest", "PackageDescription", "Synchronization",
     ]
 
@@ -119,10 +143,24 @@ struct NewPluginCommand: ParsableCommand {
         if stat(folder, &info) == 0 {
             throw ValidationError("'\(folder)' already exists; choose another --path or name")
         }
-        let files: [(String, String)]
+        var files: [(String, String)]
+        var link: (path: String, target: String)?
         switch language {
         case .swift:
-            files = PluginTemplate(name: name, responderBus: source, isURL: isURL, outOfProcess: outOfProcess).files
+            let template = PluginTemplate(name: name, responderBus: source, isURL: isURL, outOfProcess: outOfProcess)
+            files = template.files
+            if let wrapping {
+                guard !isURL, let checkout = Self.absolutePath(source) else {
+                    complain(
+                        "--wrapping links \(wrapping)'s source from a ResponderBus checkout, and \(isURL ? "--responder-bus names a git URL" : "'\(source)' cannot be resolved"); pass --responder-bus with a checkout's path"
+                    )
+                    throw Exit.noInput
+                }
+                let wrapper = WrappingPluginTemplate(
+                    base: PluginTemplate(name: name, responderBus: checkout, isURL: false), builtin: wrapping)
+                files = wrapper.files
+                link = (wrapper.sourceLink, wrapper.sourceFolder)
+            }
         case .python:
             let modulePath = source + "/PluginKits/python/responder_bus_plugin.py"
             guard !isURL, let module = ImportCommand.readAll(modulePath).map({ String(decoding: $0, as: UTF8.self) }) else {
@@ -141,6 +179,14 @@ struct NewPluginCommand: ParsableCommand {
                 throw Exit.noInput
             }
         }
+        if let link {
+            let file = folder + "/" + link.path
+            try Self.makeParents(of: file)
+            guard symlink(link.target, file) == 0 else {
+                complain("cannot link '\(file)' to '\(link.target)': \(String(cString: strerror(errno)))")
+                throw Exit.noInput
+            }
+        }
         print("Wrote \(folder)/ (\(files.count) files). Next:")
         switch (language, outOfProcess) {
         case (.python, _):
@@ -151,8 +197,15 @@ struct NewPluginCommand: ParsableCommand {
             print("  responder-bus replay LOG --plugin-command \(folder)/.build/debug/\(name)-process")
         case (.swift, false):
             print("  cd \(folder) && swift build && swift test")
-            print("  responder-bus replay LOG --plugin \(folder)/.build/debug/lib\(name).so")
+            print("  responder-bus replay LOG --plugin \(folder)/.build/debug/lib\(name).so" + (wrapping.map { " --disable \($0)" } ?? ""))
         }
+    }
+
+    /// `path` made absolute, symbolic links resolved; `nil` when it does not exist.
+    static func absolutePath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The checkout this binary was built from, when it is still there.

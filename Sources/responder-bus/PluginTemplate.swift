@@ -99,20 +99,21 @@ struct PluginTemplate {
     }
 
     /// The test target both packages declare, indented for its place in `targets:`.
-    var testTarget: String {
-        """
-        .testTarget(
-                    name: "\(name)Tests",
-                    dependencies: [
-                        "\(name)",
-                        .product(name: "ResponderBusTesting", package: "\(identity)"),
-                        // The built-in plugins, to test yours in the pipeline `responder-bus replay` runs.
-                        .product(name: "TextViewOrdering", package: "\(identity)"),
-                        .product(name: "FieldAdvancing", package: "\(identity)"),
-                        .product(name: "KeyboardAvoidance", package: "\(identity)"),
-                    ]
-                ),
-        """
+    var testTarget: String { testTarget(builtIns: ["TextViewOrdering", "FieldAdvancing", "KeyboardAvoidance"]) }
+
+    /// The test target, with the built-in plugins its tests run the plugin with.
+    func testTarget(builtIns: [String]) -> String {
+        let products = builtIns.map { "\n                .product(name: \"\($0)\", package: \"\(identity)\")," }.joined()
+        return """
+            .testTarget(
+                        name: "\(name)Tests",
+                        dependencies: [
+                            "\(name)",
+                            .product(name: "ResponderBusTesting", package: "\(identity)"),
+                            // The built-in plugins, to test yours in the pipeline `responder-bus replay` runs.\(products)
+                        ]
+                    ),
+            """
     }
 
     var dependency: String {

@@ -25,6 +25,16 @@ struct PluginCLITests {
         return folder
     }
 
+    /// The Swift listing of the plugin guide's step `step` (`"### 8. "`), with `name` renamed `renamed`.
+    static func guideListing(step heading: String, renaming name: String, to renamed: String) throws -> String {
+        let guide = try String(
+            contentsOf: CLI.repository.appendingPathComponent("Sources/ResponderBus/ResponderBus.docc/WritingAPlugin.md"), encoding: .utf8)
+        let step = try #require(guide.range(of: heading).map { guide[$0.upperBound...] })
+        let start = try #require(step.range(of: "```swift\n"))
+        let end = try #require(step[start.upperBound...].range(of: "```"))
+        return step[start.upperBound..<end.lowerBound].replacingOccurrences(of: name, with: renamed)
+    }
+
     /// Runs `new-plugin NAME --path folder` against this checkout; returns the package's folder.
     static func newPlugin(_ name: String, in folder: String) throws -> String {
         let made = try CLI.run(["new-plugin", name, "--path", folder, "--responder-bus", CLI.repository.path])
@@ -139,12 +149,7 @@ struct PluginCLITests {
         let package = try Self.newPlugin("CoveredButtonWarner", in: folder)
         // The plugin exactly as the guide's step 8 shows it (its Swift block): written from the
         // guide alone.
-        let guide = try String(
-            contentsOf: CLI.repository.appendingPathComponent("Sources/ResponderBus/ResponderBus.docc/WritingAPlugin.md"), encoding: .utf8)
-        let step = try #require(guide.range(of: "### 8. ").map { guide[$0.upperBound...] })
-        let start = try #require(step.range(of: "```swift\n"))
-        let end = try #require(step[start.upperBound...].range(of: "```"))
-        let source = step[start.upperBound..<end.lowerBound].replacingOccurrences(of: "CoveredControlWarner", with: "CoveredButtonWarner")
+        let source = try guideListing(step: "### 8. ", renaming: "CoveredControlWarner", to: "CoveredButtonWarner")
         try source.write(toFile: package + "/Sources/CoveredButtonWarner/CoveredButtonWarner.swift", atomically: true, encoding: .utf8)
         let build = try shell("swift build --product CoveredButtonWarner", in: package)
         try #require(build.status == 0, "swift build failed:\n\(build.output.suffix(3000))")

@@ -30,6 +30,8 @@ public enum LogEvent: Hashable, Sendable {
     case action(ActionInfo)
     /// Derived `resign`.
     case resign(ResignInfo)
+    /// Derived `viewSettings`.
+    case viewSettings(ViewSettings)
     /// Derived `diagnostic`.
     case diagnostic(Diagnostic)
 
@@ -60,6 +62,7 @@ public enum LogEvent: Hashable, Sendable {
         case .focusChange: .focusChange
         case .action: .action
         case .resign: .resign
+        case .viewSettings: .viewSettings
         case .diagnostic: .diagnostic
         }
     }
@@ -90,6 +93,7 @@ public enum LogEvent: Hashable, Sendable {
         case .focusChange(let info): bus.post(.focusChange, info, origin: origin)
         case .action(let info): bus.post(.action, info, origin: origin)
         case .resign(let info): bus.post(.resign, info, origin: origin)
+        case .viewSettings(let info): bus.post(.viewSettings, info, origin: origin)
         case .diagnostic(let info): bus.post(.diagnostic, info, origin: origin)
         }
     }
@@ -119,6 +123,7 @@ public enum LogEvent: Hashable, Sendable {
         case .focusChange: result = (payload as? FocusChange).map { .focusChange($0) }
         case .action: result = (payload as? ActionInfo).map { .action($0) }
         case .resign: result = (payload as? ResignInfo).map { .resign($0) }
+        case .viewSettings: result = (payload as? ViewSettings).map { .viewSettings($0) }
         case .diagnostic: result = (payload as? Diagnostic).map { .diagnostic($0) }
         default: result = nil
         }

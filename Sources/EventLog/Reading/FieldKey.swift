@@ -4,6 +4,7 @@ enum FieldKey: UInt8, CaseIterable {
     // Records.
     case t, event, origin, by, view, begin, end, duration, curve, isLocal, frame, width, height, safeArea, root
     case lastFieldAction, originY, contentOffsetY, bottomInset, from, to, name, level, message, views, metadata
+    case avoidsKeyboard
     // The header.
     case format, version, screen, screenSource, device
     // Views, pairs and insets.
@@ -41,6 +42,7 @@ enum FieldKey: UInt8, CaseIterable {
         case .message: "message"
         case .views: "views"
         case .metadata: "metadata"
+        case .avoidsKeyboard: "avoidsKeyboard"
         case .format: "format"
         case .version: "version"
         case .screen: "screen"
@@ -75,6 +77,9 @@ enum FieldKey: UInt8, CaseIterable {
     static func known(in bytes: LineBytes, at start: Int) -> (key: FieldKey, end: Int)? {
         guard start < bytes.count else { return nil }
         switch bytes[start] {
+        case UInt8(ascii: "a"):
+            if let end = bytes.end(of: "avoidsKeyboard", at: start) { return (.avoidsKeyboard, end) }
+            return nil
         case UInt8(ascii: "b"):
             if let end = bytes.end(of: "begin", at: start) { return (.begin, end) }
             if let end = bytes.end(of: "by", at: start) { return (.by, end) }

@@ -53,6 +53,7 @@ extension LogEvent {
         case .focusChange(let info): context.post(.focusChange, info)
         case .action(let info): context.post(.action, info)
         case .resign(let info): context.post(.resign, info)
+        case .viewSettings(let info): context.post(.viewSettings, info)
         case .diagnostic(let info): context.post(.diagnostic, info)
         }
     }
@@ -68,6 +69,7 @@ extension LogEvent {
         case .scroll(let change): [change.view]
         case .focusChange(let change): [change.from, change.to].compactMap { $0 }
         case .resign(let info): [info.view]
+        case .viewSettings(let info): [info.view]
         default: []
         }
     }

@@ -405,6 +405,12 @@ public final class LogReader {
             return .focusChange(FocusChange(from: f.from.map { ViewID(parser.string($0)) }, to: f.to.map { ViewID(parser.string($0)) }))
         case .action: return .action(ActionInfo(name: parser.string(try require(f.name, "name"))))
         case .resign: return .resign(ResignInfo(view: try requireView()))
+        case .viewSettings:
+            let view = try requireView()
+            if let distance = f.keyboardDistance, !(distance.isFinite && distance >= 0) {
+                throw parser.error(.invalidValue, at: 0, "a keyboardDistance of \(distance); a gap is 0 points or more")
+            }
+            return .viewSettings(ViewSettings(view: view, keyboardDistance: f.keyboardDistance, avoidsKeyboard: f.avoidsKeyboard ?? true))
         case .diagnostic:
             let levelRef = try require(f.level, "level")
             let text = parser.string(levelRef)

@@ -46,6 +46,8 @@ struct RawFields {
     var name: StringRef?
     var level: StringRef?
     var message: StringRef?
+    var keyboardDistance: Double?
+    var avoidsKeyboard: Bool?
     // Header fields.
     var format: StringRef?
     var version: Int?

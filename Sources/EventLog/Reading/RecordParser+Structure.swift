@@ -257,6 +257,8 @@ extension RecordParser {
                 case .name: fields.name = try parseStringRef()
                 case .level: fields.level = try parseStringRef()
                 case .message: fields.message = try parseStringRef()
+                case .keyboardDistance: fields.keyboardDistance = parseNull() ? nil : try parseNumber()
+                case .avoidsKeyboard: fields.avoidsKeyboard = try parseBool()
                 case .views:
                     let extras = diagnosticExtras ?? DiagnosticExtras()
                     diagnosticExtras = extras
@@ -274,7 +276,7 @@ extension RecordParser {
                     fields.screen = Size(width: w, height: h)
                 case .screenSource: fields.screenSource = try nullableString()
                 case .device: fields.device = try nullableString()
-                case .id, .kind, .tag, .hidden, .enabled, .keyboardDistance, .contentOffset, .contentSize, .children, .className, .x, .y,
+                case .id, .kind, .tag, .hidden, .enabled, .contentOffset, .contentSize, .children, .className, .x, .y,
                     .top, .left, .bottom, .right, .unknown:
                     try skipValue()
                 }

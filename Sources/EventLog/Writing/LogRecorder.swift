@@ -106,6 +106,7 @@ public final class LogRecorder {
             record(.focusChange) { .focusChange($0) },
             record(.action) { .action($0) },
             record(.resign) { .resign($0) },
+            record(.viewSettings) { .viewSettings($0) },
             record(.diagnostic) { .diagnostic($0) },
         ]
     }

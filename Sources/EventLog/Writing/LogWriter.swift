@@ -156,6 +156,14 @@ public enum LogWriter {
             object.string("name", action.name)
             origin(&object)
             time(&object)
+        case .viewSettings(let settings):
+            object.bool("avoidsKeyboard", settings.avoidsKeyboard)
+            common(&object)
+            eventName(&object)
+            if let distance = settings.keyboardDistance { object.number("keyboardDistance", distance) }
+            origin(&object)
+            time(&object)
+            object.string("view", settings.view.rawValue)
         case .diagnostic(let diagnostic):
             common(&object)
             eventName(&object)

@@ -4,6 +4,9 @@ extension Bus {
     /// for the ids in `Bus.screenChangingEvents`; the built-ins that change nothing note turn
     /// activity there, as this does for the rest.
     ///
+    /// A plugin's decision that changes what another plugin decided in the same turn is reported
+    /// (`noteDecision`) before it is applied.
+    ///
     /// Input that does not fit the model (an unknown view id, a duplicate id in a scene) changes
     /// nothing and is reported as a warning ``EventName/diagnostic`` derived by `"screen"`; the event
     /// is still delivered.
@@ -12,9 +15,10 @@ extension Bus {
     /// always carries one payload type; see `EventNameRegistry`). Not generic, so that a post
     /// does not look up `Event<Payload>`'s metadata.
     @usableFromInline
-    func applyToScreen(nameID: Int, _ change: ModelChange) {
+    func applyToScreen(nameID: Int, _ change: ModelChange, origin: EventOrigin) {
         guard let builtin = BuiltinEvent(rawValue: nameID) else { return }
         if state.turnWatch.hasObservers && builtin != .diagnostic { noteTurnActivity() }
+        if case .derived(let plugin) = origin, builtin.source == .decision { noteDecision(builtin, change, by: plugin) }
         do {
             switch (builtin, change) {
             case (.scene, .scene(let scene)):
@@ -35,6 +39,8 @@ extension Bus {
                 screen.shiftRoot(toOriginY: shift.originY)
             case (.scroll, .scroll(let change)):
                 try screen.applyScroll(change)
+            case (.viewSettings, .settings(let settings)):
+                try screen.applySettings(settings)
             default:
                 return
             }
@@ -59,6 +65,7 @@ enum ModelChange {
     case resign(ResignInfo)
     case shift(ViewShift)
     case scroll(ScrollChange)
+    case settings(ViewSettings)
 
     /// `payload` as a model change, `nil` when it is of no model event's type. Inlined into a post
     /// compiled for its payload type, where every check but the one that matches falls away.
@@ -80,6 +87,8 @@ enum ModelChange {
             self = .screen(change)
         } else if let scene = payload as? SceneInfo {
             self = .scene(scene)
+        } else if let settings = payload as? ViewSettings {
+            self = .settings(settings)
         } else {
             return nil
         }

@@ -74,6 +74,8 @@ public final class Bus: @unchecked Sendable {
     var nextSequence: UInt64 = 0
 
     var plugins: [PluginEntry] = []
+    /// The plugins' decisions of the current loop turn, for naming conflicts (`noteDecision`).
+    var decisionLedger = DecisionLedger()
     /// The registrations that threw during the current outermost post (in ``state``: read after
     /// every cascade, without a run-time exclusivity check).
     var failingRegistrations: [PluginRegistration] {
@@ -240,7 +242,7 @@ public final class Bus: @unchecked Sendable {
             if state.turnWatch.hasObservers { noteTurnActivity() }
         } else if name.id < Bus.modelEventLimit {
             if Bus.screenChangingEvents & (1 << name.id) != 0 {
-                if let change = ModelChange(payload) { applyToScreen(nameID: name.id, change) }
+                if let change = ModelChange(payload) { applyToScreen(nameID: name.id, change, origin: origin) }
             } else if state.turnWatch.hasObservers && name.id != Bus.diagnosticEvent {
                 noteTurnActivity()
             }

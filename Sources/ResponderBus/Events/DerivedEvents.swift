@@ -64,6 +64,29 @@ public struct ResignInfo: Hashable, Sendable {
     public init(view: ViewID) { self.view = view }
 }
 
+/// The payload of ``EventName/viewSettings``: a view's keyboard settings, as a plugin decides them
+/// (IQKeyboardManager's per-field `keyboardDistanceFromTextField` and per-view enable).
+///
+/// The screen model applies it like the other decisions: ``ViewNode/keyboardDistance`` and
+/// ``ViewNode/avoidsKeyboard`` take its values, a recording keeps it, `--verify` compares it, and
+/// every plugin after the one that posts it reads the new settings. It gives both settings, not a
+/// change to one: a view it names ends with exactly these.
+public struct ViewSettings: Hashable, Sendable {
+    /// The view.
+    public var view: ViewID
+    /// The gap to keep between the view and the keyboard; `nil` for the avoidance plugin's default.
+    public var keyboardDistance: Double?
+    /// Whether keyboard avoidance moves anything for this view when it is first responder.
+    public var avoidsKeyboard: Bool
+
+    /// Creates the payload.
+    public init(view: ViewID, keyboardDistance: Double? = nil, avoidsKeyboard: Bool = true) {
+        self.view = view
+        self.keyboardDistance = keyboardDistance
+        self.avoidsKeyboard = avoidsKeyboard
+    }
+}
+
 /// The payload of ``EventName/diagnostic``: something a person should read.
 public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// How serious it is.
@@ -105,6 +128,10 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         /// did not answer in time, broke its protocol or derived an event the bus cannot take;
         /// derived by that plugin.
         case pluginProcessFailed
+        /// Within one loop turn, one plugin set the root's origin, a scroll view's offset or the
+        /// first responder, and another plugin then set it to another value (a warning; derived by
+        /// `"bus"`, naming both plugins in `metadata` `first` and `second`).
+        case conflictingDecisions
     }
 
     /// How serious it is.

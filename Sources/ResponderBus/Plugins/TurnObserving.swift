@@ -66,8 +66,9 @@ extension Bus {
     /// The end-of-turn check: runs again at the end of the turn's work as long as something was
     /// posted since the last pass (end-of-turn work runs in order, so a pass queued now runs after
     /// everything queued before it), then calls the observers. The first pass always goes round
-    /// once more, for `asap` posts queued during the same callback.
-    private func scheduleTurnCheck(pass: Int, seen: UInt64) {
+    /// once more, for `asap` posts queued during the same callback. The turn's decisions are
+    /// forgotten after the observers' call (see `noteDecision`).
+    func scheduleTurnCheck(pass: Int, seen: UInt64) {
         loop.runAtEndOfTurn { [weak self] in
             guard let self else { return }
             if pass == 0 || state.turnWatch.activity != seen || !state.asapQueue.isEmpty {
@@ -76,7 +77,10 @@ extension Bus {
             }
             state.turnWatch.scheduled = false
             state.turnWatch.delivering = true
-            defer { state.turnWatch.delivering = false }
+            defer {
+                state.turnWatch.delivering = false
+                decisionLedger.reset()
+            }
             for entry in plugins {
                 guard let observer = entry.plugin as? any TurnObserving, entry.registration.isActive else { continue }
                 do {

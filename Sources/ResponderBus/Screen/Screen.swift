@@ -316,6 +316,17 @@ public final class Screen {
         changed()
     }
 
+    /// Applies a derived `viewSettings` record: the view's ``ViewNode/keyboardDistance`` and
+    /// ``ViewNode/avoidsKeyboard``.
+    ///
+    /// - Throws: ``ScreenError/Code/unknownView`` when there is no such view.
+    package func applySettings(_ settings: ViewSettings) throws(ScreenError) {
+        guard let node = index[settings.view] else { throw .unknownView(settings.view) }
+        node.keyboardDistance = settings.keyboardDistance
+        node.avoidsKeyboard = settings.avoidsKeyboard
+        changed()
+    }
+
     // MARK: - First responder
 
     /// Makes the view `id` first responder, or clears the first responder when `id` is `nil`.

@@ -42,9 +42,18 @@ public final class ViewNode {
         set { _storage.value.isEnabled = newValue }
     }
     /// The gap to keep between this field and the keyboard; the avoidance default when `nil`.
+    ///
+    /// A scene gives it; a plugin changes it with a derived ``EventName/viewSettings``.
     public package(set) var keyboardDistance: Double? {
         @inlinable get { _storage.value.keyboardDistance }
         set { _storage.value.keyboardDistance = newValue }
+    }
+    /// Whether keyboard avoidance moves anything for this view when it is first responder
+    /// (IQKeyboardManager's per-view enable); `true` until a derived ``EventName/viewSettings``
+    /// says otherwise.
+    public package(set) var avoidsKeyboard: Bool {
+        @inlinable get { _storage.value.avoidsKeyboard }
+        set { _storage.value.avoidsKeyboard = newValue }
     }
     /// A scroll view's content offset: the point of its content shown at its top-left corner.
     ///
@@ -100,6 +109,7 @@ public final class ViewNode {
         @usableFromInline var isHidden: Bool
         @usableFromInline var isEnabled: Bool
         @usableFromInline var keyboardDistance: Double?
+        @usableFromInline var avoidsKeyboard = true
         @usableFromInline var contentOffset: Point
         @usableFromInline var contentSize: Size
         @usableFromInline var contentInset: EdgeInsets = .zero
@@ -205,8 +215,8 @@ public final class ViewNode {
     /// The subtree as a value, recursively.
     ///
     /// A zero ``contentOffset`` or ``contentSize`` becomes `nil` (the log format leaves such
-    /// fields out), and ``contentInset`` and the first-responder flag are not part of a
-    /// ``ViewSpec``, so they are dropped.
+    /// fields out), and ``contentInset``, ``avoidsKeyboard`` and the first-responder flag are not
+    /// part of a ``ViewSpec``, so they are dropped.
     public var spec: ViewSpec {
         ViewSpec(
             id: id,

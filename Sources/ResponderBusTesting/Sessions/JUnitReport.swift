@@ -20,9 +20,11 @@ enum JUnitReport {
             let classname = dotted.isEmpty ? "sessions" : dotted
             text +=
                 "    <testcase classname=\"\(Markup.escape(classname))\" name=\"\(Markup.escape(file))\" file=\"\(Markup.escape(result.input.path))\" time=\"\(time(result.seconds))\""
+            let conflicts = result.conflicts.map { "conflict at t \(JSONText.number($0.t)): \($0.message)" }
             guard let failure = result.failure, !result.status.passes else {
-                if let note = result.note {
-                    text += ">\n      <system-out>\(Markup.escape(note))</system-out>\n    </testcase>\n"
+                let out = ([result.note].compactMap { $0 } + conflicts).joined(separator: "\n")
+                if !out.isEmpty {
+                    text += ">\n      <system-out>\(Markup.escape(out))</system-out>\n    </testcase>\n"
                 } else {
                     text += "/>\n"
                 }
@@ -30,7 +32,7 @@ enum JUnitReport {
             }
             let element = result.status == .unreadable ? "error" : "failure"
             text += ">\n      <\(element) type=\"\(failure.kind.rawValue)\" message=\"\(Markup.escape(failure.message))\">"
-            text += Markup.escape(details(failure, path: result.input.path))
+            text += Markup.escape(([details(failure, path: result.input.path)] + conflicts).joined(separator: "\n"))
             text += "</\(element)>\n    </testcase>\n"
         }
         text += "  </testsuite>\n</testsuites>\n"

@@ -78,6 +78,20 @@ public struct SessionResult: Sendable {
     /// The faults of the session's out-of-process plugins, in time order (a session with any fails
     /// unless ``SessionSuite/allowsPluginFailures``).
     public var pluginFaults: [ExternalPlugin.Fault] = []
+    /// Two plugins that set the root, a scroll view or the first responder against each other in one
+    /// loop turn, as the bus named them (a warning diagnostic typed
+    /// `Diagnostic.Failure.conflictingDecisions`), in time order. Shown in the verdict's details; not
+    /// a failure by itself.
+    public var conflicts: [Conflict] = []
+
+    /// A conflict between plugins the bus named during the session.
+    public struct Conflict: Hashable, Sendable {
+        /// The replay's time, in seconds.
+        public var t: Double
+        /// The bus's message: both plugins, what they set and the values.
+        public var message: String
+    }
+
     /// What was said of the report written for this session, if one was.
     var reportWritten: String?
 }
@@ -139,6 +153,12 @@ extension SessionSuite {
             return fail(.error, error.message)
         }
 
+        var conflicts: [SessionResult.Conflict] = []
+        let conflictWatch = session.bus.observe(.diagnostic) { [bus = session.bus] event in
+            if event.payload.failure == .conflictingDecisions {
+                conflicts.append(.init(t: bus.loop.now.seconds, message: event.payload.message))
+            }
+        }
         var kept: [LogRecord] = []
         // Under --update, both sides' decisions, to say how many changed.
         var recordedDecisions: [String] = []
@@ -186,6 +206,8 @@ extension SessionSuite {
             }
         }
         let replayed = session.finish(summary)
+        conflictWatch.cancel()
+        result.conflicts = conflicts
         result.derived = replayed.derived
         result.pluginFaults = replayed.pluginFaults
         // A plugin that failed under the stop policy cut the replay short: nothing of it is judged

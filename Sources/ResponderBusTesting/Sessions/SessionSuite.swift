@@ -106,14 +106,24 @@ public struct SessionSuite: Sendable {
         switch result.status {
         case .passed:
             let faults = result.pluginFaults.isEmpty ? "" : "; \(count(result.pluginFaults.count, "plugin fault")) allowed"
-            return "pass  \(name) (\(result.events) events, \(result.derived) derived, \(seconds(result.seconds))\(faults))"
+            return "pass  \(name) (\(result.events) events, \(result.derived) derived, \(seconds(result.seconds))\(faults))" + conflicts(result)
         case .recorded, .updated:
-            return "\(result.status.rawValue)  \(name): \(result.note ?? "")"
+            return "\(result.status.rawValue)  \(name): \(result.note ?? "")" + conflicts(result)
         case .failed, .unreadable:
             let failure = result.failure
             let label = result.status == .unreadable ? "UNREADABLE" : "FAIL"
-            return "\(label)  \(name): \(failure.map { "\($0.kind.rawValue): \($0.message)" } ?? "failed")"
+            return "\(label)  \(name): \(failure.map { "\($0.kind.rawValue): \($0.message)" } ?? "failed")" + conflicts(result)
         }
+    }
+
+    /// The session's conflicts between plugins, as indented lines after its verdict: the first
+    /// three, then how many more.
+    static func conflicts(_ result: SessionResult) -> String {
+        guard !result.conflicts.isEmpty else { return "" }
+        var text = "\n      \(count(result.conflicts.count, "conflict")) between plugins:"
+        for conflict in result.conflicts.prefix(3) { text += "\n      t \(JSONText.number(conflict.t)): \(conflict.message)" }
+        if result.conflicts.count > 3 { text += "\n      … and \(result.conflicts.count - 3) more" }
+        return text
     }
 
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

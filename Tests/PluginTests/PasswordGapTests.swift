@@ -1,0 +1,185 @@
+import FieldAdvancing
+import Foundation
+import KeyboardAvoidance
+import PasswordGap
+import ResponderBus
+import ResponderBusTesting
+import Testing
+import TextViewOrdering
+
+/// The "second mover after avoidance": once avoidance's move is in the model, it moves the
+/// root again so that a password field keeps 40 points. It fights avoidance on every later decision.
+final class PasswordFieldExtraGap: TurnObserving {
+    let name = "PasswordFieldExtraGap"
+    var preferredPosition: PluginPosition? { .after("KeyboardAvoidance") }
+
+    func turnDidSettle(context: PluginContext) {
+        let screen = context.screen
+        guard let field = screen.firstResponder, PasswordGap.isPassword(field.id), let covering = context.keyboard.coveredPart else { return }
+        let frame = screen.frameInScreen(of: field, unmoved: true)
+        let target =
+            screen.restingRootOriginY
+            + AvoidanceRule.rootTarget(
+                fieldMinY: frame.minY, fieldMaxY: frame.maxY, gap: 40, keyboardTop: covering.minY, screenHeight: screen.size.height,
+                safeTop: screen.safeArea.top)
+        if target != screen.rootOriginY { context.post(.viewShift, ViewShift(originY: target)) }
+    }
+}
+
+@Suite("PasswordGap: a per-field gap through the model, the guide's third example; conflicts between plugins named")
+struct PasswordGapTests {
+    static func builtIns() -> [any ResponderPlugin] { [TextViewOrdering(), FieldAdvancing(), KeyboardAvoidance()] }
+    static var session: String { LogCorpus.named("sign-up-session")!.text }
+
+    static func shifts(_ outcome: ReplayOutcome) -> [(t: Double, by: String, y: Double)] {
+        outcome.derived.compactMap {
+            guard case .viewShift(let shift) = $0.event else { return nil }
+            return ($0.t, $0.origin.derivingPlugin ?? "", shift.originY)
+        }
+    }
+
+    static func conflicts(_ outcome: ReplayOutcome) -> [Diagnostic] {
+        outcome.derivedEvents.compactMap { $0.event.as(.diagnostic)?.payload }.filter { $0.failure == .conflictingDecisions }
+    }
+
+    @Test("the guide's step 9 shows this plugin as it ships, doc comments left out")
+    func guideListing() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        func text(_ path: String) throws -> String { try String(contentsOf: repository.appendingPathComponent(path), encoding: .utf8) }
+        func code(_ text: some StringProtocol) -> [String] {
+            text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("///") }
+        }
+        let guide = try text("Sources/ResponderBus/ResponderBus.docc/WritingAPlugin.md")
+        let step = try #require(guide.range(of: "### 9. ").map { guide[$0.upperBound...] })
+        let start = try #require(step.range(of: "```swift\n"))
+        let end = try #require(step[start.upperBound...].range(of: "```"))
+        #expect(code(step[start.upperBound..<end.lowerBound]) == code(try text("Plugins/PasswordGap/PasswordGap.swift")))
+    }
+
+    @Test("on the sign-up session: one viewSettings, and avoidance alone moves the root, once per focus change, 40 points clear")
+    func oneMovePerFocusChange() throws {
+        let plain = try PluginHarness.replay(Self.session, through: [], companions: Self.builtIns())
+        let gapped = try PluginHarness.replay(Self.session, through: [PasswordGap()], companions: Self.builtIns())
+        let settings = gapped.derived(by: "PasswordGap").compactMap { $0.event.as(.viewSettings)?.payload }
+        #expect(settings == [ViewSettings(view: "password", keyboardDistance: 40)])
+        let before = Self.shifts(plain)
+        let after = Self.shifts(gapped)
+        #expect(after.count == before.count, "one move per focus change, as without the rule: \(after)")
+        #expect(after.allSatisfy { $0.by == "KeyboardAvoidance" })
+        // Only the moves made for `password` change: 20 points more, as far as the keyboard's height allows.
+        let changed = zip(before, after).filter { $0.y != $1.y }.map { ($0.t, $0.y, $1.y) }
+        #expect(changed.map(\.0) == [7.5, 9.0])
+        #expect(changed.map(\.2) == [-291, -188])
+        #expect(Self.conflicts(gapped).isEmpty)
+        #expect(gapped.diagnostics.isEmpty, "\(gapped.diagnostics)")
+    }
+
+    @Test("avoidance deciding on every event (no text-view ordering) moves once too: the settings are in the model before focus")
+    func everyEventTiming() throws {
+        let outcome = try PluginHarness.replay(
+            Self.session, through: [PasswordGap()], companions: [FieldAdvancing(), KeyboardAvoidance(timing: .everyEvent)])
+        let shifts = Self.shifts(outcome)
+        #expect(shifts.allSatisfy { $0.by == "KeyboardAvoidance" })
+        let forPassword = shifts.filter { $0.t == 7.5 }
+        #expect(forPassword.map(\.y) == [-291])
+        #expect(Self.conflicts(outcome).isEmpty)
+    }
+
+    @Test("a view taken out of avoidance: nothing moves while it is focused, and the root goes back")
+    func notAvoided() throws {
+        final class LeaveEmailAlone: EventObserving {
+            let name = "LeaveEmailAlone"
+            var preferredPosition: PluginPosition? { .before("KeyboardAvoidance") }
+            var observedEvents: Set<AnyEventName>? { [EventName.scene.erased] }
+            func observe(_ event: AnyEvent, context: PluginContext) {
+                context.post(.viewSettings, ViewSettings(view: "email", avoidsKeyboard: false))
+            }
+        }
+        let outcome = try PluginHarness.replay(Self.session, through: [LeaveEmailAlone()], companions: Self.builtIns())
+        let shifts = Self.shifts(outcome)
+        // 6.000 focuses email: the root goes back to rest rather than up; 7.500 (password) moves it again.
+        #expect(shifts.first { $0.t == 6.0 }?.y == 0)
+        #expect(shifts.first { $0.t == 7.5 }?.y == -283)
+    }
+
+    @Test("the second mover after avoidance is named as a conflict, once per turn it happens, naming both plugins")
+    func secondMoverConflicts() throws {
+        let outcome = try PluginHarness.replay(Self.session, through: [PasswordFieldExtraGap()], companions: Self.builtIns())
+        let shifts = Self.shifts(outcome)
+        let extra = shifts.filter { $0.by == "PasswordFieldExtraGap" }
+        #expect(extra.count >= 2, "it fights avoidance more than once: \(shifts)")
+        let conflicts = Self.conflicts(outcome)
+        #expect(conflicts.count == extra.count, "one per turn in which both moved the root: \(conflicts)")
+        for conflict in conflicts {
+            #expect(conflict.level == .warning)
+            #expect(conflict.metadata["first"] == "KeyboardAvoidance")
+            #expect(conflict.metadata["second"] == "PasswordFieldExtraGap")
+            #expect(conflict.metadata["target"] == "root")
+            #expect(conflict.views == ["root"])
+            #expect(conflict.message.hasPrefix("'KeyboardAvoidance' and 'PasswordFieldExtraGap' fight over the root in one turn"))
+        }
+        #expect(conflicts.first?.message.hasSuffix("set it to y -283, then 'PasswordFieldExtraGap' changed it to y -291") == true)
+        #expect(conflicts.dropFirst().contains { $0.message.contains("set it back to") }, "later turns undo avoidance's move: \(conflicts)")
+        let diagnostics = outcome.derived.filter { $0.event.name == "diagnostic" }
+        #expect(diagnostics.allSatisfy { $0.origin.derivingPlugin == "bus" })
+    }
+
+    @Test("the same plugin changing its own decision in a turn, and decisions in different turns, are no conflict")
+    func noConflictAlone() throws {
+        final class Mover: EventObserving {
+            let name: String
+            let y: Double
+            init(_ name: String, y: Double) {
+                self.name = name
+                self.y = y
+            }
+            var observedEvents: Set<AnyEventName>? { [EventName.returnKey.erased] }
+            func observe(_ event: AnyEvent, context: PluginContext) {
+                context.post(.viewShift, ViewShift(originY: y))
+                context.post(.viewShift, ViewShift(originY: y - 1))
+            }
+        }
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop)
+        try bus.register(Mover("A", y: -10))
+        var diagnostics: [Diagnostic] = []
+        let token = bus.observe(.diagnostic) { diagnostics.append($0.payload) }
+        bus.post(.scene, CannedScreens.login(on: .iPhoneX))
+        bus.post(.returnKey, ReturnKeyInfo(view: "username"))
+        loop.run()
+        bus.post(.returnKey, ReturnKeyInfo(view: "username"))
+        loop.run()
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        try bus.register(Mover("B", y: -20))
+        bus.post(.returnKey, ReturnKeyInfo(view: "username"))
+        #expect(diagnostics.count == 1, "\(diagnostics)")
+        #expect(diagnostics.first?.metadata["first"] == "A")
+        #expect(diagnostics.first?.metadata["second"] == "B")
+        #expect(diagnostics.first?.failure == .conflictingDecisions)
+        bus.post(.returnKey, ReturnKeyInfo(view: "username"))
+        #expect(diagnostics.count == 1, "once per turn: \(diagnostics)")
+        loop.run()
+        bus.post(.returnKey, ReturnKeyInfo(view: "username"))
+        #expect(diagnostics.count == 2, "again in the next turn: \(diagnostics)")
+        token.cancel()
+    }
+
+    @Test("the built-in pipeline raises no conflict on any bundled or canned session")
+    func builtInsRaiseNone() throws {
+        for entry in LogCorpus.all {
+            let outcome = try PluginHarness.replay(entry.text, through: [], companions: Self.builtIns())
+            #expect(Self.conflicts(outcome).isEmpty, "\(entry.name): \(Self.conflicts(outcome))")
+        }
+        for device in CannedScreens.Device.all {
+            for (scene, field, kind) in [
+                (CannedScreens.signUp(on: device), ViewID("password"), ViewKind.textField),
+                (CannedScreens.login(on: device), "password", .textField), (CannedScreens.textViewInScrollView(on: device), "notes", .textView),
+            ] {
+                let outcome = try PluginHarness.replay(
+                    CannedScreens.session(on: device, scene: scene, focusing: field, kind: kind), header: device.header, through: [],
+                    companions: Self.builtIns())
+                #expect(Self.conflicts(outcome).isEmpty, "\(device): \(Self.conflicts(outcome))")
+            }
+        }
+    }
+}
