@@ -89,6 +89,9 @@ class View:
         self.is_hidden = bool(spec.get("hidden", False))
         self.is_enabled = bool(spec.get("enabled", True))
         self.keyboard_distance = spec.get("keyboardDistance")
+        # A password field (UIKit's isSecureTextEntry), the log's optional "secure": only a text
+        # input is one, as in the bus's model; written only when true.
+        self.is_secure = self.is_text_input and spec.get("secure") is True
         # Set by a derived viewSettings (a plugin's per-view policy); a scene says nothing of it.
         self.avoids_keyboard = True
         offset = spec.get("contentOffset") or [0, 0]
@@ -102,6 +105,11 @@ class View:
     def is_text_input(self):
         """Whether it can be first responder (the bus's rule: text fields and text views)."""
         return self.kind in ("textField", "textView")
+
+    @property
+    def secure(self):
+        """The log's name for `is_secure`: whether this text input hides what is typed."""
+        return self.is_secure
 
     def subtree(self):
         yield self

@@ -4,7 +4,7 @@ import ResponderBus
 ///
 /// What it shows: the screen (white) on a grey canvas large enough for content moved off it; the
 /// safe area's insets, dotted; every view's outline with its id, kind, class and tag (the line style says
-/// the kind); the first responder with a thick outline, bold and "▶"; the keyboard's frame with the
+/// the kind), a password field's with "•••• secure"; the first responder with a thick outline, bold and "▶"; the keyboard's frame with the
 /// part that covers hatched; a covered field cross-hatched and labelled "COVERED"; content off the
 /// screen faded; and an arrow from the root's resting origin to its shifted one. Colour is never the
 /// only cue: every mark has a pattern, a line style or a label as well.
@@ -101,6 +101,7 @@ package struct ScreenDrawing {
         var classes = "rb-view rb-\(view.kind == .label ? "text-label" : view.kind.rawValue)"
         if view.isHidden { classes += " rb-hidden" }
         if view.isFirstResponder { classes += " rb-focused" }
+        if view.isSecure { classes += " rb-secure" }
         let frame = clamped(view.frame)
         var out = "<g class=\"\(classes)\"><title>\(Markup.escape("\(view.id): \(ScreenState.kindText(view)), \(view.frame)"))</title>"
         out += rect(frame, nil)
@@ -123,6 +124,8 @@ package struct ScreenDrawing {
         // A view imported from a hierarchy dump shows its class, unless its id already does.
         if let className = view.className, !view.id.hasPrefix(className + "@") { label += " · " + className }
         if let tag = view.tag { label += " · tag \(tag)" }
+        // A password field: bullets, as the field shows what is typed, and the word.
+        if view.isSecure { label += " · •••• secure" }
         if view.isFirstResponder { label = "▶ " + label }
         if view.isHidden { label += " (hidden)" }
         if !view.isEnabled { label += " (disabled)" }

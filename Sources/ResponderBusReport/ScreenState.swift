@@ -22,6 +22,8 @@ public struct ScreenState: Hashable, Sendable {
         var isFirstResponder: Bool
         /// The gap avoidance keeps above this field (its `keyboardDistance`, or the default).
         var gap: Double
+        /// A text input that hides what is typed (a password field): ``ViewNode/isSecure``.
+        var isSecure: Bool = false
         /// How deep in the tree: 0 for the root.
         var depth: Int
     }
@@ -67,7 +69,7 @@ public struct ScreenState: Hashable, Sendable {
                         id: node.id.rawValue, kind: node.kind, className: node.className, tag: node.tag,
                         frame: screen.frameInScreen(of: node),
                         isHidden: hidden, isEnabled: node.isEnabled, isFirstResponder: node.isFirstResponder,
-                        gap: node.keyboardDistance ?? defaultGap, depth: depth))
+                        gap: node.keyboardDistance ?? defaultGap, isSecure: node.isSecure, depth: depth))
                 for child in node.children.reversed() { pending.append((child, depth + 1, hidden)) }
             }
         }
@@ -152,7 +154,7 @@ public struct ScreenState: Hashable, Sendable {
         if !inputs.isEmpty {
             parts.append(
                 "text inputs: "
-                    + inputs.map { "'\($0.id)' \($0.frame)\($0.isHidden ? " hidden" : "")" }.joined(separator: ", "))
+                    + inputs.map { "'\($0.id)' \($0.frame)\($0.isSecure ? " secure" : "")\($0.isHidden ? " hidden" : "")" }.joined(separator: ", "))
         }
         parts.append(Markup.count(views.count, "view"))
         return parts.joined(separator: "; ") + "."
@@ -168,6 +170,7 @@ public struct ScreenState: Hashable, Sendable {
         var text = view.kind.rawValue
         if let className = view.className { text += " \(className)" }
         if let tag = view.tag { text += ", tag \(tag)" }
+        if view.isSecure { text += ", secure (a password field)" }
         return text
     }
 

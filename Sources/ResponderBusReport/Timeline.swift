@@ -36,12 +36,16 @@ package enum Timeline {
         case .returnKey(let info): return "in '\(info.view)'"
         case .scene(let info):
             var count = 0
+            var secure: [ViewID] = []
             var stack = [info.root]
             while let view = stack.popLast() {
                 count += 1
-                stack.append(contentsOf: view.children)
+                // The model's rule: only a text input is a password field.
+                if view.isSecure, view.kind.isTextInput { secure.append(view.id) }
+                stack.append(contentsOf: view.children.reversed())
             }
-            return "\(count) views" + (info.lastFieldAction.map { ", last field performs '\($0)'" } ?? "")
+            let passwords = secure.isEmpty ? "" : ", secure " + secure.map { "'\($0)'" }.joined(separator: ", ")
+            return "\(count) views" + passwords + (info.lastFieldAction.map { ", last field performs '\($0)'" } ?? "")
         case .setFrame(let change): return "'\(change.view)' to \(change.frame)"
         case .screen(let change): return "\(change.size)" + (change.safeArea.map { ", safe area \($0)" } ?? "")
         case .viewShift(let shift): return "root to y \(point(shift.originY)) (\(point(shift.duration)) s, curve \(shift.curve))"

@@ -149,7 +149,7 @@ struct PluginCLITests {
         let package = try Self.newPlugin("CoveredButtonWarner", in: folder)
         // The plugin exactly as the guide's step 8 shows it (its Swift block): written from the
         // guide alone.
-        let source = try guideListing(step: "### 8. ", renaming: "CoveredControlWarner", to: "CoveredButtonWarner")
+        let source = try Self.guideListing(step: "### 8. ", renaming: "CoveredControlWarner", to: "CoveredButtonWarner")
         try source.write(toFile: package + "/Sources/CoveredButtonWarner/CoveredButtonWarner.swift", atomically: true, encoding: .utf8)
         let build = try shell("swift build --product CoveredButtonWarner", in: package)
         try #require(build.status == 0, "swift build failed:\n\(build.output.suffix(3000))")

@@ -43,6 +43,7 @@ struct HierarchyFixtureTests {
                 #expect(input.tag == want.tag, "\(input.id)")
                 #expect(input.isHidden == want.hidden, "\(input.id)")
                 #expect(input.isEnabled == want.enabled, "\(input.id)")
+                #expect(input.isSecure == want.secure, "\(input.id)")
             }
             let scrollViews = views.filter { $0.kind == .scrollView }
             #expect(scrollViews.map(\.className) == expected.scrollViews.map(\.className), "dump \(index + 1): scroll views")

@@ -82,3 +82,50 @@ struct ReportDocumentTests {
         #expect(TerminalText.escaped("a\u{1B}]0;PWNED\u{07}b\tc é") == #"a\u{1B}]0;PWNED\u{7}b"# + "\tc é")
     }
 }
+
+@Suite("The timeline and the report show a password field")
+struct SecureFieldReportTests {
+    let device = CannedScreens.Device.iPhoneX
+
+    var scene: SceneInfo {
+        SceneInfo(
+            root: ViewSpec(
+                id: "root", frame: Rect(x: 0, y: 0, width: 375, height: 812),
+                children: [
+                    ViewSpec(id: "user", kind: .textField, frame: Rect(x: 20, y: 500, width: 335, height: 44), tag: 1),
+                    ViewSpec(id: "pin", kind: .textField, frame: Rect(x: 20, y: 560, width: 335, height: 44), tag: 2, isSecure: true),
+                    ViewSpec(id: "go", kind: .button, frame: Rect(x: 20, y: 620, width: 335, height: 44), isSecure: true),
+                ]))
+    }
+
+    @Test("the timeline's scene line names the secure inputs, and says nothing when there are none")
+    func timeline() {
+        #expect(Timeline.describe(.scene(scene)) == "4 views, secure 'pin'")
+        var plain = scene
+        plain.root.children[1].isSecure = false
+        #expect(Timeline.describe(.scene(plain)) == "4 views")
+    }
+
+    @Test("the drawing labels it '•••• secure', its details and the summary say so; other views are as before")
+    func drawing() throws {
+        let (html, recorder) = try report(on: device, plugins: [KeyboardAvoidance()]) { bench in
+            bench.turn(at: 0) { $0.post(.scene, self.scene) }
+            bench.turn(at: 1) { bus in
+                bus.post(.didBeginEditing, EditingInfo(view: "pin"))
+                bus.post(.keyboardWillShow, device.keyboardShow)
+            }
+        }
+        let state = recorder.frame(at: 0).state
+        #expect(state.summary.contains("text inputs: 'user' [20, 500, 335, 44], 'pin' [20, 560, 335, 44] secure;"), "\(state.summary)")
+        let svg = state.svg(title: "login")
+        #expect(count("•••• secure", in: svg) == 1)
+        #expect(svg.contains("pin · textField · tag 2 · •••• secure</text>"))
+        #expect(svg.contains("<title>pin: textField, tag 2, secure (a password field), [20, 560, 335, 44]</title>"))
+        #expect(svg.contains(#"<g class="rb-view rb-textField rb-secure">"#))
+        #expect(count("rb-secure", in: svg) == 1, "the button's flag is not the model's")
+        #expect(svg.contains("user · textField · tag 1</text>"))
+        // The page: the scene's record lists it, and the focused password field is drawn with its marker.
+        #expect(html.contains("4 views, secure &#39;pin&#39;"))
+        #expect(html.contains("▶ pin · textField · tag 2 · •••• secure"))
+    }
+}

@@ -76,12 +76,15 @@ extension HierarchyReader {
             var text = String(decoding: value, as: UTF8.self)
             if text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") { text = String(text.dropFirst().dropLast()) }
             if !text.isEmpty, text != "(null)" { entry.accessibilityIdentifier = text }
+        case .secureTextEntry:
+            // A value that is not a boolean says nothing; one that is decides (the last one printed).
+            if let secure = ConsoleValues.bool(in: value) { entry.isSecureTextEntry = secure }
         }
     }
 
     /// The fields an entry's view needs.
     private enum FieldKey {
-        case frame, baseClass, tag, hidden, alpha, enabled, contentOffset, contentSize, identifier
+        case frame, baseClass, tag, hidden, alpha, enabled, contentOffset, contentSize, identifier, secureTextEntry
     }
 
     private static let fieldKeys: [(name: [UInt8], key: FieldKey)] = {
@@ -89,6 +92,7 @@ extension HierarchyReader {
             ("frame", .frame), ("baseClass", .baseClass), ("tag", .tag), ("hidden", .hidden), ("alpha", .alpha),
             ("userInteractionEnabled", .enabled), ("enabled", .enabled), ("contentOffset", .contentOffset),
             ("contentSize", .contentSize), ("accessibilityIdentifier", .identifier), ("identifier", .identifier),
+            ("secureTextEntry", .secureTextEntry), ("isSecureTextEntry", .secureTextEntry),
         ]
         return names.map { (Array($0.0.utf8), $0.1) }
     }()

@@ -30,6 +30,10 @@ struct HierarchyEntry {
     var contentSize: Size?
     /// `accessibilityIdentifier = '…'` (or `identifier`) when printed.
     var accessibilityIdentifier: String?
+    /// `secureTextEntry = YES` (or `isSecureTextEntry`, with `:` or `=`, `YES`/`NO`/`true`/`false`)
+    /// when printed; `nil` when not. UIKit's own `-description` never prints it: an app's
+    /// description, or a text-input traits description put in the line, does.
+    var isSecureTextEntry: Bool?
 }
 
 /// One dump: its entries in pre-order, each with its depth below the dump's root.

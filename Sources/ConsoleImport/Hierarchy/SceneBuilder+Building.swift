@@ -81,6 +81,7 @@ extension SceneBuilder {
         let spec = ViewSpec(
             id: id, kind: kind, frame: entry.frame ?? .zero, tag: entry.tag,
             isHidden: entry.isHidden || entry.alpha == 0, isEnabled: !entry.isDisabled,
+            isSecure: Self.isSecure(entry, kind: kind),
             contentOffset: kind == .scrollView ? entry.contentOffset : nil,
             contentSize: kind == .scrollView ? entry.contentSize : nil,
             className: entry.className)

@@ -19,6 +19,12 @@ import ResponderBus
 ///   unique with `#2`, `#3` when a dump repeats one.
 /// - Hidden: `hidden = YES` or `alpha = 0`; disabled: `userInteractionEnabled = NO` or
 ///   `enabled = NO`.
+/// - Secure (a password field, ``ViewSpec/isSecure``): a text input whose entry prints
+///   `secureTextEntry = YES` (or `isSecureTextEntry`, `:` for `=`, `true` for `YES`), or, when it
+///   prints neither, a view imported as a text field whose class name says `Secure`
+///   (`MyApp.SecureTextField`, `_TtC5MyApp15SecureTextField`). UIKit's `-description` never prints
+///   the flag and a password field's class is plain `UITextField`, so most dumps mark no field
+///   secure; a placeholder such as `Password` is not taken as a sign.
 struct SceneBuilder {
     /// Classes the caller settled (`--kind CLASS=KIND`).
     var kinds: [String: ViewKind]
@@ -168,6 +174,15 @@ struct SceneBuilder {
     }
 
     private static let controlClasses: Set<String> = ["UISegmentedControl", "UISwitch", "UIStepper"]
+
+    /// Whether an entry of `kind` is a password field (see the type's discussion): what it prints
+    /// decides; otherwise a text field whose class name has `Secure` in it (case-sensitive, so that
+    /// `InsecureField` is not one).
+    static func isSecure(_ entry: HierarchyEntry, kind: ViewKind) -> Bool {
+        guard kind.isTextInput else { return false }
+        if let printed = entry.isSecureTextEntry { return printed }
+        return kind == .textField && entry.className.contains("Secure")
+    }
 
     /// A guess from the end of an app's class name: `…Field` → text field, `…TextView`/`…TextArea`/
     /// `…Editor` → text view, `…ScrollView`/`…TableView`/`…CollectionView` → scroll view, `…Button`

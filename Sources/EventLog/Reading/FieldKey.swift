@@ -8,7 +8,7 @@ enum FieldKey: UInt8, CaseIterable {
     // The header.
     case format, version, screen, screenSource, device
     // Views, pairs and insets.
-    case id, kind, tag, hidden, enabled, keyboardDistance, contentOffset, contentSize, children, className, x, y
+    case id, kind, tag, hidden, enabled, keyboardDistance, secure, contentOffset, contentSize, children, className, x, y
     case top, left, bottom, right
     /// A key the format does not know: its value is skipped.
     case unknown
@@ -54,6 +54,7 @@ enum FieldKey: UInt8, CaseIterable {
         case .hidden: "hidden"
         case .enabled: "enabled"
         case .keyboardDistance: "keyboardDistance"
+        case .secure: "secure"
         case .className: "class"
         case .contentOffset: "contentOffset"
         case .contentSize: "contentSize"
@@ -144,6 +145,7 @@ enum FieldKey: UInt8, CaseIterable {
             if let end = bytes.end(of: "safeArea", at: start) { return (.safeArea, end) }
             if let end = bytes.end(of: "screen", at: start) { return (.screen, end) }
             if let end = bytes.end(of: "screenSource", at: start) { return (.screenSource, end) }
+            if let end = bytes.end(of: "secure", at: start) { return (.secure, end) }
             return nil
         case UInt8(ascii: "t"):
             if let end = bytes.end(of: "t", at: start) { return (.t, end) }

@@ -133,6 +133,7 @@ extension RecordParser {
         var hidden = false
         var enabled = true
         var distance: Double?
+        var secure = false
         var offset: Point?
         var size: Size?
         var children: [ViewSpec] = []
@@ -167,6 +168,7 @@ extension RecordParser {
             case .hidden: hidden = try parser.parseBool()
             case .enabled: enabled = try parser.parseBool()
             case .keyboardDistance: distance = parser.parseNull() ? nil : try parser.parseNumber()
+            case .secure: secure = try parser.parseBool()
             case .className: className = parser.parseNull() ? nil : try parser.parseString()
             case .contentOffset:
                 let (x, y) = try parser.parsePair(.x, .y)
@@ -196,9 +198,13 @@ extension RecordParser {
         }
         guard let id else { throw error(.missingField, at: start, "a view needs an \"id\"") }
         guard let frame else { throw error(.missingField, at: start, "view '\(id)' needs a \"frame\" [x, y, width, height]") }
-        return ViewSpec(
+        var spec = ViewSpec(
             id: ViewID(id), kind: kind, frame: frame, tag: tag, isHidden: hidden, isEnabled: enabled, keyboardDistance: distance,
-            contentOffset: offset, contentSize: size, className: className, unrecognizedKind: unrecognizedKind, children: children)
+            isSecure: secure, contentOffset: offset, contentSize: size, className: className, unrecognizedKind: unrecognizedKind, children: children)
+        // `secure` is read (and checked) on any view, and kept where it means something: on a text
+        // input, and on a kind this reader does not know (written back out with it).
+        spec.isSecure = spec.keepsSecureInLog
+        return spec
     }
 
     // MARK: Lines
@@ -276,7 +282,7 @@ extension RecordParser {
                     fields.screen = Size(width: w, height: h)
                 case .screenSource: fields.screenSource = try nullableString()
                 case .device: fields.device = try nullableString()
-                case .id, .kind, .tag, .hidden, .enabled, .contentOffset, .contentSize, .children, .className, .x, .y,
+                case .id, .kind, .tag, .hidden, .enabled, .secure, .contentOffset, .contentSize, .children, .className, .x, .y,
                     .top, .left, .bottom, .right, .unknown:
                     try skipValue()
                 }

@@ -208,6 +208,9 @@ public enum LogWriter {
         object.string("id", spec.id.rawValue)
         if let distance = spec.keyboardDistance { object.number("keyboardDistance", distance) }
         object.string("kind", spec.kind == .view ? spec.unrecognizedKind ?? "view" : spec.kind.rawValue)
+        // Only when true, and only where a reader keeps it (a text input): logs without secure
+        // fields read and write exactly as before.
+        if spec.keepsSecureInLog { object.bool("secure", true) }
         if let tag = spec.tag { object.integer("tag", tag) }
     }
 }

@@ -44,6 +44,12 @@ public struct ViewSpec: Hashable, Sendable {
     public var isEnabled: Bool
     /// The gap to keep between this field and the keyboard; the avoidance default when `nil`.
     public var keyboardDistance: Double?
+    /// Whether the text input hides what is typed (UIKit's `isSecureTextEntry`): a password field.
+    ///
+    /// Meaningful for text inputs only (``ViewKind/isTextInput``): a ``ViewNode`` made from the
+    /// description of another kind has it `false`, and a log keeps it only on text inputs (and on a
+    /// kind its reader does not know, written back out with that kind; see ``unrecognizedKind``).
+    public var isSecure: Bool
     /// A scroll view's content offset.
     public var contentOffset: Point?
     /// A scroll view's content size.
@@ -60,7 +66,7 @@ public struct ViewSpec: Hashable, Sendable {
     /// Creates a description; only the identifier, kind and frame are required.
     public init(
         id: ViewID, kind: ViewKind = .view, frame: Rect, tag: Int? = nil, isHidden: Bool = false,
-        isEnabled: Bool = true, keyboardDistance: Double? = nil, contentOffset: Point? = nil,
+        isEnabled: Bool = true, keyboardDistance: Double? = nil, isSecure: Bool = false, contentOffset: Point? = nil,
         contentSize: Size? = nil, className: String? = nil, unrecognizedKind: String? = nil, children: [ViewSpec] = []
     ) {
         self.unrecognizedKind = unrecognizedKind
@@ -71,10 +77,17 @@ public struct ViewSpec: Hashable, Sendable {
         self.isHidden = isHidden
         self.isEnabled = isEnabled
         self.keyboardDistance = keyboardDistance
+        self.isSecure = isSecure
         self.contentOffset = contentOffset
         self.contentSize = contentSize
         self.className = className
         self.children = children
+    }
+
+    /// Whether a log keeps ``isSecure`` for this view: set, on a text input or on a kind the
+    /// reader did not know (which may be a newer writer's text input).
+    package var keepsSecureInLog: Bool {
+        isSecure && (kind.isTextInput || (kind == .view && unrecognizedKind != nil))
     }
 }
 

@@ -55,6 +55,14 @@ public final class ViewNode {
         @inlinable get { _storage.value.avoidsKeyboard }
         set { _storage.value.avoidsKeyboard = newValue }
     }
+    /// Whether the text input hides what is typed (UIKit's `isSecureTextEntry`): a password field.
+    ///
+    /// Always `false` for a view that is not a text input (``ViewKind/isTextInput``), whatever its
+    /// ``ViewSpec`` said.
+    public package(set) var isSecure: Bool {
+        @inlinable get { _storage.value.isSecure }
+        set { _storage.value.isSecure = newValue }
+    }
     /// A scroll view's content offset: the point of its content shown at its top-left corner.
     ///
     /// Children of a scroll view appear moved by minus this offset. It is `.zero` for other kinds.
@@ -97,7 +105,8 @@ public final class ViewNode {
         _storage = UncheckedExclusivity(
             Storage(
                 kind: spec.kind, frame: spec.frame, tag: spec.tag, isHidden: spec.isHidden, isEnabled: spec.isEnabled,
-                keyboardDistance: spec.keyboardDistance, contentOffset: spec.contentOffset ?? .zero, contentSize: spec.contentSize ?? .zero))
+                keyboardDistance: spec.keyboardDistance, isSecure: spec.isSecure && spec.kind.isTextInput,
+                contentOffset: spec.contentOffset ?? .zero, contentSize: spec.contentSize ?? .zero))
     }
 
     /// What a view changes, in the audited layer's loop-confined box (see ``Screen``).
@@ -109,6 +118,7 @@ public final class ViewNode {
         @usableFromInline var isHidden: Bool
         @usableFromInline var isEnabled: Bool
         @usableFromInline var keyboardDistance: Double?
+        @usableFromInline var isSecure: Bool
         @usableFromInline var avoidsKeyboard = true
         @usableFromInline var contentOffset: Point
         @usableFromInline var contentSize: Size
@@ -226,6 +236,7 @@ public final class ViewNode {
             isHidden: isHidden,
             isEnabled: isEnabled,
             keyboardDistance: keyboardDistance,
+            isSecure: isSecure,
             contentOffset: contentOffset == .zero ? nil : contentOffset,
             contentSize: contentSize == .zero ? nil : contentSize,
             className: className,
@@ -267,6 +278,7 @@ extension ViewNode: CustomStringConvertible {
         if let tag { text += " tag \(tag)" }
         if isHidden { text += " hidden" }
         if !isEnabled { text += " disabled" }
+        if isSecure { text += " secure" }
         if isFirstResponder { text += " firstResponder" }
         return text
     }

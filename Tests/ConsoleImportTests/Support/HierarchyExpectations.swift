@@ -57,6 +57,9 @@ struct ExpectedInput {
     var hidden: Bool = false
     /// `false` when this entry prints `userInteractionEnabled = NO` or `enabled = NO`.
     var enabled: Bool = true
+    /// `true` when this entry prints `secureTextEntry = YES`, or it is a text field whose class
+    /// name says `Secure`. No real dump in the folder does: UIKit never prints the flag.
+    var secure: Bool = false
 }
 
 /// A scroll view as its entry shows it.
