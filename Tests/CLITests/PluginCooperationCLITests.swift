@@ -34,7 +34,7 @@ struct PluginCooperationCLITests {
         #expect(recorded.contains(#""event":"viewSettings","keyboardDistance":40"#), "\(recorded)")
         let test = try CLI.run(["test", sessions] + plugin)
         #expect(test.status == 0, "\(test.stdout)\(test.stderr)")
-        #expect(test.stdout.contains("pass  sign-up.jsonl"), "\(test.stdout)")
+        #expect(test.stdout.contains("pass  sessions/sign-up.jsonl"), "\(test.stdout)")
         // Without the rule, avoidance's decisions differ from the recording: the rule is what passed.
         let without = try CLI.run(["test", sessions])
         #expect(without.status == 1, "\(without.stdout)")

@@ -33,10 +33,10 @@ enum DecisionValue: Equatable {
 }
 
 /// The decisions of the current loop turn, by target: who set each one last, to what, and what it
-/// was before the turn's first decision. Emptied at the end of the turn (with the ``TurnObserving``
-/// plugins' call, after everything the turn derived has been applied).
+/// was before the turn's first decision. Started afresh by the first decision of each turn.
 struct DecisionLedger {
     struct Entry {
+        var target: DecisionTarget
         var plugin: String
         var value: DecisionValue
         /// The target's value before the turn's first decision on it.
@@ -44,18 +44,20 @@ struct DecisionLedger {
     }
 
     /// A conflict already reported this turn: once per target and pair of plugins.
-    struct Reported: Hashable {
+    struct Reported: Equatable {
         var target: DecisionTarget
         var plugins: [String]
     }
 
-    var entries: [DecisionTarget: Entry] = [:]
-    var reported: Set<Reported> = []
-
-    mutating func reset() {
-        if !entries.isEmpty { entries.removeAll(keepingCapacity: true) }
-        if !reported.isEmpty { reported.removeAll(keepingCapacity: true) }
-    }
+    /// The turn the entries are of: ``VirtualTimeLoop/turnsEnded`` on the virtual-time loop,
+    /// ``endedTurns`` on another loop.
+    var turn: UInt64 = .max
+    /// On a loop that does not count its turns, the turns ended, counted by the bus's end-of-turn
+    /// check, which this ledger schedules on the first decision of a turn.
+    var endedTurns: UInt64 = 0
+    /// A turn has few: searched in order.
+    var entries: [Entry] = []
+    var reported: [Reported] = []
 }
 
 extension Bus {
@@ -93,20 +95,25 @@ extension Bus {
         default:
             return
         }
-        if decisionLedger.entries.isEmpty, state.turnWatch.noteActivity() {
-            // The ledger is emptied by the end-of-turn check, after the turn's last decision.
-            scheduleTurnCheck(pass: 0, seen: state.turnWatch.activity)
+        let turn = virtualTimeLoop?.turnsEnded ?? decisionLedger.endedTurns
+        if decisionLedger.turn != turn {
+            decisionLedger.turn = turn
+            decisionLedger.entries.removeAll(keepingCapacity: true)
+            decisionLedger.reported.removeAll(keepingCapacity: true)
+            // Another loop: the end-of-turn check ends the turn, after the turn's last decision.
+            if virtualTimeLoop == nil, state.turnWatch.noteActivity() { scheduleTurnCheck(pass: 0, seen: state.turnWatch.activity) }
         }
-        guard let last = decisionLedger.entries[target] else {
-            decisionLedger.entries[target] = DecisionLedger.Entry(plugin: plugin, value: value, before: current)
+        guard let index = decisionLedger.entries.firstIndex(where: { $0.target == target }) else {
+            decisionLedger.entries.append(DecisionLedger.Entry(target: target, plugin: plugin, value: value, before: current))
             return
         }
-        decisionLedger.entries[target]?.plugin = plugin
-        decisionLedger.entries[target]?.value = value
+        let last = decisionLedger.entries[index]
+        decisionLedger.entries[index].plugin = plugin
+        decisionLedger.entries[index].value = value
         guard last.plugin != plugin, last.value != value else { return }
-        guard decisionLedger.reported.insert(DecisionLedger.Reported(target: target, plugins: [last.plugin, plugin].sorted())).inserted else {
-            return
-        }
+        let pair = DecisionLedger.Reported(target: target, plugins: [last.plugin, plugin].sorted())
+        guard !decisionLedger.reported.contains(pair) else { return }
+        decisionLedger.reported.append(pair)
         if target == .firstResponder {
             if case .responder(let id?) = last.value { views.append(id) }
             if case .responder(let id?) = value, !views.contains(id) { views.append(id) }

@@ -61,8 +61,15 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
         /// `tasks.min?.deadline`, kept up to date on insertion and removal: reading the heap's
         /// minimum copies the task (two retains and releases), and every turn asks several times.
         var earliest: Duration?
+        /// Counts the turns ended (see ``turnsEnded``).
+        var turnsEnded: UInt64 = 0
     }
     private let state = UncheckedExclusivity(State())
+
+    /// How many turns the loop has ended: it moves when a turn's end-of-turn work has all run, and
+    /// when ``run()`` returns, so that two events share a value exactly when they are of one turn.
+    /// The bus tells the turns of its plugins' decisions apart by it.
+    package var turnsEnded: UInt64 { state.value.turnsEnded }
     private var tasks: Heap<Task> {
         get { state.value.tasks }
         _modify { yield &state.value.tasks }
@@ -207,6 +214,7 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
                 continue
             }
             if inboxCount.load(ordering: .acquiring) > 0 { continue }
+            state.value.turnsEnded &+= 1
             return
         }
     }
@@ -297,6 +305,7 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
             } else if let work = state.value.endOfTurn.popFirst() {
                 work.run()
             } else {
+                state.value.turnsEnded &+= 1
                 return
             }
         }

@@ -66,8 +66,9 @@ extension Bus {
     /// The end-of-turn check: runs again at the end of the turn's work as long as something was
     /// posted since the last pass (end-of-turn work runs in order, so a pass queued now runs after
     /// everything queued before it), then calls the observers. The first pass always goes round
-    /// once more, for `asap` posts queued during the same callback. The turn's decisions are
-    /// forgotten after the observers' call (see `noteDecision`).
+    /// once more, for `asap` posts queued during the same callback. On a loop that does not count
+    /// its turns, it ends the turn of the plugins' decisions after the observers' call (see
+    /// `noteDecision`).
     func scheduleTurnCheck(pass: Int, seen: UInt64) {
         loop.runAtEndOfTurn { [weak self] in
             guard let self else { return }
@@ -79,7 +80,7 @@ extension Bus {
             state.turnWatch.delivering = true
             defer {
                 state.turnWatch.delivering = false
-                decisionLedger.reset()
+                decisionLedger.endedTurns &+= 1
             }
             for entry in plugins {
                 guard let observer = entry.plugin as? any TurnObserving, entry.registration.isActive else { continue }
