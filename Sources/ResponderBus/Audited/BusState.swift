@@ -37,6 +37,8 @@ struct BusState {
     @usableFromInline var idleQueue = PostQueue()
     /// Turn activity for ``TurnObserving`` plugins (read for every event when there are any).
     @usableFromInline var turnWatch = TurnWatch()
+    /// The plugins' decisions of the current loop turn, for naming conflicts (`Bus.noteDecision`).
+    var decisionLedger = DecisionLedger()
     /// The registrations that threw during the current outermost post.
     var failingRegistrations: [PluginRegistration] = []
     /// The delivery lists as they were before each change made during the current outermost post

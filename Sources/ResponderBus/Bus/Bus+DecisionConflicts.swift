@@ -32,32 +32,79 @@ enum DecisionValue: Equatable {
     }
 }
 
-/// The decisions of the current loop turn, by target: who set each one last, to what, and what it
-/// was before the turn's first decision. Started afresh by the first decision of each turn.
+/// Two plugins' decisions on one target in one turn, the second changing the first's.
+struct DecisionConflict {
+    var target: DecisionTarget
+    var first: String
+    var firstValue: DecisionValue
+    var second: String
+    var secondValue: DecisionValue
+    /// Whether the second put back the value the target had before the turn's first decision.
+    var setsBack: Bool
+}
+
+/// One target's decisions in the current loop turn: who set it last, to what, and what it was
+/// before the turn's first decision. A slot of an earlier turn counts as empty, so nothing is
+/// cleared between turns; a target's first decision of a turn (the usual case) only overwrites.
+struct DecisionSlot<Value: Equatable> {
+    /// The turn of the slot's decisions.
+    var turn: UInt64 = .max
+    var plugin = ""
+    var value: Value
+    var before: Value
+    /// The pairs of plugins whose conflict on this target is reported this turn.
+    var reported: [[String]] = []
+
+    init(_ placeholder: Value) {
+        value = placeholder
+        before = placeholder
+    }
+
+    /// Notes `new`, set by `plugin` in `turn` where the model holds `current`; returns the earlier
+    /// decider and its value when this changes what another plugin set this turn, once per pair.
+    mutating func note(_ new: Value, current: Value, by plugin: String, turn: UInt64) -> (first: String, firstValue: Value, setsBack: Bool)? {
+        if self.turn != turn {
+            self.turn = turn
+            if self.plugin != plugin { self.plugin = plugin }
+            value = new
+            before = current
+            if !reported.isEmpty { reported.removeAll() }
+            return nil
+        }
+        if self.plugin == plugin {
+            value = new
+            return nil
+        }
+        let first = self.plugin
+        let firstValue = value
+        self.plugin = plugin
+        value = new
+        guard firstValue != new else { return nil }
+        let pair = [first, plugin].sorted()
+        guard !reported.contains(pair) else { return nil }
+        reported.append(pair)
+        return (first, firstValue, new == before)
+    }
+}
+
+/// A scroll view's decided state.
+struct ScrollValue: Equatable {
+    var offsetY: Double
+    var bottomInset: Double
+}
+
+/// The plugins' decisions of the current loop turn, one slot per target.
 struct DecisionLedger {
-    struct Entry {
-        var target: DecisionTarget
-        var plugin: String
-        var value: DecisionValue
-        /// The target's value before the turn's first decision on it.
-        var before: DecisionValue
-    }
-
-    /// A conflict already reported this turn: once per target and pair of plugins.
-    struct Reported: Equatable {
-        var target: DecisionTarget
-        var plugins: [String]
-    }
-
-    /// The turn the entries are of: ``VirtualTimeLoop/turnsEnded`` on the virtual-time loop,
+    /// The turn of the last decision: ``VirtualTimeLoop/turnsEnded`` on the virtual-time loop,
     /// ``endedTurns`` on another loop.
     var turn: UInt64 = .max
     /// On a loop that does not count its turns, the turns ended, counted by the bus's end-of-turn
-    /// check, which this ledger schedules on the first decision of a turn.
+    /// check, which the bus schedules on the first decision of a turn.
     var endedTurns: UInt64 = 0
-    /// A turn has few: searched in order.
-    var entries: [Entry] = []
-    var reported: [Reported] = []
+    var root = DecisionSlot<Double>(0)
+    var responder = DecisionSlot<ViewID?>(nil)
+    /// One for each scroll view a decision named (few), with its offset and bottom inset.
+    var scrolls: [(view: ViewID, slot: DecisionSlot<ScrollValue>)] = []
 }
 
 extension Bus {
@@ -66,74 +113,80 @@ extension Bus {
     /// warning ``EventName/diagnostic`` derived by `"bus"`, typed ``Diagnostic/Failure/conflictingDecisions``,
     /// naming both plugins, the views and the values.
     func noteDecision(_ builtin: BuiltinEvent, _ change: ModelChange, by plugin: String) {
-        let target: DecisionTarget
-        let value: DecisionValue
-        let current: DecisionValue
-        var views: [ViewID] = []
+        let turn = virtualTimeLoop?.turnsEnded ?? state.decisionLedger.endedTurns
+        if state.decisionLedger.turn != turn {
+            state.decisionLedger.turn = turn
+            // Another loop than the virtual-time one: the end-of-turn check ends the turn, after its last decision.
+            if virtualTimeLoop == nil, state.turnWatch.noteActivity() { scheduleTurnCheck(pass: 0, seen: state.turnWatch.activity) }
+        }
         switch (builtin, change) {
         case (.viewShift, .shift(let shift)):
-            guard let root = screen.root else { return }
-            target = .root
-            value = .originY(shift.originY)
-            current = .originY(screen.rootOriginY)
-            views = [root.id]
+            guard let (first, old, back) = state.decisionLedger.root.note(shift.originY, current: screen.rootOriginY, by: plugin, turn: turn)
+            else { return }
+            report(
+                DecisionConflict(
+                    target: .root, first: first, firstValue: .originY(old), second: plugin, secondValue: .originY(shift.originY), setsBack: back))
         case (.scroll, .scroll(let change)):
             guard let node = screen.view(change.view) else { return }
-            target = .scroll(change.view)
-            value = .scroll(offsetY: change.contentOffsetY, bottomInset: change.bottomInset)
-            current = .scroll(offsetY: node.contentOffset.y, bottomInset: node.contentInset.bottom)
-            views = [change.view]
+            let value = ScrollValue(offsetY: change.contentOffsetY, bottomInset: change.bottomInset)
+            let current = ScrollValue(offsetY: node.contentOffset.y, bottomInset: node.contentInset.bottom)
+            let index =
+                state.decisionLedger.scrolls.firstIndex { $0.view == change.view }
+                ?? {
+                    state.decisionLedger.scrolls.append((change.view, DecisionSlot(ScrollValue(offsetY: 0, bottomInset: 0))))
+                    return state.decisionLedger.scrolls.count - 1
+                }()
+            guard let (first, old, back) = state.decisionLedger.scrolls[index].slot.note(value, current: current, by: plugin, turn: turn)
+            else { return }
+            report(
+                DecisionConflict(
+                    target: .scroll(change.view), first: first, firstValue: .scroll(offsetY: old.offsetY, bottomInset: old.bottomInset),
+                    second: plugin,
+                    secondValue: .scroll(offsetY: value.offsetY, bottomInset: value.bottomInset), setsBack: back))
         case (.focusChange, .focus(let change)):
-            target = .firstResponder
-            value = .responder(change.to)
-            current = .responder(screen.firstResponder?.id)
+            noteResponder(change.to, by: plugin, turn: turn)
         case (.resign, .resign(let info)):
-            guard screen.firstResponder?.id == info.view else { return }
-            target = .firstResponder
-            value = .responder(nil)
-            current = .responder(info.view)
+            if screen.firstResponder?.id == info.view { noteResponder(nil, by: plugin, turn: turn) }
         default:
             return
         }
-        let turn = virtualTimeLoop?.turnsEnded ?? decisionLedger.endedTurns
-        if decisionLedger.turn != turn {
-            decisionLedger.turn = turn
-            decisionLedger.entries.removeAll(keepingCapacity: true)
-            decisionLedger.reported.removeAll(keepingCapacity: true)
-            // Another loop: the end-of-turn check ends the turn, after the turn's last decision.
-            if virtualTimeLoop == nil, state.turnWatch.noteActivity() { scheduleTurnCheck(pass: 0, seen: state.turnWatch.activity) }
-        }
-        guard let index = decisionLedger.entries.firstIndex(where: { $0.target == target }) else {
-            decisionLedger.entries.append(DecisionLedger.Entry(target: target, plugin: plugin, value: value, before: current))
-            return
-        }
-        let last = decisionLedger.entries[index]
-        decisionLedger.entries[index].plugin = plugin
-        decisionLedger.entries[index].value = value
-        guard last.plugin != plugin, last.value != value else { return }
-        let pair = DecisionLedger.Reported(target: target, plugins: [last.plugin, plugin].sorted())
-        guard !decisionLedger.reported.contains(pair) else { return }
-        decisionLedger.reported.append(pair)
-        if target == .firstResponder {
-            if case .responder(let id?) = last.value { views.append(id) }
-            if case .responder(let id?) = value, !views.contains(id) { views.append(id) }
-        }
+    }
+
+    private func noteResponder(_ id: ViewID?, by plugin: String, turn: UInt64) {
+        guard let (first, old, back) = state.decisionLedger.responder.note(id, current: screen.firstResponder?.id, by: plugin, turn: turn)
+        else { return }
+        report(
+            DecisionConflict(
+                target: .firstResponder, first: first, firstValue: .responder(old), second: plugin, secondValue: .responder(id), setsBack: back))
+    }
+
+    /// Posts the warning for `conflict`.
+    private func report(_ conflict: DecisionConflict) {
+        var views: [ViewID] = []
         let what: String
-        switch target {
-        case .root: what = "the root"
-        case .scroll(let id): what = "scroll view '\(id)'"
-        case .firstResponder: what = "the first responder"
+        switch conflict.target {
+        case .root:
+            what = "the root"
+            if let root = screen.root { views = [root.id] }
+        case .scroll(let id):
+            what = "scroll view '\(id)'"
+            views = [id]
+        case .firstResponder:
+            what = "the first responder"
+            for case .responder(let id?) in [conflict.firstValue, conflict.secondValue] where !views.contains(id) { views.append(id) }
         }
-        let undo = value == last.before ? "set it back to" : "changed it to"
+        let (first, second) = (conflict.first, conflict.second)
+        let undo = conflict.setsBack ? "set it back to" : "changed it to"
         post(
             .diagnostic,
             Diagnostic(
                 level: .warning,
                 message:
-                    "'\(last.plugin)' and '\(plugin)' fight over \(what) in one turn: '\(last.plugin)' set it to \(last.value.text), then '\(plugin)' \(undo) \(value.text)",
+                    "'\(first)' and '\(second)' fight over \(what) in one turn: '\(first)' set it to \(conflict.firstValue.text), then '\(second)' \(undo) \(conflict.secondValue.text)",
                 failure: .conflictingDecisions, views: views,
                 metadata: [
-                    "first": last.plugin, "second": plugin, "target": target.name, "firstValue": last.value.text, "secondValue": value.text,
+                    "first": first, "second": second, "target": conflict.target.name, "firstValue": conflict.firstValue.text,
+                    "secondValue": conflict.secondValue.text,
                 ]),
             origin: .derived(by: "bus"))
     }

@@ -18,7 +18,7 @@ extension Bus {
     func applyToScreen(nameID: Int, _ change: ModelChange, origin: EventOrigin) {
         guard let builtin = BuiltinEvent(rawValue: nameID) else { return }
         if state.turnWatch.hasObservers && builtin != .diagnostic { noteTurnActivity() }
-        if case .derived(let plugin) = origin, builtin.source == .decision { noteDecision(builtin, change, by: plugin) }
+        if builtin.source == .decision, case .derived(let plugin) = origin { noteDecision(builtin, change, by: plugin) }
         do {
             switch (builtin, change) {
             case (.scene, .scene(let scene)):

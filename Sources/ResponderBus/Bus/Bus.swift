@@ -74,8 +74,6 @@ public final class Bus: @unchecked Sendable {
     var nextSequence: UInt64 = 0
 
     var plugins: [PluginEntry] = []
-    /// The plugins' decisions of the current loop turn, for naming conflicts (`noteDecision`).
-    var decisionLedger = DecisionLedger()
     /// The registrations that threw during the current outermost post (in ``state``: read after
     /// every cascade, without a run-time exclusivity check).
     var failingRegistrations: [PluginRegistration] {

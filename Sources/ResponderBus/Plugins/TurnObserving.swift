@@ -80,7 +80,7 @@ extension Bus {
             state.turnWatch.delivering = true
             defer {
                 state.turnWatch.delivering = false
-                decisionLedger.endedTurns &+= 1
+                state.decisionLedger.endedTurns &+= 1
             }
             for entry in plugins {
                 guard let observer = entry.plugin as? any TurnObserving, entry.registration.isActive else { continue }
