@@ -126,6 +126,8 @@ package struct ScreenDrawing {
         if let tag = view.tag { label += " · tag \(tag)" }
         // A password field: bullets, as the field shows what is typed, and the word.
         if view.isSecure { label += " · •••• secure" }
+        // Taken out of keyboard avoidance by a plugin's `viewSettings`.
+        if !view.avoidsKeyboard { label += " · not avoided" }
         if view.isFirstResponder { label = "▶ " + label }
         if view.isHidden { label += " (hidden)" }
         if !view.isEnabled { label += " (disabled)" }

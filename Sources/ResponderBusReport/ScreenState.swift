@@ -24,6 +24,9 @@ public struct ScreenState: Hashable, Sendable {
         var gap: Double
         /// A text input that hides what is typed (a password field): ``ViewNode/isSecure``.
         var isSecure: Bool = false
+        /// Whether keyboard avoidance handles it (``ViewNode/avoidsKeyboard``: a plugin's
+        /// `viewSettings` may turn it off).
+        var avoidsKeyboard: Bool = true
         /// How deep in the tree: 0 for the root.
         var depth: Int
     }
@@ -69,7 +72,7 @@ public struct ScreenState: Hashable, Sendable {
                         id: node.id.rawValue, kind: node.kind, className: node.className, tag: node.tag,
                         frame: screen.frameInScreen(of: node),
                         isHidden: hidden, isEnabled: node.isEnabled, isFirstResponder: node.isFirstResponder,
-                        gap: node.keyboardDistance ?? defaultGap, isSecure: node.isSecure, depth: depth))
+                        gap: node.keyboardDistance ?? defaultGap, isSecure: node.isSecure, avoidsKeyboard: node.avoidsKeyboard, depth: depth))
                 for child in node.children.reversed() { pending.append((child, depth + 1, hidden)) }
             }
         }
@@ -171,6 +174,7 @@ public struct ScreenState: Hashable, Sendable {
         if let className = view.className { text += " \(className)" }
         if let tag = view.tag { text += ", tag \(tag)" }
         if view.isSecure { text += ", secure (a password field)" }
+        if !view.avoidsKeyboard { text += ", left alone by keyboard avoidance (viewSettings)" }
         return text
     }
 

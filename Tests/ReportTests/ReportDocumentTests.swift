@@ -128,4 +128,19 @@ struct SecureFieldReportTests {
         #expect(html.contains("4 views, secure &#39;pin&#39;"))
         #expect(html.contains("▶ pin · textField · tag 2 · •••• secure"))
     }
+
+    @Test("a view a plugin took out of avoidance: its viewSettings row in the page, 'not avoided' on its label and in its details")
+    func notAvoided() throws {
+        let (html, recorder) = try report(on: device, plugins: [KeyboardAvoidance()]) { bench in
+            bench.turn(at: 0) { bus in
+                bus.post(.scene, self.scene)
+                bus.post(.viewSettings, ViewSettings(view: "user", keyboardDistance: 40, avoidsKeyboard: false), origin: .derived(by: "P"))
+            }
+        }
+        let svg = recorder.frame(at: 0).state.svg(title: "login")
+        #expect(svg.contains("user · textField · tag 1 · not avoided</text>"), "\(svg)")
+        #expect(svg.contains("<title>user: textField, tag 1, left alone by keyboard avoidance (viewSettings), [20, 500, 335, 44]</title>"))
+        #expect(svg.contains("pin · textField · tag 2 · •••• secure</text>"))
+        #expect(html.contains("&#39;user&#39; gap 40, not avoided"), "the page lists the decision")
+    }
 }
