@@ -237,6 +237,8 @@ public struct ConsoleImporter: Sendable {
             return finish(placeholder, [], [ImportProblem(kind: .screenUnknown, line: 0, message: message)])
         }
 
+        problems += KeyboardFramePlausibility.problems(in: found, screen: screen, source: source)
+
         // Times.
         var times: [Double] = []
         times.reserveCapacity(found.count)

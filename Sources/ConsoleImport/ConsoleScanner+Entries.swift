@@ -193,9 +193,10 @@ extension ConsoleScanner {
         guard let info = keyboardInfo(of: readable, what: what) else { return }
         if finished.names.isEmpty {
             notifications.append(
-                ScannedNotification(kind: .keyboard(defaultEvent, info), timestamp: finished.timestamp, line: finished.line))
+                ScannedNotification(
+                    kind: .keyboard(defaultEvent, info), timestamp: finished.timestamp, line: finished.line, endFrameAt: lastEndFrameAt))
         } else {
-            for name in finished.names { emit(name, info: info) }
+            for name in finished.names { emit(name, info: info, endFrameAt: lastEndFrameAt) }
         }
     }
 
@@ -211,6 +212,7 @@ extension ConsoleScanner {
     mutating func keyboardInfo(of block: Block, what: String) -> KeyboardInfo? {
         var info = KeyboardInfo()
         var readable = true
+        lastEndFrameAt = nil
         for entry in block.entries where entry.key != .ignored {
             let value = entry.value
             let shown = text(value.startIndex..<value.endIndex)
@@ -238,7 +240,12 @@ extension ConsoleScanner {
                     )
                     continue
                 }
-                if entry.key == .frameBegin { info.begin = rect } else { info.end = rect }
+                if entry.key == .frameBegin {
+                    info.begin = rect
+                } else {
+                    info.end = rect
+                    lastEndFrameAt = (entry.line, entry.column)
+                }
             case .duration:
                 guard let seconds = ConsoleValues.single(in: value), seconds.isFinite, seconds >= 0,
                     seconds <= LogLimits.maximumSeconds

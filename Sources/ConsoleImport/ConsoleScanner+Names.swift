@@ -115,11 +115,12 @@ extension ConsoleScanner {
         return names
     }
 
-    mutating func emit(_ name: PendingName, info: KeyboardInfo?) {
+    mutating func emit(_ name: PendingName, info: KeyboardInfo?, endFrameAt: (line: Int, column: Int)? = nil) {
         switch name.word {
         case .keyboardName(let event):
             notifications.append(
-                ScannedNotification(kind: .keyboard(event, info ?? KeyboardInfo()), timestamp: name.timestamp, line: name.line))
+                ScannedNotification(
+                    kind: .keyboard(event, info ?? KeyboardInfo()), timestamp: name.timestamp, line: name.line, endFrameAt: endFrameAt))
         case .editingName(let editing):
             let view = name.view ?? ScannedView(id: "UITextField", kind: .textField)
             notifications.append(
@@ -389,7 +390,10 @@ extension ConsoleScanner {
                 .unrepresentableFrame, line: line, column: column(of: valueStart),
                 "the keyboard frame `\(shown)` is not a finite rectangle; a log cannot hold it, so \(name) is imported without it")
         }
-        notifications.append(ScannedNotification(kind: .keyboard(event ?? defaultEvent, info), timestamp: timestamp, line: line))
+        notifications.append(
+            ScannedNotification(
+                kind: .keyboard(event ?? defaultEvent, info), timestamp: timestamp, line: line,
+                endFrameAt: info.end == nil ? nil : (line, column(of: valueStart))))
         return true
     }
 

@@ -16,6 +16,8 @@ struct ScannedNotification {
     var timestamp: Int64?
     /// The 1-based line it starts on.
     var line: Int
+    /// Where its end frame's value was printed (1-based line and column), when it has one.
+    var endFrameAt: (line: Int, column: Int)? = nil
 }
 
 /// A text field or text view named by an editing notification.
@@ -56,6 +58,8 @@ struct ConsoleScanner {
 
     /// What was found, and what could not be read (read by ``ConsoleImporter`` after ``run()``).
     var notifications: [ScannedNotification] = []
+    /// Where the end frame of the userInfo read last (`keyboardInfo(of:what:)`) was printed.
+    var lastEndFrameAt: (line: Int, column: Int)?
     var problems: [ImportProblem] = []
     /// Where a userInfo key was mentioned without a value (`` `UIKeyboardFrameEndUserInfoKey` we get ``):
     /// reported only when nothing could be imported, to say why.

@@ -49,6 +49,11 @@ public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
         /// A frame that is not finite (`{{inf, inf}, {0, 0}}`, CGRectNull): the log format cannot
         /// hold it, so the notification is imported without that frame.
         case unrepresentableFrame
+        /// A keyboard's end frame that cannot be the keyboard on the log's screen: wider than the
+        /// screen (often a frame in the other orientation's coordinates) or entirely off it. The
+        /// notification is imported as it is; the problem says where, so that a later `--check`
+        /// finding is not a surprise.
+        case implausibleKeyboardFrame
         /// An NSLog timestamp earlier than the one before it; the dump order is kept and the time
         /// is held at the previous one.
         case timeWentBack

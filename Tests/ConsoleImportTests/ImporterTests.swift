@@ -266,7 +266,12 @@ private let fixtureExpectations: [String: FixtureExpectation] = [
             ipad(.keyboardDidChangeFrame, 5.545, showing: false),
             ipad(.keyboardDidHide, 5.547, showing: false),
         ],
-        problems: []),
+        // The hides' end frames, [-352, 0, 352, 1024], lie off the portrait screen to its left (the
+        // hidden keyboard's place in these sideways coordinates): said at each, and kept.
+        problems: [
+            Where(.implausibleKeyboardFrame, 64, 34), Where(.implausibleKeyboardFrame, 74, 34), Where(.implausibleKeyboardFrame, 85, 34),
+            Where(.implausibleKeyboardFrame, 95, 34),
+        ]),
     "25-objc-ipad-ios5-hardware-keyboard-no-keyboard-notifications.txt": FixtureExpectation(
         screen: nil, records: [], problems: [Where(.screenUnknown, 0)]),
     "27-objc-iphone4-320x480-ios6-hide-curve0-keyboardChange-prefix.txt": FixtureExpectation(
@@ -309,7 +314,9 @@ private let fixtureExpectations: [String: FixtureExpectation] = [
             kb(.keyboardWillChangeFrame, 0, end: [0, 768, 1024, 398]),
             kb(.keyboardWillChangeFrame, 0.1, end: [0, 1024, 768, 313]),
         ],
-        problems: [Where(.truncated, 15, 14)]),
+        // The portrait frame, on the landscape screen the first frame wins: off it, below; it fits
+        // the other orientation's screen, and the problem says so.
+        problems: [Where(.implausibleKeyboardFrame, 14, 14), Where(.truncated, 15, 14)]),
     "41-objc-device-iphone5s-320x568-willchangeframe-duration-0-onscreen-216-to-254.txt": FixtureExpectation(
         screen: Size(width: 320, height: 568),
         records: [
@@ -390,7 +397,8 @@ struct ImporterFixtureTests {
             message.contains("with the keys that are whole (UIKeyboardCenterBeginUserInfoKey, UIKeyboardFrameBeginUserInfoKey)")
                 || message.contains("UIKeyboardFrameBeginUserInfoKey)"), "\(message)")
         let tuple = ConsoleImporter().importDump(try fixtureText("39-swift-cgrect-tuple-ipad-rotation-numeric-keypad-truncated.txt"))
-        #expect(tuple.problems.first?.message.contains("`(0.0, 768.0, 1024`") == true)
+        #expect(tuple.problems.first { $0.kind == .truncated }?.message.contains("`(0.0, 768.0, 1024`") == true)
+        #expect(tuple.problems.first?.message.contains("it fits the 768×1024 screen: a frame in the other orientation's coordinates?") == true)
     }
 
     @Test("the prose fragment with a CGRectNull is not importable, and the reason names the key it mentions")
