@@ -258,8 +258,9 @@ class Context:
 
     def set_view_settings(self, view_id, keyboard_distance=None, avoids_keyboard=True):
         """Derives a viewSettings: the gap avoidance keeps for the view (None for avoidance's default)
-        and whether avoidance handles it at all. The host applies it to its model, and every plugin
-        after this one (and this one's own model) sees it."""
+        and whether avoidance handles it at all. The host applies it to its model when it is delivered,
+        after the event it answers has reached every plugin; KeyboardAvoidance then decides again. It
+        gives both settings: when two plugins set one view, the later one wins."""
         fields = {"view": view_id, "avoidsKeyboard": bool(avoids_keyboard)}
         if keyboard_distance is not None:
             fields["keyboardDistance"] = keyboard_distance

@@ -61,7 +61,7 @@ public final class TextViewOrdering: KeyboardObserving, EditingObserving, EventO
     public var observedEvents: Set<AnyEventName>? {
         [
             EventName.focusChange.erased, EventName.resign.erased, EventName.setFrame.erased, EventName.screen.erased,
-            EventName.scene.erased,
+            EventName.scene.erased, EventName.viewSettings.erased,
         ]
     }
 

@@ -71,7 +71,7 @@ public final class PluginBench {
 
     /// The decisions derived so far, one short string each, for comparing sequences:
     /// `viewShift:-129.0`, `scroll:notes:120.0:291.0`, `focusChange:email>password`, `action:signUp`,
-    /// `resign:bio`, `diagnostic:warning`. Other derived events (`turnSettled`, plugins' own) are left
+    /// `resign:bio`, `viewSettings:password:40.0:true`, `diagnostic:warning`. Other derived events (`turnSettled`, plugins' own) are left
     /// out.
     public var decisions: [String] {
         derived.compactMap { event in
@@ -84,6 +84,10 @@ public final class PluginBench {
             }
             if let action = event.as(.action) { return "action:\(action.payload.name)" }
             if let resign = event.as(.resign) { return "resign:\(resign.payload.view)" }
+            if let settings = event.as(.viewSettings) {
+                let gap = settings.payload.keyboardDistance.map { "\($0)" } ?? "-"
+                return "viewSettings:\(settings.payload.view):\(gap):\(settings.payload.avoidsKeyboard)"
+            }
             if let diagnostic = event.as(.diagnostic) { return "diagnostic:\(diagnostic.payload.level.rawValue)" }
             return nil
         }

@@ -156,6 +156,13 @@ struct NewPluginCommand: ParsableCommand {
                     )
                     throw Exit.noInput
                 }
+                var folderInfo = stat()
+                guard stat(checkout + "/Plugins/\(wrapping)", &folderInfo) == 0, (folderInfo.st_mode & S_IFMT) == S_IFDIR else {
+                    complain(
+                        "--wrapping links \(wrapping)'s source, and '\(checkout)/Plugins/\(wrapping)' is not a folder; pass --responder-bus with a ResponderBus checkout's path"
+                    )
+                    throw Exit.noInput
+                }
                 let wrapper = WrappingPluginTemplate(
                     base: PluginTemplate(name: name, responderBus: checkout, isURL: false), builtin: wrapping)
                 files = wrapper.files

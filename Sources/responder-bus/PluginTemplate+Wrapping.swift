@@ -96,7 +96,9 @@ struct WrappingPluginTemplate {
                 /// Chooses the gap for the focused field, before avoidance decides.
                 private func chooseGap(_ context: PluginContext) {
                     let isPassword = context.firstResponder?.id.rawValue.lowercased().hasSuffix("password") ?? false
-                    avoidance.defaultGap = isPassword ? 40 : 20
+                    let gap: Double = isPassword ? 40 : 20
+                    // Set only when it changes: a new setting makes avoidance decide again.
+                    if avoidance.defaultGap != gap { avoidance.defaultGap = gap }
                 }
 
                 /// Forwards every keyboard event.
@@ -206,6 +208,8 @@ struct WrappingPluginTemplate {
             - `Tests/\(name)Tests` — tests with the ResponderBusTesting kit.
 
             Build it with the same Swift toolchain and ResponderBus source as the `responder-bus` that loads it.
+            `\(sourceLink)` is an absolute link into that checkout: when the checkout moves, or the package
+            is used on another machine, point it at the checkout there (`ln -sfn CHECKOUT/Plugins/\(builtin) \(sourceLink)`).
 
             """
     }

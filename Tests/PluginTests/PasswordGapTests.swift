@@ -164,8 +164,19 @@ struct PasswordGapTests {
         token.cancel()
     }
 
-    @Test("the built-in pipeline raises no conflict on any bundled or canned session")
+    @Test("the built-in pipeline raises no conflict on any bundled, fixture or canned session")
     func builtInsRaiseNone() throws {
+        // The fixture consoles' sequences (RealSequenceTests) are replayed through the built-ins with
+        // no warning allowed at all; here, the bundled corpus, the fixture logs and the canned sessions.
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/logs")
+        let logs = try FileManager.default.contentsOfDirectory(atPath: fixtures.path).filter { $0.hasSuffix(".jsonl") }
+        #expect(!logs.isEmpty)
+        for name in logs {
+            let text = try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)
+            let outcome = try PluginHarness.replay(text, through: [], companions: Self.builtIns())
+            #expect(Self.conflicts(outcome).isEmpty, "\(name): \(Self.conflicts(outcome))")
+        }
         for entry in LogCorpus.all {
             let outcome = try PluginHarness.replay(entry.text, through: [], companions: Self.builtIns())
             #expect(Self.conflicts(outcome).isEmpty, "\(entry.name): \(Self.conflicts(outcome))")
@@ -181,5 +192,59 @@ struct PasswordGapTests {
                 #expect(Self.conflicts(outcome).isEmpty, "\(device): \(Self.conflicts(outcome))")
             }
         }
+    }
+
+    @Test("settings posted alone in a turn, with text-view ordering ahead of avoidance: avoidance decides again in that turn")
+    func settingsAloneInATurn() throws {
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop)
+        for plugin in Self.builtIns() { try bus.register(plugin) }
+        let device = CannedScreens.Device.iPhoneX
+        bus.post(.scene, CannedScreens.login(on: device))
+        bus.post(.didBeginEditing, EditingInfo(view: "password"))
+        bus.post(.keyboardWillShow, device.keyboardShow)
+        loop.run()
+        let moved = bus.screen.rootOriginY
+        #expect(moved < 0)
+        bus.post(.viewSettings, ViewSettings(view: "password", avoidsKeyboard: false), origin: .derived(by: "P"))
+        loop.run()
+        #expect(bus.screen.rootOriginY == 0, "taken out of avoidance: the root goes back at once")
+        bus.post(.viewSettings, ViewSettings(view: "password", keyboardDistance: 60), origin: .derived(by: "P"))
+        loop.run()
+        #expect(bus.screen.rootOriginY < moved, "a bigger gap: the root goes further up")
+    }
+
+    @Test("a gap that is negative or not finite is not applied, and a warning says so")
+    func badGapsRefused() {
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop)
+        var warnings: [Diagnostic] = []
+        let token = bus.observe(.diagnostic) { warnings.append($0.payload) }
+        bus.post(.scene, CannedScreens.login(on: .iPhoneX))
+        for gap in [-1, Double.nan, .infinity] {
+            bus.post(.viewSettings, ViewSettings(view: "password", keyboardDistance: gap, avoidsKeyboard: false), origin: .derived(by: "P"))
+        }
+        #expect(bus.screen.view("password")?.keyboardDistance == nil)
+        #expect(bus.screen.view("password")?.avoidsKeyboard == true)
+        #expect(warnings.count == 3)
+        #expect(warnings.allSatisfy { $0.failure == .notApplied && $0.message.contains("is not a gap") }, "\(warnings)")
+        token.cancel()
+    }
+
+    @Test("a decision the model refuses is no decision: another plugin's valid one after it is no conflict")
+    func refusedDecisionIsNoConflict() {
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop)
+        var conflicts: [Diagnostic] = []
+        let token = bus.observe(.diagnostic) { if $0.payload.failure == .conflictingDecisions { conflicts.append($0.payload) } }
+        bus.post(.scene, CannedScreens.signUp(on: .iPhoneX))
+        bus.post(.focusChange, FocusChange(from: nil, to: "signUpButton"), origin: .derived(by: "A"))
+        bus.post(.focusChange, FocusChange(from: nil, to: "email"), origin: .derived(by: "B"))
+        bus.post(.focusChange, FocusChange(from: "email", to: "password"), origin: .derived(by: "C"))
+        #expect(conflicts.count == 1, "B then C is one; A's refused one is none: \(conflicts)")
+        #expect(conflicts.first?.metadata["first"] == "B")
+        #expect(conflicts.first?.metadata["target"] == "firstResponder")
+        #expect(conflicts.first?.views == ["email", "password"])
+        token.cancel()
     }
 }

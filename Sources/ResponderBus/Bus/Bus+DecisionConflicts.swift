@@ -95,9 +95,6 @@ struct ScrollValue: Equatable {
 
 /// The plugins' decisions of the current loop turn, one slot per target.
 struct DecisionLedger {
-    /// The turn of the last decision: ``VirtualTimeLoop/turnsEnded`` on the virtual-time loop,
-    /// ``endedTurns`` on another loop.
-    var turn: UInt64 = .max
     /// On a loop that does not count its turns, the turns ended, counted by the bus's end-of-turn
     /// check, which the bus schedules on the first decision of a turn.
     var endedTurns: UInt64 = 0
@@ -114,11 +111,9 @@ extension Bus {
     /// naming both plugins, the views and the values.
     func noteDecision(_ builtin: BuiltinEvent, _ change: ModelChange, by plugin: String) {
         let turn = virtualTimeLoop?.turnsEnded ?? state.decisionLedger.endedTurns
-        if state.decisionLedger.turn != turn {
-            state.decisionLedger.turn = turn
-            // Another loop than the virtual-time one: the end-of-turn check ends the turn, after its last decision.
-            if virtualTimeLoop == nil, state.turnWatch.noteActivity() { scheduleTurnCheck(pass: 0, seen: state.turnWatch.activity) }
-        }
+        // Another loop than the virtual-time one: the end-of-turn check ends the turn, after its last
+        // decision (each one counts as activity, so that the check waits for the turn's later work).
+        if virtualTimeLoop == nil, state.turnWatch.noteActivity() { scheduleTurnCheck(pass: 0, seen: state.turnWatch.activity) }
         switch (builtin, change) {
         case (.viewShift, .shift(let shift)):
             guard let (first, old, back) = state.decisionLedger.root.note(shift.originY, current: screen.rootOriginY, by: plugin, turn: turn)
@@ -127,12 +122,15 @@ extension Bus {
                 DecisionConflict(
                     target: .root, first: first, firstValue: .originY(old), second: plugin, secondValue: .originY(shift.originY), setsBack: back))
         case (.scroll, .scroll(let change)):
-            guard let node = screen.view(change.view) else { return }
+            // Only what the model will apply: a scroll of a view that is not a scroll view is not a decision.
+            guard let node = screen.view(change.view), node.kind == .scrollView else { return }
             let value = ScrollValue(offsetY: change.contentOffsetY, bottomInset: change.bottomInset)
             let current = ScrollValue(offsetY: node.contentOffset.y, bottomInset: node.contentInset.bottom)
             let index =
                 state.decisionLedger.scrolls.firstIndex { $0.view == change.view }
                 ?? {
+                    // Slots of earlier turns are of no use: dropped, so the list stays as short as a turn's.
+                    state.decisionLedger.scrolls.removeAll { $0.slot.turn != turn }
                     state.decisionLedger.scrolls.append((change.view, DecisionSlot(ScrollValue(offsetY: 0, bottomInset: 0))))
                     return state.decisionLedger.scrolls.count - 1
                 }()
@@ -144,6 +142,8 @@ extension Bus {
                     second: plugin,
                     secondValue: .scroll(offsetY: value.offsetY, bottomInset: value.bottomInset), setsBack: back))
         case (.focusChange, .focus(let change)):
+            // Only what the model will apply: a focus change to a view that cannot be first responder is not one.
+            if let to = change.to, screen.kindOfView(to)?.isTextInput != true { return }
             noteResponder(change.to, by: plugin, turn: turn)
         case (.resign, .resign(let info)):
             if screen.firstResponder?.id == info.view { noteResponder(nil, by: plugin, turn: turn) }

@@ -67,10 +67,16 @@ public struct ResignInfo: Hashable, Sendable {
 /// The payload of ``EventName/viewSettings``: a view's keyboard settings, as a plugin decides them
 /// (IQKeyboardManager's per-field `keyboardDistanceFromTextField` and per-view enable).
 ///
-/// The screen model applies it like the other decisions: ``ViewNode/keyboardDistance`` and
-/// ``ViewNode/avoidsKeyboard`` take its values, a recording keeps it, `--verify` compares it, and
-/// every plugin after the one that posts it reads the new settings. It gives both settings, not a
-/// change to one: a view it names ends with exactly these.
+/// The screen model applies it like the other decisions, when it is delivered: after the event the
+/// plugin posted it from has reached every plugin, ``ViewNode/keyboardDistance`` and
+/// ``ViewNode/avoidsKeyboard`` take its values, and every plugin that observes `viewSettings` sees
+/// them (`KeyboardAvoidance` decides again). A recording keeps it and `--verify` compares it. Post
+/// it before avoidance decides for the view — when the scene arrives, from a plugin placed before
+/// `KeyboardAvoidance` — so that avoidance moves once.
+///
+/// It gives both settings, not a change to one: a view it names ends with exactly these, and when
+/// two plugins set one view, the later one wins. A gap that is negative or not finite is not
+/// applied (a warning ``EventName/diagnostic`` by `"screen"` says so).
 public struct ViewSettings: Hashable, Sendable {
     /// The view.
     public var view: ViewID

@@ -319,9 +319,12 @@ public final class Screen {
     /// Applies a derived `viewSettings` record: the view's ``ViewNode/keyboardDistance`` and
     /// ``ViewNode/avoidsKeyboard``.
     ///
-    /// - Throws: ``ScreenError/Code/unknownView`` when there is no such view.
+    /// - Throws: ``ScreenError/Code/unknownView`` when there is no such view;
+    ///   ``ScreenError/Code/invalidSetting`` when the gap is negative or not finite (the view is
+    ///   then unchanged).
     package func applySettings(_ settings: ViewSettings) throws(ScreenError) {
         guard let node = index[settings.view] else { throw .unknownView(settings.view) }
+        if let gap = settings.keyboardDistance, !(gap.isFinite && gap >= 0) { throw .invalidGap(settings.view, gap: gap) }
         node.keyboardDistance = settings.keyboardDistance
         node.avoidsKeyboard = settings.avoidsKeyboard
         changed()

@@ -15,6 +15,7 @@ public struct ScreenError: Error, CustomStringConvertible, Sendable, Hashable {
             case unknownView
             case notATextInput
             case notAScrollView
+            case invalidSetting
         }
 
         private var value: Value
@@ -29,6 +30,8 @@ public struct ScreenError: Error, CustomStringConvertible, Sendable, Hashable {
         public static let notATextInput = Code(.notATextInput)
         /// The view cannot be scrolled: it is not a scroll view.
         public static let notAScrollView = Code(.notAScrollView)
+        /// A view setting is out of range: a negative or non-finite keyboard gap.
+        public static let invalidSetting = Code(.invalidSetting)
 
         /// The code's name, such as `unknownView`.
         public var description: String { value.rawValue }
@@ -84,6 +87,15 @@ public struct ScreenError: Error, CustomStringConvertible, Sendable, Hashable {
             view: view,
             message:
                 "view \"\(view)\" is a \(kind.rawValue), not a scrollView, so it cannot be scrolled; name a scrollView"
+        )
+    }
+
+    /// A `viewSettings` for `view` gives a keyboard gap of `gap`, which is not 0 points or more.
+    public static func invalidGap(_ view: ViewID, gap: Double) -> ScreenError {
+        ScreenError(
+            code: .invalidSetting,
+            view: view,
+            message: "the keyboardDistance \(gap) for view \"\(view)\" is not a gap; give 0 points or more, or nil for avoidance's default"
         )
     }
 
