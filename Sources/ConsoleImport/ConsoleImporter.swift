@@ -13,7 +13,7 @@ import ResponderBus
 /// - bare `userInfo = {…}` / NSDictionary dumps, values quoted (`"NSRect: {{0, 352}, {320, 216}}"`)
 ///   or not, keys in any order, with or without their braces;
 /// - Swift `name = …, object = nil, userInfo = Optional([AnyHashable("…"): …])` and Swift
-///   dictionaries with `AnyHashable("…")`, `AnyHashable(\"…\")` or plain string keys;
+///   dictionaries with `AnyHashable("…")`, `AnyHashable(\"…\")`, unwrapped `("…")` or plain string keys;
 /// - a line that labels a keyboard frame (`keyboardSize (0.0, 768.0, 1024.0, 398.0)`), taken as
 ///   the end frame (the begin frame when the label says `begin`);
 /// - a list of notification names, one per line (each is an event with no userInfo, unless a

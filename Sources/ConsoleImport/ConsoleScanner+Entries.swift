@@ -35,6 +35,10 @@ extension ConsoleScanner {
         } else if key != .ignored, block?.keys.contains(key) == true {
             endBlock(.repeatedKey)
             startBlock(line: keyLine, column: keyColumn, inheritContainer: false)
+            report(
+                .repeatedKey, line: keyLine, column: keyColumn,
+                "\(key.displayName) again, with no notification name before it: the entries from here on are read as another notification (\(defaultEvent.rawValue), the default); two userInfos printed together, such as a show and then a hide? Put each notification's name before its userInfo, or pass --event"
+            )
         }
         block?.keys.insert(key)
         lineHasEntry = true

@@ -305,7 +305,23 @@ struct ConsoleScanner {
             case UInt8(ascii: "*") where matches("*/", at: pos):
                 terminator()
                 pos += 2
-            case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "("):
+            case UInt8(ascii: "("):
+                // `("UIKeyboardFrameEndUserInfoKey"): …`: a Swift userInfo key printed without its
+                // `AnyHashable` wrapper, as some Swift versions print `[AnyHashable: Any]`.
+                if let (key, after) = readAnyHashableKey(from: pos) {
+                    if let key {
+                        keyWord(key, start: pos, end: after)
+                        continue
+                    } else if block != nil, let separatorEnd = readSeparator(from: after) {
+                        let start = pos
+                        pos = separatorEnd
+                        readEntry(key: .ignored, keyStart: start)
+                        continue
+                    }
+                }
+                openBracket(c)
+                pos += 1
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
                 openBracket(c)
                 pos += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ")"):

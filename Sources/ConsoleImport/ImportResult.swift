@@ -54,6 +54,10 @@ public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
         /// notification is imported as it is; the problem says where, so that a later `--check`
         /// finding is not a surprise.
         case implausibleKeyboardFrame
+        /// A userInfo names a key again with nothing between (two userInfos printed together, a
+        /// show then a hide): the entries from the repeat on are read as another notification, of
+        /// the default name.
+        case repeatedKey
         /// An NSLog timestamp earlier than the one before it; the dump order is kept and the time
         /// is held at the previous one.
         case timeWentBack
