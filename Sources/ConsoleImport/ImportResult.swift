@@ -58,6 +58,10 @@ public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
         /// show then a hide): the entries from the repeat on are read as another notification, of
         /// the default name.
         case repeatedKey
+        /// A later dump of the window in force shares fewer than half of its views with the screen
+        /// in force: another screen shown in the window, imported as a new `scene` where it was
+        /// printed (said, as the first responder and the earlier screen's views are gone with it).
+        case anotherScreen
         /// An NSLog timestamp earlier than the one before it; the dump order is kept and the time
         /// is held at the previous one.
         case timeWentBack

@@ -13,6 +13,8 @@ struct PlacedScene {
 ///
 /// - The first scene is the screen from the start (`t = 0`), wherever its dump was printed: the
 ///   notifications are about it.
+/// - A later dump of the same window that shares fewer than half of its views with the scene in
+///   force shows another screen in it: a new `scene` where it was printed, said.
 /// - A later dump of the same screen (its root is a view of the scene in force: the whole window
 ///   again, one subtree, or one view printed alone, as `po view` or Cycript's `rp()` print it) adds
 ///   what moved: a `setFrame` for each view whose frame changed. Views it adds, or, when it dumps
@@ -50,7 +52,18 @@ struct SessionAssembler {
             while nextScene < scenes.count, line.map({ scenes[nextScene].line < $0 }) ?? true {
                 let placed = scenes[nextScene]
                 nextScene += 1
-                if current.id(ofAddress: placed.scene.rootAddress) != nil {
+                if let shared = Self.sharedViews(ifAnotherScreen: placed.scene, than: current) {
+                    // The window again, but most of its views are new: another screen in it (a login
+                    // screen, then the home screen), not changes to the one in force.
+                    problems.append(
+                        ImportProblem(
+                            kind: .anotherScreen, line: placed.line,
+                            message:
+                                "this dump of the window shares \(shared) of its \(placed.scene.viewsByAddress.count) printed views with the screen in force: another screen, read as a new scene"
+                        ))
+                    records.append(LogRecord(t: lastT, event: .scene(SceneInfo(root: placed.scene.root))))
+                    current = placed.scene
+                } else if current.id(ofAddress: placed.scene.rootAddress) != nil {
                     applyChanges(from: current, to: placed, at: lastT)
                 } else if placed.scene.viewCount < 2 {
                     problems.append(
@@ -95,6 +108,15 @@ struct SessionAssembler {
     }
 
     /// The frames a later dump of the same screen shows moved, as `setFrame` records.
+    /// How many printed views `later` shares with `current`, when it is a dump of the same window
+    /// (the same root) that shares fewer than half of them: another screen shown in that window;
+    /// `nil` otherwise.
+    static func sharedViews(ifAnotherScreen later: SceneBuilder.Scene, than current: SceneBuilder.Scene) -> Int? {
+        guard later.rootAddress == current.rootAddress, later.viewsByAddress.count > 2 else { return nil }
+        let shared = later.viewsByAddress.keys.count { current.viewsByAddress[$0] != nil }
+        return shared * 2 < later.viewsByAddress.count ? shared : nil
+    }
+
     private mutating func applyChanges(from current: SceneBuilder.Scene, to later: PlacedScene, at t: Double) {
         var added = 0
         for (address, view) in later.scene.viewsByAddress.sorted(by: { $0.key < $1.key }) {
