@@ -12,11 +12,18 @@ final class FollowedFile {
     let descriptor: Int32
     private let device: UInt64
     private let inode: UInt64
+    /// Whether it is a named pipe (FIFO): read as its writers write, never truncated, and opened
+    /// without waiting for a writer.
+    let isPipe: Bool
 
     /// Opens `path`; `nil` when there is nothing there (yet).
     init?(path: String) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        var named = stat()
+        let isPipe = stat(path, &named) == 0 && (named.st_mode & S_IFMT) == S_IFIFO
+        // A FIFO opened for reading without O_NONBLOCK waits for a writer, on the loop's thread.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (isPipe ? O_NONBLOCK : 0))
         guard descriptor >= 0 else { return nil }
+        self.isPipe = isPipe
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else {
             close(descriptor)
@@ -49,12 +56,17 @@ final class FollowedFile {
         guard stat(path, &named) == 0 else { return .deleted }
         if UInt64(named.st_dev) != device || UInt64(named.st_ino) != inode { return .replaced }
         var opened = stat()
-        if fstat(descriptor, &opened) == 0, Int(opened.st_size) < consumed { return .truncated }
+        if !isPipe, fstat(descriptor, &opened) == 0, Int(opened.st_size) < consumed { return .truncated }
         return .none
     }
 
     /// Whether the file's first line is complete (a header can be read), or too long to wait for.
+    /// A FIFO cannot be read ahead of its reader: it is ready once its writer has written something.
     func hasFirstLine() -> Bool {
+        if isPipe {
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            return poll(&ready, 1, 0) > 0 && ready.revents & Int16(POLLIN) != 0
+        }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var offset = 0
         while offset < 1 << 20 {

@@ -19,7 +19,9 @@ struct ReplayCommand: ParsableCommand {
             Replays on a virtual-time loop as fast as possible (or, with --realtime, on the libuv loop at \
             the recorded pace). Prints a timeline: each event at its time, and under it what each plugin \
             derived. Lines that cannot be read are reported on standard error with their line and column, \
-            skipped and counted (with --strict: the replay stops, exit 65).
+            skipped and counted (with --strict: the replay stops, exit 65). From a pipe (-), each \
+            record is decided as it arrives and what it printed is flushed at the end of its turn, so \
+            that a program still writing the log into the pipe is replayed live.
 
             Examples:
               responder-bus replay session.jsonl
@@ -61,7 +63,7 @@ struct ReplayCommand: ParsableCommand {
 
     @Flag(
         help:
-            "Keep reading as the file grows, by name like tail -F (waits for the file and its header; a truncated or rotated log starts a new session), until interrupted. Implies --realtime."
+            "Keep reading as the file grows, by name like tail -F (waits for the file and its header; a truncated or rotated log starts a new session; a named pipe is read as its writers write), until interrupted. Implies --realtime."
     )
     var follow = false
 

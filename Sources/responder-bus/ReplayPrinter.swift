@@ -34,6 +34,10 @@ final class ReplayPrinter {
     /// In live modes (`--follow`, `--realtime`), what was written is flushed at the end of every
     /// loop turn, on this loop; otherwise output is written in 64 KiB blocks.
     private var liveLoop: (any BusLoop)?
+    /// Whether the input is a stream that does not end by itself (a pipe, standard input from a
+    /// program still writing): its records are decided as they arrive, and what they print is
+    /// flushed at the end of each turn of the session's own loop.
+    private var streamsInput = false
     private var flushScheduled = false
     private var recordOutput: Output?
     private var recordFile: OutputFile?
@@ -98,6 +102,7 @@ final class ReplayPrinter {
                 session = try ReplaySession(pipeline: pipeline, header: header, loop: loop, sinks: sinks)
             } else {
                 session = try ReplaySession(pipeline: pipeline, header: header, sinks: sinks)
+                if streamsInput { liveLoop = session.bus.loop }
             }
         } catch {
             complain(error.message)
@@ -190,9 +195,12 @@ final class ReplayPrinter {
 
     func runVirtual(_ reader: LogReader, header: LogHeader) throws -> Outcome {
         let progress = Progress(totalBytes: reader.totalBytes)
+        // A pipe: each record is read as it is written (one at a time), so its decisions are
+        // printed then, flushed at the end of its turn, not when the input ends.
+        streamsInput = reader.totalBytes == nil
         let session = try startSession(header: header, on: nil, progress: progress)
         // As fast as possible: encoding and writing what is printed overlaps with the replay.
-        output.writeInBackground()
+        if !streamsInput { output.writeInBackground() }
         let summary = session.replay(reader, strict: command.strict)
         progress.finish()
         endSession(session, summary: summary)

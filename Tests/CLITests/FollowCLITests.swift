@@ -44,14 +44,14 @@ private final class LiveRun: @unchecked Sendable {
     private var out = Data()
     private var err = Data()
 
-    init(_ arguments: [String]) throws {
+    init(_ arguments: [String], input: Pipe? = nil) throws {
         process.executableURL = CLI.binary
         process.arguments = arguments
         let outPipe = Pipe()
         let errPipe = Pipe()
         process.standardOutput = outPipe
         process.standardError = errPipe
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = input ?? FileHandle.nullDevice
         outPipe.fileHandleForReading.readabilityHandler = { [self] handle in
             let data = handle.availableData
             lock.withLock { out.append(data) }
@@ -110,6 +110,41 @@ struct LiveReplayCLITests {
         try Self.append(Self.lines[1..<8], to: path)
         #expect(run.wait { $0.stdout.contains("KeyboardAvoidance: viewShift root to y -23") }, "seen so far: \(run.stdout)")
         #expect(run.stdout.contains("didBeginEditing         'name'"))
+    }
+
+    @Test("replay - from a pipe decides each record as it arrives, while its writer is still writing, and ends with the pipe")
+    func pipeDecidesAsItArrives() throws {
+        let input = Pipe()
+        let run = try LiveRun(["replay", "-"], input: input)
+        defer { _ = run.stop() }
+        let writer = input.fileHandleForWriting
+        try writer.write(contentsOf: Data((Self.lines[0..<8].joined(separator: "\n") + "\n").utf8))
+        // The writer has not finished (nor closed the pipe): the last record's turn is decided now.
+        #expect(run.wait { $0.stdout.contains("KeyboardAvoidance: viewShift root to y -23") }, "seen so far: \(run.stdout)")
+        #expect(!run.stdout.contains("events,"), "no summary before the input ends")
+        try writer.write(contentsOf: Data((Self.lines[8...].joined(separator: "\n") + "\n").utf8))
+        try writer.close()
+        run.process.waitUntilExit()
+        usleep(100_000)
+        #expect(run.process.terminationStatus == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("43 events, 10 derived"), "\(run.stdout)")
+    }
+
+    @Test("--follow on a named pipe (FIFO) replays what its writer writes")
+    func followsFIFO() throws {
+        let folder = URL(fileURLWithPath: try CLI.temporaryFile("")).deletingLastPathComponent().path
+        let path = folder + "/live-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).fifo"
+        try #require(mkfifo(path, 0o600) == 0, "mkfifo: \(String(cString: strerror(errno)))")
+        defer { unlink(path) }
+        let run = try LiveRun(["replay", path, "--follow"])
+        // Opening for writing waits for the reader: the follower opens it without waiting for a writer.
+        let writer = try #require(FileHandle(forWritingAtPath: path))
+        try writer.write(contentsOf: Data((Self.lines[0..<8].joined(separator: "\n") + "\n").utf8))
+        #expect(run.wait { $0.stdout.contains("KeyboardAvoidance: viewShift root to y -23") }, "seen so far: \(run.stdout) \(run.stderr)")
+        #expect(run.stdout.contains("didBeginEditing         'name'"))
+        try writer.close()
+        #expect(run.stop() == 0)
+        #expect(!run.stderr.contains("truncated"), "\(run.stderr)")
     }
 
     @Test("--follow waits for a log that is not there yet, then for its header, and replays it")

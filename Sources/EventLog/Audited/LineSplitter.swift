@@ -172,6 +172,16 @@ struct LineSplitter {
         case failed(Int32)
     }
 
+    /// Whether the next line can be had without waiting: a whole line is read already, the input
+    /// is in memory or has ended, or its descriptor has bytes (or its end) ready now. A pipe whose
+    /// writer has written nothing more is not ready; a regular file always is.
+    func hasLineReady() -> Bool {
+        guard !ended, !reachedEnd, case .file(let descriptor, _) = source else { return true }
+        if chunkStart < chunkEnd, chunk[chunkStart..<chunkEnd].contains(UInt8(ascii: "\n")) { return true }
+        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&ready, 1, 0) != 0
+    }
+
     /// Reads the next chunk.
     private mutating func fill() -> Fill {
         guard !reachedEnd, case .file(let descriptor, _) = source else { return .end }

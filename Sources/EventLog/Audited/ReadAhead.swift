@@ -42,6 +42,12 @@ final class ReadAhead: @unchecked Sendable {
         }
     }
 
+    /// Whether ``next()`` would not wait for a writer: always, but for a stream read on the caller's
+    /// thread (a pipe), whose writer may not have written the next line yet.
+    var hasBatchReady: Bool {
+        threaded || reader.totalBytes != nil || reader.hasLineReady
+    }
+
     /// The next batch, waiting for the reader thread if need be; `nil` at the end of the input.
     func next() -> Batch? {
         threaded ? channel.take() : readBatch()

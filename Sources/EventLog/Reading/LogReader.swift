@@ -44,6 +44,10 @@ public final class LogReader {
 
     /// How many bytes have been consumed so far.
     public var bytesConsumed: Int { state.lines.bytesConsumed }
+    /// Whether the next line can be read without waiting for its writer (see
+    /// `LineSplitter.hasLineReady()`): what a replay of a pipe asks before it waits, so that it
+    /// ends the turn in hand first.
+    var hasLineReady: Bool { state.lines.hasLineReady() }
     /// The number of the last line read.
     public var lineNumber: Int { state.lines.lineNumber }
     /// Whether the input may still grow (`tail -f`): at its current end, ``next()`` returns `nil`

@@ -84,6 +84,12 @@ struct TurnCursor {
                 count += 1
                 if stopped { return }
             }
+            // A pipe whose writer has not written the next line yet: the turn in hand ends here,
+            // rather than after a wait for a line that may share its time.
+            guard source.hasBatchReady else {
+                self.batch = nil
+                return
+            }
             self.batch = source.next()
         }
     }
