@@ -33,7 +33,7 @@ package enum DescriptorIO {
         if let sizeHint, sizeHint > 0 { bytes.reserveCapacity(min(sizeHint, maximumSize) + 1) }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            let count = readChunk(descriptor, into: &chunk)
             if count < 0 {
                 if errno == EINTR { continue }
                 return .failure(.error(errno))
@@ -42,6 +42,24 @@ package enum DescriptorIO {
             bytes.append(contentsOf: chunk[0..<count])
             if bytes.count > maximumSize { return .failure(.tooLarge) }
         }
+    }
+
+    /// What `descriptor` (non-blocking) has now: read until it would block or ends, again after an
+    /// interruption; empty when nothing was there.
+    package static func readAvailable(_ descriptor: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = readChunk(descriptor, into: &chunk)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// One `read(2)` into `chunk`: its result.
+    private static func readChunk(_ descriptor: Int32, into chunk: inout [UInt8]) -> Int {
+        chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
     }
 
     /// Why ``readAll(_:sizeHint:maximumSize:)`` stopped.

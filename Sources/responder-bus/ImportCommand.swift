@@ -33,6 +33,7 @@ struct ImportCommand: ParsableCommand {
               responder-bus import userinfo.txt --event keyboardWillShow
               responder-bus import console.txt --scene hierarchy.txt --focus UITextField@0x7f9a1c40b3a0
               responder-bus import console.txt --kind MyApp.NoteBox=textView -o session.jsonl
+              responder-bus import console.txt --follow | responder-bus replay -
             """
     )
 
@@ -65,7 +66,17 @@ struct ImportCommand: ParsableCommand {
             valueName: "CLASS=KIND"))
     var kinds: [String] = []
 
+    @Flag(
+        help:
+            "Follow the console by name as it grows, like tail -F, and write each event to standard output as it is found, until interrupted (pipe it into replay -)."
+    )
+    var follow = false
+
     func validate() throws {
+        if follow {
+            if dump == "-" { throw ValidationError("--follow needs a console file to follow, not standard input") }
+            if output != nil { throw ValidationError("--follow writes to standard output, for replay - to read as it goes; redirect it with >") }
+        }
         if let screen, Self.parseScreen(screen) == nil {
             throw ValidationError("--screen \(screen): expected WIDTHxHEIGHT in points, such as 375x812")
         }
@@ -103,7 +114,6 @@ struct ImportCommand: ParsableCommand {
             complain(clash)
             throw ExitCode.validationFailure
         }
-        guard let bytes = Self.readAll(dump) else { throw Exit.noInput }
         var options = ConsoleImporter.Options()
         options.screen = screen.flatMap(Self.parseScreen)
         options.defaultEvent = ConsoleImporter.keyboardEvent(named: event) ?? .keyboardWillChangeFrame
@@ -113,6 +123,8 @@ struct ImportCommand: ParsableCommand {
             guard let text = Self.readAll(scene) else { throw Exit.noInput }
             options.sceneText = text
         }
+        if follow { return try follow(options: options) }
+        guard let bytes = Self.readAll(dump) else { throw Exit.noInput }
         // The dump is handed over (blanked in place, not copied), and the log is written record
         // by record: a dump of a million views is a hundred megabytes, its scene line as much.
         let result = ConsoleImporter(options: options).importDump(consume bytes)

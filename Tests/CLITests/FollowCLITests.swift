@@ -130,6 +130,47 @@ struct LiveReplayCLITests {
         #expect(run.stdout.contains("43 events, 10 derived"), "\(run.stdout)")
     }
 
+    /// A console's keyboard notification, NSLog-stamped at `second`.
+    static func consoleShow(_ name: String, second: Int, endY: Int) -> String {
+        """
+        2024-05-01 12:00:\(second < 10 ? "0" : "")\(second).000 App[1:2] \(name) userInfo: {
+            UIKeyboardFrameEndUserInfoKey = "NSRect: {{0, \(endY)}, {375, 291}}";
+            UIKeyboardAnimationDurationUserInfoKey = "0.25";
+        }
+
+        """
+    }
+
+    @Test(
+        "import --follow writes each event as it is found, flushed, holding back a userInfo not yet whole; a truncated console is read again, its times going on"
+    )
+    func importFollows() throws {
+        let path = try CLI.temporaryFile("")
+        let run = try LiveRun(["import", path, "--follow", "--screen", "375x812"])
+        defer { _ = run.stop() }
+        try Self.append(ArraySlice([Self.consoleShow("UIKeyboardWillShowNotification", second: 0, endY: 521)]), to: path)
+        #expect(run.wait { $0.stdout.contains(#""event":"keyboardWillShow""#) }, "seen so far: \(run.stdout) \(run.stderr)")
+        #expect(run.stdout.hasPrefix(#"{"format":"responder-bus-log","screen":{"height":812,"width":375}"#))
+        // Half a userInfo: nothing yet; the rest: the event.
+        let hide = Self.consoleShow("UIKeyboardWillHideNotification", second: 2, endY: 812).split(separator: "\n").map(String.init)
+        try Self.append(hide[0..<2], to: path)
+        usleep(600_000)
+        #expect(!run.stdout.contains("keyboardWillHide"), "a userInfo cut at the end waits: \(run.stdout)")
+        try Self.append(hide[2...], to: path)
+        #expect(run.wait { $0.stdout.contains(#""event":"keyboardWillHide""#) }, "\(run.stdout)")
+        #expect(run.stdout.contains(#""t":2"#))
+        // Truncated and written anew: said, and its events come after those written.
+        try Data(Self.consoleShow("UIKeyboardWillShowNotification", second: 0, endY: 400).utf8).write(to: URL(fileURLWithPath: path))
+        #expect(run.wait { $0.stdout.contains(#""end":[0,400,375,291]"#) }, "\(run.stdout) \(run.stderr)")
+        #expect(run.stderr.contains("was truncated"), "\(run.stderr)")
+        #expect(run.stop() == 0)
+        let times = run.stdout.split(separator: "\n").compactMap { line -> Double? in
+            guard let range = line.range(of: #""t":"#) else { return nil }
+            return Double(line[range.upperBound...].prefix { $0.isNumber || $0 == "." })
+        }
+        #expect(times == times.sorted(), "times never go back: \(times)")
+    }
+
     @Test("--follow on a named pipe (FIFO) replays what its writer writes")
     func followsFIFO() throws {
         let folder = URL(fileURLWithPath: try CLI.temporaryFile("")).deletingLastPathComponent().path
