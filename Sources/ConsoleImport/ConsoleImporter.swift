@@ -33,7 +33,9 @@ import ResponderBus
 /// `FrameChangedByUserInteraction` and unknown keys are read past.
 ///
 /// ## Times
-/// When the dump has NSLog timestamps, an event's `t` is its line's timestamp (or the last one
+/// When the dump has timestamps (NSLog's `2012-01-19 13:05:48.782`, the unified log's
+/// `2024-05-01 12:00:00.123456+0200`, syslog's and idevicesyslog's `May  1 12:00:04`, which has no
+/// year), an event's `t` is its line's timestamp (or the last one
 /// before it) minus the first event's, to the microsecond; otherwise events are 0.1 s apart, in
 /// dump order, from 0. Times never go backwards (see ``ImportProblem/Kind/timeWentBack``).
 ///

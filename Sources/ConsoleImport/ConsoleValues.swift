@@ -159,10 +159,18 @@ enum NSLogTimestamp {
             i += 1
             return true
         }
-        guard let year = digits(4), expect("-"), let month = digits(2), expect("-"), let day = digits(2),
-            expect(" T"), let hour = digits(2), expect(":"), let minute = digits(2), expect(":"),
-            let second = digits(2)
-        else { return nil }
+        let year: Int
+        let month: Int
+        let day: Int
+        if let (syslogMonth, syslogDay, after) = syslogDate(bytes, at: start, lineEnd: lineEnd) {
+            // syslog's and idevicesyslog's `May  1 12:00:04`: no year, which only relative times need.
+            (year, month, day) = (2000, syslogMonth, syslogDay)
+            i = after
+        } else {
+            guard let y = digits(4), expect("-"), let m = digits(2), expect("-"), let d = digits(2), expect(" T") else { return nil }
+            (year, month, day) = (y, m, d)
+        }
+        guard let hour = digits(2), expect(":"), let minute = digits(2), expect(":"), let second = digits(2) else { return nil }
         guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
         var micros: Int64 = 0
         if i < lineEnd, bytes[i] == UInt8(ascii: ".") || bytes[i] == UInt8(ascii: ",") {
@@ -215,6 +223,28 @@ enum NSLogTimestamp {
             }
         }
         return (total, j)
+    }
+
+    private static let monthNames: [[UInt8]] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        .map { Array($0.utf8) }
+
+    /// A syslog date at `start` (`May  1 ` or `May 01 `: a month's English abbreviation, a day of
+    /// one or two digits): the month, the day and the index of the hour that follows.
+    private static func syslogDate(_ bytes: [UInt8], at start: Int, lineEnd: Int) -> (month: Int, day: Int, next: Int)? {
+        guard start + 6 < lineEnd, let month = monthNames.firstIndex(where: { bytes[start..<start + 3].elementsEqual($0) }),
+            bytes[start + 3] == UInt8(ascii: " ")
+        else { return nil }
+        var i = start + 4
+        if bytes[i] == UInt8(ascii: " ") { i += 1 }
+        var day = 0
+        var count = 0
+        while i < lineEnd, ConsoleValues.isDigit(bytes[i]), count < 2 {
+            day = day * 10 + Int(bytes[i] - 48)
+            i += 1
+            count += 1
+        }
+        guard count > 0, (1...31).contains(day), i < lineEnd, bytes[i] == UInt8(ascii: " ") else { return nil }
+        return (month + 1, day, i + 1)
     }
 
     /// Days since 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's algorithm).

@@ -16,7 +16,7 @@ struct ImportCommand: ParsableCommand {
         discussion: """
             Finds the keyboard notifications (and text field / text view begin and end editing) in \
             print(notification) output, NSLog lines, po and userInfo dumps, with whatever surrounds them, \
-            and writes a v1 log. Times come from NSLog timestamps when present. The screen comes from \
+            and writes a v1 log. Times come from the lines' timestamps when present (NSLog's, the unified log's, syslog's). The screen comes from \
             --screen, or is inferred from docked keyboard frames or a dumped window; the header says \
             which. What cannot be read is reported with its line on standard error, then a summary of \
             what was found; a dump with nothing importable exits 65.
