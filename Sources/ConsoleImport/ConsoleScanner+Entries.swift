@@ -177,7 +177,7 @@ extension ConsoleScanner {
             let closer = finished.container.map { closing(for: $0.opener.byte) }.map { " (no closing `\(String(UnicodeScalar($0)))`)" } ?? ""
             let whereCut: String
             switch reason {
-            case .endOfInput: whereCut = "is cut off at the end of the input\(closer)"
+            case .endOfInput: whereCut = Self.cutAtEndOfInput + closer
             case .timestamp: whereCut = "is cut off by the next log line\(closer)"
             case .newNotification: whereCut = "is cut off by the next notification\(closer)"
             default: whereCut = "is cut off\(closer); the text after it is not part of it"

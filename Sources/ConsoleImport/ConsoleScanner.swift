@@ -58,6 +58,9 @@ struct ConsoleScanner {
 
     /// What was found, and what could not be read (read by ``ConsoleImporter`` after ``run()``).
     var notifications: [ScannedNotification] = []
+    /// How a problem says that a userInfo is cut off at the end of the text (`GrowingImport` holds
+    /// back the notification made of its whole keys until the rest arrives).
+    static let cutAtEndOfInput = "is cut off at the end of the input"
     /// Where the end frame of the userInfo read last (`keyboardInfo(of:what:)`) was printed.
     var lastEndFrameAt: (line: Int, column: Int)?
     var problems: [ImportProblem] = []

@@ -13,30 +13,20 @@ import ResponderBusUV
 /// to standard output as it is found, flushed line by line, so that `replay -` downstream decides
 /// it at once.
 ///
-/// - The growing text is imported again whenever it has grown and then stayed still for a moment
-///   (a dump is printed in one burst), or at least once a second while it keeps growing; the
-///   records past those already written are written. A userInfo cut off at the current end of the
-///   text is held back until it is whole; a partial last line is not read yet.
-/// - The header is written once the screen is known: `--screen`, or the first docked keyboard
-///   frame or dumped window.
-/// - A truncated or replaced console (rotation) is read again from its start, its events after
-///   those written (times go on from the last one written); a deleted one is waited for. Each is
-///   said on standard error.
+/// - The library's ``GrowingImport`` decides what to write: it is given what was appended and taken
+///   from whenever the text has grown and then stayed still for a moment (a dump is printed in one
+///   burst), or at least once a second while it keeps growing.
+/// - A truncated or replaced console (rotation) is read again from its start (``GrowingImport/restart()``);
+///   a deleted one is waited for. Each is said on standard error.
 /// - SIGINT or SIGTERM ends it: exit 0.
 final class ImportFollower {
     private let path: String
-    private let options: ConsoleImporter.Options
+    private var growing: GrowingImport
     private let loop: UVEventLoop
     private let out = Output()
     private var descriptor: Int32 = -1
     private var identity: (device: UInt64, inode: UInt64)?
-    private var text: [UInt8] = []
-    /// Records of the current text already written.
-    private var written = 0
-    private var headerWritten = false
-    /// Added to the times of a text read again after a truncation or rotation.
-    private var timeOffset = 0.0
-    private var lastT = 0.0
+    private var wroteHeader = false
     private var lastGrowth: Duration = .zero
     private var lastImport: Duration = .zero
     private var importedCount = -1
@@ -46,7 +36,7 @@ final class ImportFollower {
 
     init(path: String, options: ConsoleImporter.Options, loop: UVEventLoop, finished: @escaping () -> Void) {
         self.path = path
-        self.options = options
+        growing = GrowingImport(options: options)
         self.loop = loop
         self.finished = finished
     }
@@ -62,6 +52,11 @@ final class ImportFollower {
         done = true
         importNow(final: true)
         out.flush()
+        if !wroteHeader {
+            complain(
+                "\(path): nothing was written: no keyboard notification with a known screen was found (pass --screen WxH when no docked keyboard frame or window shows it)"
+            )
+        }
         if descriptor >= 0 { close(descriptor) }
         finished()
     }
@@ -76,7 +71,7 @@ final class ImportFollower {
         guard !done else { return }
         look()
         let now = loop.now
-        if text.count != importedCount,
+        if growing.byteCount != importedCount,
             now - lastGrowth >= .milliseconds(150) || now - lastImport >= .seconds(1)
         {
             importNow(final: false)
@@ -94,7 +89,7 @@ final class ImportFollower {
         let id = (UInt64(named.st_dev), UInt64(named.st_ino))
         if descriptor >= 0, let identity, identity != id {
             restart("\(path) was replaced by a new file (rotated?): reading the new one from its start, its events after those written")
-        } else if descriptor >= 0, (named.st_mode & S_IFMT) == S_IFREG, Int(named.st_size) < text.count {
+        } else if descriptor >= 0, (named.st_mode & S_IFMT) == S_IFREG, Int(named.st_size) < growing.byteCount {
             restart("\(path) was truncated: reading it from its start again, its events after those written")
         }
         if descriptor < 0 {
@@ -106,7 +101,7 @@ final class ImportFollower {
         }
         let appended = DescriptorIO.readAvailable(descriptor)
         if !appended.isEmpty {
-            text += appended
+            growing.append(appended)
             lastGrowth = loop.now
         }
     }
@@ -116,36 +111,22 @@ final class ImportFollower {
         complain(message)
         if descriptor >= 0 { close(descriptor) }
         descriptor = -1
-        text.removeAll()
-        written = 0
+        growing.restart()
         importedCount = -1
-        timeOffset = lastT
     }
 
-    /// Imports the text up to its last newline and writes the records past those written.
+    /// Writes what is new in the text: the header, the first time, and the events found since.
     private func importNow(final: Bool) {
-        importedCount = text.count
+        importedCount = growing.byteCount
         lastImport = loop.now
-        let end = final ? text.count : (text.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0)
-        guard end > 0 else { return }
-        let result = ConsoleImporter(options: options).importDump(Array(text[0..<end]))
-        if !headerWritten {
-            guard !result.records.isEmpty, result.header.screen.width > 0 else { return }
-            out.line(LogWriter.line(for: result.header))
-            headerWritten = true
-            complain("\(path): writing events as they are found (screen \(result.header.screen), \(result.header.screenSource ?? "given"))")
+        let (header, records) = growing.take(final: final)
+        if let header {
+            wroteHeader = true
+            out.line(LogWriter.line(for: header))
+            complain("\(path): writing events as they are found (screen \(header.screen), \(header.screenSource ?? "given"))")
         }
-        // A userInfo cut off at the current end is not whole yet: the record made of its whole keys
-        // waits (one with no whole key yet makes none).
-        let cutAtEnd = !final && result.problems.contains { $0.kind == .partlyImported && $0.message.contains("end of the input") }
-        let stable = cutAtEnd ? result.records.count - 1 : result.records.count
-        guard stable > written else { return }
-        for var record in result.records[written..<stable] {
-            record.t = max(record.t + timeOffset, lastT)
-            lastT = record.t
-            out.line(record)
-        }
-        written = stable
+        guard header != nil || !records.isEmpty else { return }
+        for record in records { out.line(record) }
         out.flush()
     }
 }

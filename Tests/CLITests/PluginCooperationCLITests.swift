@@ -6,7 +6,11 @@ import Testing
 @Suite("Plugins that cooperate: a per-field gap through the model, loaded and out of process; a wrapped built-in", .serialized)
 struct PluginCooperationCLITests {
     /// The bundled session's moves without the rule, for comparison: one per focus change.
-    static let plainShifts = 7
+    static var plainShifts: Int {
+        // The built-in pipeline alone on the same session: the rule must not add or drop a move.
+        let plain = (try? CLI.run(["replay", CLI.example]))?.stdout ?? ""
+        return shifts(plain).count
+    }
 
     /// The timeline's `viewShift` lines.
     static func shifts(_ stdout: String) -> [Substring] {
@@ -18,7 +22,9 @@ struct PluginCooperationCLITests {
         #expect(replay.status == 0, "\(replay.stderr)")
         #expect(replay.stdout.contains("→ \(rule): viewSettings 'password' gap 40"), "\(replay.stdout)")
         let shifts = shifts(replay.stdout)
-        #expect(shifts.count == plainShifts, "\(shifts)")
+        let plain = plainShifts
+        #expect(plain > 0)
+        #expect(shifts.count == plain, "\(shifts)")
         #expect(shifts.allSatisfy { $0.contains("→ KeyboardAvoidance: viewShift") }, "\(shifts)")
         #expect(replay.stdout.contains("    7.500    → KeyboardAvoidance: viewShift root to y -291 (0.25 s, curve 7)"), "\(replay.stdout)")
         #expect(!replay.stdout.contains("fight over"))

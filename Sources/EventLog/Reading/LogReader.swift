@@ -412,7 +412,9 @@ public final class LogReader {
         case .viewSettings:
             let view = try requireView()
             if let distance = f.keyboardDistance, !(distance.isFinite && distance >= 0) {
-                throw parser.error(.invalidValue, at: 0, "a keyboardDistance of \(distance); a gap is 0 points or more")
+                throw parser.error(
+                    .invalidValue, at: f.keyboardDistanceColumn - 1,
+                    "a keyboardDistance of \(distance); a gap is 0 points or more, or null for the default")
             }
             return .viewSettings(ViewSettings(view: view, keyboardDistance: f.keyboardDistance, avoidsKeyboard: f.avoidsKeyboard ?? true))
         case .diagnostic:

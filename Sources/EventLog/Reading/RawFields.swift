@@ -47,6 +47,7 @@ struct RawFields {
     var level: StringRef?
     var message: StringRef?
     var keyboardDistance: Double?
+    var keyboardDistanceColumn = 1
     var avoidsKeyboard: Bool?
     // Header fields.
     var format: StringRef?

@@ -263,7 +263,9 @@ extension RecordParser {
                 case .name: fields.name = try parseStringRef()
                 case .level: fields.level = try parseStringRef()
                 case .message: fields.message = try parseStringRef()
-                case .keyboardDistance: fields.keyboardDistance = parseNull() ? nil : try parseNumber()
+                case .keyboardDistance:
+                    fields.keyboardDistanceColumn = position + 1
+                    fields.keyboardDistance = parseNull() ? nil : try parseNumber()
                 case .avoidsKeyboard: fields.avoidsKeyboard = try parseBool()
                 case .views:
                     let extras = diagnosticExtras ?? DiagnosticExtras()

@@ -1,0 +1,64 @@
+import ConsoleImport
+import EventLog
+import ResponderBus
+import Testing
+
+/// The library side of `import --follow`: a console given as it is written.
+@Suite("GrowingImport: a console imported as it grows, each event once")
+struct GrowingImportTests {
+    static func userInfo(_ name: String, second: Int, endY: Int) -> String {
+        """
+        2024-05-01 12:00:0\(second).000 App[1:2] \(name) userInfo: {
+            UIKeyboardFrameEndUserInfoKey = "NSRect: {{0, \(endY)}, {375, 291}}";
+            UIKeyboardAnimationDurationUserInfoKey = "0.25";
+        }
+
+        """
+    }
+
+    @Test("the header once the screen is known, each event once, a userInfo cut at the end held back until whole")
+    func asItGrows() throws {
+        var growing = GrowingImport()
+        growing.append(Array("2024-05-01 12:00:00.000 App[1:2] launched\n".utf8))
+        #expect(growing.take().header == nil, "no screen known yet: nothing")
+        growing.append(Array(Self.userInfo("UIKeyboardWillShowNotification", second: 1, endY: 521).utf8))
+        let first = growing.take()
+        let header = try #require(first.header)
+        #expect(header.screen == Size(width: 375, height: 812))
+        #expect(first.records.map(\.event.name) == ["keyboardWillShow"])
+        #expect(growing.take().records.isEmpty, "taken once")
+        let hide = Self.userInfo("UIKeyboardWillHideNotification", second: 3, endY: 812)
+        let lines = hide.split(separator: "\n", omittingEmptySubsequences: false)
+        growing.append(Array((lines[0..<2].joined(separator: "\n") + "\n").utf8))
+        #expect(growing.take().records.isEmpty, "a userInfo cut at the end waits")
+        growing.append(Array((lines[2...].joined(separator: "\n")).utf8))
+        let second = growing.take()
+        #expect(second.header == nil)
+        #expect(second.records.map(\.event.name) == ["keyboardWillHide"])
+        #expect(second.records.first?.t == 2)
+    }
+
+    @Test("after a restart (a truncated console) the new text's events come after those taken, never earlier")
+    func restart() {
+        var growing = GrowingImport()
+        growing.append(
+            Array(
+                (Self.userInfo("UIKeyboardWillShowNotification", second: 1, endY: 521)
+                    + Self.userInfo("UIKeyboardWillHideNotification", second: 4, endY: 812)).utf8))
+        #expect(growing.take().records.map(\.t) == [0, 3])
+        growing.restart()
+        growing.append(Array(Self.userInfo("UIKeyboardWillShowNotification", second: 0, endY: 400).utf8))
+        let again = growing.take()
+        #expect(again.header == nil, "one header")
+        #expect(again.records.map(\.t) == [3])
+        #expect(again.records.count == 1)
+    }
+
+    @Test("the last line without a newline is read only when the text is final")
+    func final() {
+        var growing = GrowingImport(options: .init(screen: Size(width: 375, height: 812)))
+        growing.append(Array("UIKeyboardWillShowNotification userInfo: { UIKeyboardFrameEndUserInfoKey = \"NSRect: {{0, 521}, {375, 291}}\"; }".utf8))
+        #expect(growing.take().records.isEmpty)
+        #expect(growing.take(final: true).records.count == 1)
+    }
+}
