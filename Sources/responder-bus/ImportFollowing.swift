@@ -13,10 +13,10 @@ import ResponderBusUV
 /// to standard output as it is found, flushed line by line, so that `replay -` downstream decides
 /// it at once.
 ///
-/// - The library's ``GrowingImport`` decides what to write: it is given what was appended and taken
+/// - The library's `GrowingImport` decides what to write: it is given what was appended and taken
 ///   from whenever the text has grown and then stayed still for a moment (a dump is printed in one
 ///   burst), or at least once a second while it keeps growing.
-/// - A truncated or replaced console (rotation) is read again from its start (``GrowingImport/restart()``);
+/// - A truncated or replaced console (rotation) is read again from its start (`GrowingImport.restart()`);
 ///   a deleted one is waited for. Each is said on standard error.
 /// - SIGINT or SIGTERM ends it: exit 0.
 final class ImportFollower {

@@ -79,7 +79,8 @@ private final class LiveRun: @unchecked Sendable {
 
     /// Sends `signal` and waits for the end (at most 10 s, then kills it).
     func stop(with signal: Int32 = SIGINT) -> Int32 {
-        kill(process.processIdentifier, signal)
+        // Only while it runs: the id of a process that ended may already be another's.
+        if process.isRunning { kill(process.processIdentifier, signal) }
         let deadline = Date().addingTimeInterval(10)
         while process.isRunning && Date() < deadline { usleep(20_000) }
         if process.isRunning { process.terminate() }
