@@ -62,8 +62,8 @@ marker=$work/.run-start
 touch "$marker"
 
 # Seeds read besides .fuzz/corpus/NAME (never written to): the importer starts from every real
-# console dump and view-hierarchy dump the tests use.
-declare -A fixtures=([reader]="" [importer]="Tests/Fixtures/ios-logs Tests/Fixtures/hierarchy-dumps")
+# console dump, view-hierarchy dump and UI-test dump the tests use.
+declare -A fixtures=([reader]="" [importer]="Tests/Fixtures/ios-logs Tests/Fixtures/hierarchy-dumps Tests/Fixtures/console-shapes")
 
 run_one() { # executable corpus-name
   local exe=$1 name=$2

@@ -129,7 +129,7 @@ public struct ConsoleImporter: Sendable {
         var scenes: [PlacedScene] = []
         var sceneProblems: [ImportProblem] = []
         if let sceneText = options.sceneText {
-            let found = HierarchyReader.read(sceneText, building: &builder)
+            let found = HierarchyReader.readAll(sceneText, building: &builder)
             scenes = found.scenes.map { PlacedScene(line: 0, scene: $0.scene) }
             // The scene's problems are at the scene's lines.
             for var problem in found.problems + builder.problems {
@@ -148,7 +148,7 @@ public struct ConsoleImporter: Sendable {
             }
         }
         let (builtProblems, sceneGuesses) = (builder.problems.count, builder.guessed.count)
-        var hierarchy = HierarchyReader.read(bytes, building: &builder)
+        var hierarchy = HierarchyReader.readAll(bytes, building: &builder)
         scenes += hierarchy.scenes
         hierarchy.scenes = []
         var notificationText = consume bytes
@@ -162,11 +162,16 @@ public struct ConsoleImporter: Sendable {
             scanner.run()
             return (scanner.notifications, scanner.problems, scanner.droppedProblems, scanner.keyMentions.first)
         }(consume notificationText)
-        let (found, droppedProblems, keyMention) = (scanned.0, scanned.2, scanned.3)
+        var (found, droppedProblems, keyMention) = (scanned.0, scanned.2, scanned.3)
         var problems = scanned.1
+        // The screen is inferred from the console's own keyboard frames, not from a dump's picture
+        // of the keyboard (its window says the screen better).
+        let inferredScreen = options.screen == nil ? ScreenInference.infer(from: found) : nil
+        let keyboardsShown = Self.keyboardsShown(by: hierarchy.keyboards, in: &found)
+        hierarchy.keyboards = []
         var summary = ImportSummary()
 
-        problems = sceneProblems + problems + hierarchy.problems + builder.problems.dropFirst(builtProblems)
+        problems = sceneProblems + problems + hierarchy.problems + builder.problems.dropFirst(builtProblems) + keyboardsShown
         for (index, guess) in builder.guessed.enumerated() {
             problems.append(
                 ImportProblem(
@@ -220,7 +225,7 @@ public struct ConsoleImporter: Sendable {
         if let given = options.screen {
             screen = given
             source = "given"
-        } else if let inferred = ScreenInference.infer(from: found) {
+        } else if let inferred = inferredScreen ?? (scenes.contains(where: \.scene.isWindow) ? nil : ScreenInference.infer(from: found)) {
             screen = inferred
             source = "inferred"
         } else if let window = scenes.first(where: { $0.scene.isWindow && $0.scene.root.frame.size.width > 0 && $0.scene.root.frame.size.height > 0 })
@@ -322,6 +327,31 @@ public struct ConsoleImporter: Sendable {
             }
         }
         return finish(header, records, [])
+    }
+
+    /// Where the dumps show the keyboard stands for the keyboard's notifications when the console
+    /// has none: a `keyboardDidShow` ending at its frame, at each dump whose keyboard is not where
+    /// the one before left it. Returns the problems that say so.
+    private static func keyboardsShown(by keyboards: [(line: Int, frame: Rect)], in found: inout [ScannedNotification]) -> [ImportProblem] {
+        guard !keyboards.isEmpty, !found.contains(where: { if case .keyboard = $0.kind { true } else { false } }) else { return [] }
+        var problems: [ImportProblem] = []
+        var shown: [ScannedNotification] = []
+        var previous: Rect?
+        for keyboard in keyboards where keyboard.frame != previous {
+            previous = keyboard.frame
+            shown.append(
+                ScannedNotification(kind: .keyboard(.keyboardDidShow, KeyboardInfo(end: keyboard.frame)), timestamp: nil, line: keyboard.line))
+            let f = keyboard.frame
+            problems.append(
+                ImportProblem(
+                    kind: .keyboardFromDump, line: keyboard.line,
+                    message:
+                        "the console has no keyboard notification, and this dump shows the keyboard at {{\(f.origin.x), \(f.origin.y)}, {\(f.size.width), \(f.size.height)}}: imported as a keyboardDidShow ending there"
+                ))
+        }
+        // In the console's order: a dump's keyboard after what was printed before the dump.
+        found = (found + shown).enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
+        return problems
     }
 
     private func formatSeconds(_ value: Double) -> String {

@@ -36,12 +36,24 @@ extension HierarchyReader {
         while i < piece.endIndex, bytes[i] == UInt8(ascii: " ") || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
         let keyStart = i
         while i < piece.endIndex, ConsoleValues.isWordByte(bytes[i]) { i += 1 }
+        // EarlGrey's accessibility fields: `AX.id`, `AX.frame`.
+        if i - keyStart == 2, bytes[keyStart] == UInt8(ascii: "A"), bytes[keyStart + 1] == UInt8(ascii: "X"), i < piece.endIndex,
+            bytes[i] == UInt8(ascii: ".")
+        {
+            i += 1
+            while i < piece.endIndex, ConsoleValues.isWordByte(bytes[i]) { i += 1 }
+        }
         // The key is matched as bytes: an entry has a dozen fields and most are not wanted.
         guard let key = Self.fieldKey(bytes[keyStart..<i]) else { return }
         // A page or a book may wrap an entry anywhere, even between a key and its `=` or after it
         // (`frame\n= (0 0; 320 568)`, `userInteractionEnabled =\nNO`).
         func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == 0x0A || byte == 0x0D || byte == 0x09 }
         while i < piece.endIndex, isBlank(bytes[i]) { i += 1 }
+        // EarlGrey prints a hidden view's flag alone: `…; opaque; hidden; alpha=0>`.
+        if key == .hidden, i == piece.endIndex {
+            entry.isHidden = true
+            return
+        }
         guard i < piece.endIndex, bytes[i] == UInt8(ascii: "=") || bytes[i] == UInt8(ascii: ":") else { return }
         i += 1
         while i < piece.endIndex, isBlank(bytes[i]) { i += 1 }
@@ -50,10 +62,10 @@ extension HierarchyReader {
         let value = bytes[i..<valueEnd]
         switch key {
         case .frame:
-            // `(x y; w h)`: the `;` is inside the parentheses.
-            if let numbers = ConsoleValues.numbers(in: value), numbers.count == 4, numbers.allSatisfy(\.isFinite) {
-                entry.frame = Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
-            }
+            // `(x y; w h)`: the `;` is inside the parentheses. EarlGrey's `{{x, y}, {w, h}}` too.
+            entry.frame = Self.rect(in: value) ?? entry.frame
+        case .windowFrame:
+            entry.windowFrame = Self.rect(in: value) ?? entry.windowFrame
         case .baseClass:
             entry.baseClass = String(decoding: value, as: UTF8.self)
         case .tag:
@@ -84,7 +96,7 @@ extension HierarchyReader {
 
     /// The fields an entry's view needs.
     private enum FieldKey {
-        case frame, baseClass, tag, hidden, alpha, enabled, contentOffset, contentSize, identifier, secureTextEntry
+        case frame, windowFrame, baseClass, tag, hidden, alpha, enabled, contentOffset, contentSize, identifier, secureTextEntry
     }
 
     private static let fieldKeys: [(name: [UInt8], key: FieldKey)] = {
@@ -93,6 +105,7 @@ extension HierarchyReader {
             ("userInteractionEnabled", .enabled), ("enabled", .enabled), ("contentOffset", .contentOffset),
             ("contentSize", .contentSize), ("accessibilityIdentifier", .identifier), ("identifier", .identifier),
             ("secureTextEntry", .secureTextEntry), ("isSecureTextEntry", .secureTextEntry),
+            ("frameInWindow", .windowFrame), ("AX.frame", .windowFrame), ("AX.id", .identifier),
         ]
         return names.map { (Array($0.0.utf8), $0.1) }
     }()
@@ -100,6 +113,12 @@ extension HierarchyReader {
     private static func fieldKey(_ word: ArraySlice<UInt8>) -> FieldKey? {
         for (name, key) in fieldKeys where name.count == word.count && name.elementsEqual(word) { return key }
         return nil
+    }
+
+    /// Four finite numbers, as a frame: `(x y; w h)` or `{{x, y}, {w, h}}`.
+    static func rect(in value: ArraySlice<UInt8>) -> Rect? {
+        guard let numbers = ConsoleValues.numbers(in: value), numbers.count == 4, numbers.allSatisfy(\.isFinite) else { return nil }
+        return Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
     }
 
     /// `Frame: (0.000000, 64.000000, 320.000000, 504.000000)\ttag:0` after the entry, from an app

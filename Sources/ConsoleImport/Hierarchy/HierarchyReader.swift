@@ -14,11 +14,15 @@ struct HierarchyEntry {
     /// The 1-based line and column of the entry's `<`.
     var line: Int
     var column: Int
-    /// `frame = (x y; w h)` in the parent's coordinates (or `Frame: (x, y, w, h)` after the entry).
+    /// `frame = (x y; w h)` in the parent's coordinates (or `Frame: (x, y, w, h)` after the entry,
+    /// or EarlGrey's `frame={{x, y}, {w, h}}`).
     var frame: Rect?
+    /// The frame in the window's coordinates, when the entry prints it: EarlGrey's
+    /// `AX.frame={{x, y}, {w, h}}`, Texture's `frameInWindow = (x y; w h)`.
+    var windowFrame: Rect?
     /// `tag = N` (or `tag:N` after the entry).
     var tag: Int?
-    /// `hidden = YES`.
+    /// `hidden = YES` (or a bare `hidden`, as EarlGrey prints it).
     var isHidden = false
     /// `alpha = …`.
     var alpha: Double?
@@ -74,6 +78,9 @@ struct HierarchyReader {
     var sceneBuilder: SceneBuilder?
     /// The scenes ``sceneBuilder`` built, with the line of each dump's root.
     private(set) var scenes: [PlacedScene] = []
+    /// Where the keyboard was in the dumps that show it (a keyboard window's host view, or
+    /// EarlGrey's keyboard views with their `AX.frame`), with the line of each dump's root.
+    private(set) var keyboards: [(line: Int, frame: Rect)] = []
 
     // The dump being read (its entries kept apart, so that appending never copies them), or its
     // scene being built.
@@ -101,16 +108,35 @@ struct HierarchyReader {
         var scenes: [PlacedScene]
         var problems: [ImportProblem]
         var entryRanges: [Range<Int>]
+        /// Where the dumps show the keyboard, with the line of each dump's root.
+        var keyboards: [(line: Int, frame: Rect)] = []
     }
 
-    /// Reads every dump in `bytes` into `builder`'s scenes, keeping no reference to the bytes once
-    /// it returns.
+    /// Reads every dump in `bytes` into `builder`'s scenes, UIKit's and EarlGrey's
+    /// (`recursiveDescription` and its kin) and XCUITest's element trees
+    /// (``ElementTreeReader``), in the order printed, keeping no reference to the bytes once it
+    /// returns.
+    static func readAll(_ bytes: [UInt8], building builder: inout SceneBuilder) -> Found {
+        var found = read(bytes, building: &builder)
+        let trees = ElementTreeReader.read(bytes, building: &builder)
+        guard !trees.scenes.isEmpty || !trees.keyboards.isEmpty else { return found }
+        found.scenes = (found.scenes + trees.scenes).enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }
+            .map(\.element)
+        found.keyboards = (found.keyboards + trees.keyboards).enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }
+            .map(\.element)
+        found.problems += trees.problems
+        found.entryRanges += trees.entryRanges
+        return found
+    }
+
+    /// Reads every UIKit dump in `bytes` into `builder`'s scenes, keeping no reference to the
+    /// bytes once it returns.
     static func read(_ bytes: [UInt8], building builder: inout SceneBuilder) -> Found {
         var reader = HierarchyReader(bytes: bytes)
         reader.sceneBuilder = builder
         reader.run()
         builder = reader.sceneBuilder ?? builder
-        return Found(scenes: reader.scenes, problems: reader.problems, entryRanges: reader.entryRanges)
+        return Found(scenes: reader.scenes, problems: reader.problems, entryRanges: reader.entryRanges, keyboards: reader.keyboards)
     }
 
     /// Reads every dump in the text.
@@ -253,18 +279,19 @@ struct HierarchyReader {
         return j
     }
 
-    /// `<Name: 0x` at `i`: the class name and where the address starts.
+    /// `<Name: 0x` (or `<Name:0x`) at `i`: the class name and where the address starts.
     private func entryHead(at i: Int, limit: Int) -> (String, Int)? {
         var j = i + 1
         let nameStart = j
         while j < limit, ConsoleValues.isClassNameByte(bytes[j]) { j += 1 }
-        guard j > nameStart, j + 3 < limit, bytes[j] == UInt8(ascii: ":"), bytes[j + 1] == UInt8(ascii: " "),
-            bytes[j + 2] == UInt8(ascii: "0"), bytes[j + 3] == UInt8(ascii: "x")
-        else { return nil }
+        // `<UIView: 0x…` as UIKit prints it, `<UIView:0x…` as EarlGrey does.
+        guard j > nameStart, j + 2 < limit, bytes[j] == UInt8(ascii: ":") else { return nil }
+        let address = bytes[j + 1] == UInt8(ascii: " ") ? j + 2 : j + 1
+        guard address + 1 < limit, bytes[address] == UInt8(ascii: "0"), bytes[address + 1] == UInt8(ascii: "x") else { return nil }
         // A class name starts with a letter (any script's) or an underscore.
         let first = bytes[nameStart]
         guard ConsoleValues.isLetter(first) || first == UInt8(ascii: "_") || first >= 0x80 else { return nil }
-        return (String(decoding: bytes[nameStart..<j], as: UTF8.self), j + 2)
+        return (String(decoding: bytes[nameStart..<j], as: UTF8.self), address)
     }
 
     private func addressEnd(_ start: Int) -> Int {
@@ -273,12 +300,24 @@ struct HierarchyReader {
         return k
     }
 
+    /// The words before a `:` that introduce a dump rather than a value.
+    private static let dumpLabels = ["Hierarchy", "test failure"].map { Array($0.utf8) }
+
     /// Whether the text before an entry makes it a value: `object = <…>`, `Optional(<…>)`.
     private static func isValuePrefix(_ prefix: ArraySlice<UInt8>) -> Bool {
         var j = prefix.endIndex
         while j > prefix.startIndex, prefix[j - 1] == UInt8(ascii: " ") { j -= 1 }
         guard j > prefix.startIndex else { return false }
         let last = prefix[j - 1]
+        // Detox and EarlGrey introduce a dump with a label: `UI Hierarchy on test failure: <UIWindow…`,
+        // `Hierarchy: <UIWindow…`.
+        if last == UInt8(ascii: ":"),
+            dumpLabels.contains(where: { label in
+                j - 1 - label.count >= prefix.startIndex && prefix[(j - 1 - label.count)..<(j - 1)].elementsEqual(label)
+            })
+        {
+            return false
+        }
         if last == UInt8(ascii: "=") || last == UInt8(ascii: ":") || last == UInt8(ascii: ",") { return true }
         if last == UInt8(ascii: "(") {
             // `Optional(<…>)` is a value; `XX (<…>)` marks an invisible view.
@@ -423,6 +462,7 @@ struct HierarchyReader {
 
     private mutating func closeDump() {
         if hasCurrent, sceneBuilder != nil {
+            if let frame = building.keyboardFrame { keyboards.append((rootLine, frame)) }
             if let scene = sceneBuilder?.finish(&building) { scenes.append(PlacedScene(line: rootLine, scene: scene)) }
             building = SceneBuilder.SceneInProgress()
         } else if hasCurrent {

@@ -23,6 +23,11 @@ extension SceneBuilder {
         var first: (className: String, address: String, baseClass: String?)?
         /// The root is the keyboard's own: the dump is not the app's.
         var isKeyboardDump = false
+        /// Where the keyboard is on the screen, when the dump shows it (see ``keyboardFrame(of:origin:)``).
+        var keyboardFrame: Rect?
+        /// In a dump of the keyboard's own window: the origin of each open view in the window's
+        /// coordinates, root first (their frames are in their parents' coordinates).
+        var keyboardOrigins: [Point] = []
 
         /// A scene to be built, its tables sized for `expectedViews` when that is known.
         init(expectedViews: Int = 0) {
@@ -34,7 +39,15 @@ extension SceneBuilder {
     /// Adds the next entry of a dump (in pre-order, its depth set by the reader) to its scene.
     mutating func add(_ entry: HierarchyEntry, to scene: inout SceneInProgress) {
         if scene.first == nil { scene.first = (entry.className, entry.address, entry.baseClass) }
-        guard !scene.isKeyboardDump else { return }
+        guard !scene.isKeyboardDump else {
+            // The keyboard's window: only where the keyboard is matters.
+            scene.keyboardOrigins.removeLast(max(0, scene.keyboardOrigins.count - entry.depth))
+            let parent = scene.keyboardOrigins.last ?? .zero
+            let frame = entry.frame ?? .zero
+            scene.keyboardOrigins.append(Point(x: parent.x + frame.origin.x, y: parent.y + frame.origin.y))
+            if scene.keyboardFrame == nil { scene.keyboardFrame = Self.keyboardFrame(of: entry, origin: parent) }
+            return
+        }
         if let skip = scene.skipBelow {
             if entry.depth > skip {
                 scene.keyboardViews += 1
@@ -55,8 +68,14 @@ extension SceneBuilder {
         if Self.isKeyboardView(entry.className) {
             if entry.depth == 0 {
                 scene.isKeyboardDump = true
+                let frame = entry.windowFrame ?? entry.frame ?? .zero
+                scene.keyboardOrigins = [frame.origin]
+                scene.keyboardFrame = Self.keyboardFrame(of: entry, origin: .zero)
                 return
             }
+            // Inside the app's window (its frame in the window's, and so the screen's, coordinates
+            // only when the dump prints them).
+            if scene.keyboardFrame == nil, entry.windowFrame != nil { scene.keyboardFrame = Self.keyboardFrame(of: entry, origin: .zero) }
             scene.keyboardViews += 1
             scene.skipBelow = entry.depth
             return
@@ -78,14 +97,38 @@ extension SceneBuilder {
         let kind = kind(of: entry)
         if kind.isTextInput { scene.textInputs += 1 }
         scene.viewCount += 1
+        // The root's place is its place in the window, when the dump prints it: a node printed
+        // alone (Texture's `frameInWindow`, EarlGrey's `AX.frame`) is not at its parent-relative
+        // origin.
+        let frame = (entry.depth == 0 ? entry.windowFrame : nil) ?? entry.frame ?? .zero
+        if entry.depth == 0 { scene.viewsByAddress[entry.address]?.frame = frame }
         let spec = ViewSpec(
-            id: id, kind: kind, frame: entry.frame ?? .zero, tag: entry.tag,
+            id: id, kind: kind, frame: frame, tag: entry.tag,
             isHidden: entry.isHidden || entry.alpha == 0, isEnabled: !entry.isDisabled,
             isSecure: Self.isSecure(entry, kind: kind),
             contentOffset: kind == .scrollView ? entry.contentOffset : nil,
             contentSize: kind == .scrollView ? entry.contentSize : nil,
             className: entry.className)
         scene.stack.append((spec, []))
+    }
+
+    /// The views that show where the keyboard is: the host view of the keyboard and its bar,
+    /// and, when a dump prints only the keys' part, its backdrop.
+    private static let keyboardFrameClasses: Set<String> = ["UIInputSetHostView", "UIKBInputBackdropView"]
+
+    /// Where the keyboard is, from one of its views (in its window's coordinates, which are the
+    /// screen's): `nil` for other views, and for a keyboard with no height (put away).
+    static func keyboardFrame(of entry: HierarchyEntry, origin: Point) -> Rect? {
+        guard keyboardFrameClasses.contains(entry.className) else { return nil }
+        let frame: Rect
+        if let window = entry.windowFrame {
+            frame = window
+        } else if let own = entry.frame {
+            frame = Rect(x: origin.x + own.origin.x, y: origin.y + own.origin.y, width: own.size.width, height: own.size.height)
+        } else {
+            return nil
+        }
+        return frame.size.width > 0 && frame.size.height > 0 ? frame : nil
     }
 
     /// The scene of the entries added; `nil` when its root is the keyboard's own. The views

@@ -7,7 +7,11 @@ import ResponderBus
 ///   `textView`; `UIScrollView`, `UITableView`, `UICollectionView`, their subclasses and any view
 ///   that prints a `contentOffset` → `scrollView`; `UIButton` and its subclasses (and the other
 ///   `UIControl`s a user taps: `UISegmentedControl`, `UISwitch`, `UIStepper`) → `button`;
-///   `UILabel` and its subclasses → `label`; the rest → `view`. An app's class is known by
+///   `UILabel` and its subclasses → `label`; the rest → `view`. UIKit's private scrollers
+///   (`UIWebScrollView`, `_UIWebViewScrollView`, `UIScroller`), WebKit's `WKScrollView` and
+///   Texture's nodes (`ASEditableTextNode` → `textView`, `ASTextNode` → `label`, `ASButtonNode`
+///   → `button`, `ASScrollNode`, `ASTableNode`, `ASCollectionNode` and their views →
+///   `scrollView`) are known by name. An app's class is known by
 ///   the `baseClass = …` UIKit prints for it (its nearest UIKit class, which decides alone); a
 ///   UIKit subclass by its name (`UISearchBarTextField`); a class with neither is guessed from the
 ///   end of its name (`MyApp.PaddedField` → `textField`), which is reported once per class.
@@ -156,8 +160,16 @@ struct SceneBuilder {
     /// an app's class) decides alone.
     static func knownKind(_ name: String, baseClass: String?) -> ViewKind? {
         if let baseClass { return uikitKind(baseClass) ?? .view }
-        return uikitKind(name)
+        return uikitKind(name) ?? frameworkKinds[name]
     }
+
+    /// Classes of other frameworks whose kind is known: Texture's (AsyncDisplayKit's) nodes and
+    /// views, and WebKit's scroll view.
+    private static let frameworkKinds: [String: ViewKind] = [
+        "ASEditableTextNode": .textView, "ASTextNode": .label, "ASTextNode2": .label, "ASButtonNode": .button,
+        "ASScrollNode": .scrollView, "ASTableNode": .scrollView, "ASTableView": .scrollView, "ASCollectionNode": .scrollView,
+        "ASCollectionView": .scrollView, "ASPagerNode": .scrollView, "WKScrollView": .scrollView,
+    ]
 
     /// The kind of a UIKit class by its name: the text inputs and the scroll views, with their
     /// UIKit subclasses (`UISearchBarTextField`, `UISearchTextField`).
@@ -167,7 +179,9 @@ struct SceneBuilder {
         let isUIKit = name.hasPrefix("UI") || name.hasPrefix("_UI")
         if name == "UITextField" || (isUIKit && name.hasSuffix("TextField")) { return .textField }
         if name == "UITextView" || (isUIKit && name.hasSuffix("TextView")) { return .textView }
-        if scrollClasses.contains(name) { return .scrollView }
+        // UIKit's private scrollers are scroll views too, by name, when they print no offset:
+        // `UIWebScrollView`, `_UIWebViewScrollView`, iPhone OS 2's `UIScroller`.
+        if scrollClasses.contains(name) || (isUIKit && (name.hasSuffix("ScrollView") || name.hasSuffix("Scroller"))) { return .scrollView }
         if name == "UIButton" || (isUIKit && name.hasSuffix("Button")) || controlClasses.contains(name) { return .button }
         if name == "UILabel" || (isUIKit && name.hasSuffix("Label")) { return .label }
         return nil
