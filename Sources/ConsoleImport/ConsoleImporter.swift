@@ -40,8 +40,9 @@ import ResponderBus
 /// dump order, from 0. Times never go backwards (see ``ImportProblem/Kind/timeWentBack``).
 ///
 /// ## Screen
-/// ``Options/screen`` when given (`screenSource: "given"`); otherwise inferred from the keyboard
-/// frames (`screenSource: "inferred"`). A docked keyboard spans the screen's width from x = 0 and
+/// ``Options/screen`` when given (`screenSource: "given"`); otherwise inferred from the console's
+/// keyboard frames, or else from the window of a view-hierarchy dump (`screenSource: "inferred"`;
+/// a dump's picture of the keyboard never decides it when a dump shows a window). A docked keyboard spans the screen's width from x = 0 and
 /// touches its bottom edge: its width is the screen's width, and the screen's height is its maxY
 /// when it is on screen (the end frame of a show) or its minY when it is just below the screen
 /// (the begin frame of a show, the end frame of a hide). Each frame at x = 0 votes for
@@ -330,8 +331,8 @@ public struct ConsoleImporter: Sendable {
     }
 
     /// Where the dumps show the keyboard stands for the keyboard's notifications when the console
-    /// has none: a `keyboardDidShow` ending at its frame, at each dump whose keyboard is not where
-    /// the one before left it. Returns the problems that say so.
+    /// has none: a `keyboardWillShow` and a `keyboardDidShow` ending at its frame, at each dump
+    /// whose keyboard is not where the one before left it. Returns the problems that say so.
     private static func keyboardsShown(by keyboards: [(line: Int, frame: Rect)], in found: inout [ScannedNotification]) -> [ImportProblem] {
         guard !keyboards.isEmpty, !found.contains(where: { if case .keyboard = $0.kind { true } else { false } }) else { return [] }
         var problems: [ImportProblem] = []
@@ -339,14 +340,17 @@ public struct ConsoleImporter: Sendable {
         var previous: Rect?
         for keyboard in keyboards where keyboard.frame != previous {
             previous = keyboard.frame
-            shown.append(
-                ScannedNotification(kind: .keyboard(.keyboardDidShow, KeyboardInfo(end: keyboard.frame)), timestamp: nil, line: keyboard.line))
+            // UIKit's pair, so that plugins that act before the keyboard moves (on the will-event)
+            // decide as they would have.
+            for event in [LogEvent.KeyboardEvent.keyboardWillShow, .keyboardDidShow] {
+                shown.append(ScannedNotification(kind: .keyboard(event, KeyboardInfo(end: keyboard.frame)), timestamp: nil, line: keyboard.line))
+            }
             let f = keyboard.frame
             problems.append(
                 ImportProblem(
                     kind: .keyboardFromDump, line: keyboard.line,
                     message:
-                        "the console has no keyboard notification, and this dump shows the keyboard at {{\(f.origin.x), \(f.origin.y)}, {\(f.size.width), \(f.size.height)}}: imported as a keyboardDidShow ending there"
+                        "the console has no keyboard notification, and this dump shows the keyboard at {{\(f.origin.x), \(f.origin.y)}, {\(f.size.width), \(f.size.height)}}: imported as a keyboardWillShow and a keyboardDidShow ending there"
                 ))
         }
         // In the console's order: a dump's keyboard after what was printed before the dump.

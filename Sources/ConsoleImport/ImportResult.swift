@@ -63,8 +63,8 @@ public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
         /// printed (said, as the first responder and the earlier screen's views are gone with it).
         case anotherScreen
         /// The console has no keyboard notification, but a view-hierarchy dump or a UI test's element
-        /// tree shows the keyboard on the screen: a `keyboardDidShow` with the keyboard's frame as its
-        /// end frame is imported where the dump was printed (said, as it was read from a picture of
+        /// tree shows the keyboard on the screen: a `keyboardWillShow` and a `keyboardDidShow` with
+        /// the keyboard's frame as their end frame are imported where the dump was printed (said, as it was read from a picture of
         /// the screen, not from a notification).
         case keyboardFromDump
         /// An NSLog timestamp earlier than the one before it; the dump order is kept and the time

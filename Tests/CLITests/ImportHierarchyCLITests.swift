@@ -48,6 +48,21 @@ struct ImportHierarchyCLITests {
         #expect(try String(contentsOfFile: svg, encoding: .utf8).contains("UITextView@0x105836000 · textView"))
     }
 
+    @Test("a failed UI test's XCUITest element list: imported with its keyboard and a --focus field, it replays")
+    func uiTestDump() throws {
+        let dump = Self.fixtures.appendingPathComponent("console-shapes/xcuitest-04-warba-cucumber-flat-list-keyboard-390x844.txt").path
+        let log = try CLI.temporaryFile("", name: "ui-test.jsonl")
+        let imported = try CLI.run(["import", dump, "--focus", "TextField@5:6943", "-o", log])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("this dump shows the keyboard at {{0.0, 553.0}, {390.0, 233.0}}"), "\(imported.stderr)")
+        #expect(imported.stderr.contains("found 1 dump (88 views, 2 text inputs), 2 keyboard and 0 editing notifications"), "\(imported.stderr)")
+        let replayed = try CLI.run(["replay", log, "--check"])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stdout.contains("secure 'SecureTextField@5:7080'"), "\(replayed.stdout)")
+        #expect(replayed.stdout.contains("keyboardWillShow        end [0, 553, 390, 233]"), "\(replayed.stdout)")
+        #expect(replayed.stdout.contains("first responder 'TextField@5:6943'"), "\(replayed.stdout)")
+    }
+
     @Test("the bundled example is that import with its decisions recorded, and verifies")
     func bundledExample() throws {
         let fresh = try String(contentsOfFile: try Self.importSession(), encoding: .utf8)
