@@ -61,38 +61,50 @@ struct ElementTreeReader {
         }
         var lineStart = 0
         var line = 1
-        while lineStart < bytes.count {
-            var lineEnd = lineStart
-            while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
-            // A line may hold several, its breaks escaped (`\n`).
-            var pieceStart = lineStart
-            var i = lineStart
-            while i <= lineEnd {
-                let escapedBreak = i + 1 < lineEnd && bytes[i] == UInt8(ascii: "\\") && bytes[i + 1] == UInt8(ascii: "n")
-                guard i == lineEnd || escapedBreak else {
-                    i += 1
-                    continue
-                }
-                let piece = pieceStart..<i
-                if startsWith(bytes, piece, "Path to element:") || startsWith(bytes, piece, "Query chain:") {
-                    flush()
-                    skipping = true
-                } else if startsWith(bytes, piece, "Element subtree:") || startsWith(bytes, piece, "Attributes:") {
-                    flush()
-                    skipping = false
-                } else if !skipping, let element = element(in: bytes, piece, line: line, lineStart: lineStart) {
-                    if element.type == "Application", !block.isEmpty { flush() }
-                    block.append(element)
-                    found.entryRanges.append(piece)
-                } else if !isBlank(bytes, piece) {
-                    flush()
-                }
-                i += escapedBreak ? 2 : 1
-                pieceStart = i
+        // One piece of a line: a line, or a part of it between escaped breaks.
+        func take(_ piece: Range<Int>) {
+            // Most lines of a console are rejected by their first byte that is not blank: every
+            // header and every element type starts with a capital letter or an arrow.
+            var first = piece.lowerBound
+            while first < piece.upperBound, bytes[first] == UInt8(ascii: " ") || bytes[first] == 0x09 || bytes[first] == 0x0D { first += 1 }
+            if first == piece.upperBound {
+                // Blank.
+            } else if !(bytes[first] >= UInt8(ascii: "A") && bytes[first] <= UInt8(ascii: "Z")) && bytes[first] != 0xE2 {
+                flush()
+            } else if startsWith(bytes, piece, Self.pathHeader) || startsWith(bytes, piece, Self.queryHeader) {
+                flush()
+                skipping = true
+            } else if startsWith(bytes, piece, Self.subtreeHeader) || startsWith(bytes, piece, Self.attributesHeader) {
+                flush()
+                skipping = false
+            } else if !skipping, let element = element(in: bytes, piece, line: line, lineStart: lineStart) {
+                if element.type == "Application", !block.isEmpty { flush() }
+                block.append(element)
+                found.entryRanges.append(piece)
+            } else {
+                flush()
             }
-            line += 1
-            lineStart = lineEnd + 1
         }
+        // One pass over the bytes: a piece ends at a line's end or at an escaped break (`\n`).
+        var pieceStart = 0
+        var previous: UInt8 = 0
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            if byte == 0x0A {
+                take(pieceStart..<index)
+                line += 1
+                lineStart = index + 1
+                pieceStart = index + 1
+                previous = 0
+            } else if byte == UInt8(ascii: "n"), previous == UInt8(ascii: "\\") {
+                take(pieceStart..<(index - 1))
+                pieceStart = index + 1
+                previous = 0
+            } else {
+                previous = byte
+            }
+        }
+        take(pieceStart..<bytes.count)
         flush()
         return found
     }
@@ -229,11 +241,15 @@ struct ElementTreeReader {
             indent += 1
         }
         let typeStart = i
+        // Every type starts with a capital letter: most lines of a console are rejected here.
+        guard i < piece.upperBound, bytes[i] >= UInt8(ascii: "A"), bytes[i] <= UInt8(ascii: "Z") else { return nil }
         while i < piece.upperBound, ConsoleValues.isLetter(bytes[i]) { i += 1 }
+        // What follows a type: `,`, ` (Main)`, ` 0x…` or the line's end.
+        guard i == piece.upperBound || bytes[i] == UInt8(ascii: ",") || bytes[i] == UInt8(ascii: " ") else { return nil }
         let type = String(decoding: bytes[typeStart..<i], as: UTF8.self)
         guard types.contains(type) else { return nil }
         // ` (Main)` after the main window.
-        let main = Array(" (Main)".utf8)
+        let main = Self.mainWindow
         if piece.upperBound - i >= main.count, bytes[i..<(i + main.count)].elementsEqual(main) { i += main.count }
         var element = Element(type: type, indent: indent, line: line, column: typeStart - lineStart + 1)
         // `, 0x…` or ` 0x…: traits: N`.
@@ -284,14 +300,15 @@ struct ElementTreeReader {
         HierarchyReader.find(Array(text.utf8), in: bytes[range])
     }
 
-    private static func startsWith(_ bytes: [UInt8], _ range: Range<Int>, _ text: String) -> Bool {
+    private static let pathHeader = Array("Path to element:".utf8)
+    private static let queryHeader = Array("Query chain:".utf8)
+    private static let subtreeHeader = Array("Element subtree:".utf8)
+    private static let attributesHeader = Array("Attributes:".utf8)
+    private static let mainWindow = Array(" (Main)".utf8)
+
+    private static func startsWith(_ bytes: [UInt8], _ range: Range<Int>, _ word: [UInt8]) -> Bool {
         var i = range.lowerBound
         while i < range.upperBound, bytes[i] == UInt8(ascii: " ") || bytes[i] == 0x09 { i += 1 }
-        let word = Array(text.utf8)
-        return range.upperBound - i >= word.count && bytes[i..<(i + word.count)].elementsEqual(word)
-    }
-
-    private static func isBlank(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
-        bytes[range].allSatisfy { $0 == UInt8(ascii: " ") || $0 == 0x09 || $0 == 0x0D }
+        return range.upperBound - i >= word.count && bytes[i] == word[0] && bytes[i..<(i + word.count)].elementsEqual(word)
     }
 }
