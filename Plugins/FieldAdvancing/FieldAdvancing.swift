@@ -19,21 +19,32 @@ public final class FieldAdvancing: ReturnKeyObserving {
     /// The plugin's name: `"FieldAdvancing"`.
     public let name: String
     /// The field order.
-    public var navigator: FieldNavigator
+    public var navigator: FieldNavigator {
+        get { fieldNavigator }
+        set { fieldNavigator = newValue }
+    }
     /// Whether Return in a text view advances instead of inserting a newline. Default `false`.
-    public var textViewReturnAdvances: Bool
+    public var textViewReturnAdvances: Bool {
+        get { textViewsAdvance }
+        set { textViewsAdvance = newValue }
+    }
+
+    // The settings' storage is the plugin's own: other modules reach it only through the
+    // properties above, so the optimiser sees every access to it.
+    private var fieldNavigator: FieldNavigator
+    private var textViewsAdvance: Bool
 
     /// Creates the plugin.
     public init(order: FieldOrder = .tag, textViewReturnAdvances: Bool = false, name: String = "FieldAdvancing") {
         self.name = name
-        navigator = FieldNavigator(order: order)
-        self.textViewReturnAdvances = textViewReturnAdvances
+        fieldNavigator = FieldNavigator(order: order)
+        textViewsAdvance = textViewReturnAdvances
     }
 
     /// Decides and emits what Return does.
     public func returnKey(_ event: Event<ReturnKeyInfo>, context: PluginContext) {
         let decision = ReturnDecision.decide(
-            returnIn: event.payload.view, on: context.screen, navigator: navigator, textViewReturnAdvances: textViewReturnAdvances)
+            returnIn: event.payload.view, on: context.screen, navigator: fieldNavigator, textViewReturnAdvances: textViewsAdvance)
         switch decision {
         case .advance(let from, let to):
             context.post(.focusChange, FocusChange(from: from, to: to))

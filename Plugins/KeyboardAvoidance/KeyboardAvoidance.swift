@@ -71,6 +71,8 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
     /// The offset and inset each scroll view had before avoidance changed it; changed only through
     /// ``setRestingScroll(_:of:)`` and ``forgetRestingScroll()``, which count the change in ``inputs``.
     private var restingScroll: [ViewID: (offsetY: Double, bottomInset: Double)] = [:]
+    /// Whether ``restingScroll`` holds any: what most decisions ask of it.
+    private var hasRestingScroll = false
     /// Counts the changes to what a decision reads besides the screen and the keyboard: the
     /// settings and ``restingScroll``.
     private var inputs: UInt64 = 0
@@ -93,11 +95,13 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
 
     private func setRestingScroll(_ resting: (offsetY: Double, bottomInset: Double)?, of id: ViewID) {
         restingScroll[id] = resting
+        hasRestingScroll = !restingScroll.isEmpty
         inputs &+= 1
     }
 
     private func forgetRestingScroll() {
         restingScroll.removeAll()
+        hasRestingScroll = false
         inputs &+= 1
     }
 
@@ -221,7 +225,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
         let scrollView = field?.enclosingScrollView
 
         // A scroll view avoidance changed that no longer holds the field goes back first.
-        if !restingScroll.isEmpty {
+        if hasRestingScroll {
             restoreScrollViews(except: scrollView, on: screen, context)
         }
 
