@@ -15,7 +15,10 @@ extension HierarchyReader {
             let c = bytes[i]
             if quote {
                 if c == UInt8(ascii: "'"), i + 1 >= body.endIndex || bytes[i + 1] == UInt8(ascii: ";") { quote = false }
-            } else if c == UInt8(ascii: "'"), i >= 2, bytes[i - 1] == UInt8(ascii: " "), bytes[i - 2] == UInt8(ascii: "=") {
+            } else if c == UInt8(ascii: "'"), i >= 1,
+                bytes[i - 1] == UInt8(ascii: "=") || (i >= 2 && bytes[i - 1] == UInt8(ascii: " ") && bytes[i - 2] == UInt8(ascii: "="))
+            {
+                // A quoted text value: UIKit's `text = '…'`, EarlGrey's `AX.label='…'`.
                 quote = true
             } else if c == UInt8(ascii: "(") || c == UInt8(ascii: "{") || c == UInt8(ascii: "<") || c == UInt8(ascii: "[") {
                 depth += 1

@@ -352,7 +352,10 @@ struct HierarchyReader {
                     let next = i + 1 < bytes.count ? bytes[i + 1] : 0x0A
                     if next == UInt8(ascii: ";") || next == UInt8(ascii: ">") || next == 0x0A { quote = false }
                 }
-            } else if c == UInt8(ascii: "'"), i >= 2, bytes[i - 1] == UInt8(ascii: " "), bytes[i - 2] == UInt8(ascii: "=") {
+            } else if c == UInt8(ascii: "'"), i >= 1,
+                bytes[i - 1] == UInt8(ascii: "=") || (i >= 2 && bytes[i - 1] == UInt8(ascii: " ") && bytes[i - 2] == UInt8(ascii: "="))
+            {
+                // A quoted text value: UIKit's `text = '…'`, EarlGrey's `AX.label='…'`.
                 quote = true
             } else if c == UInt8(ascii: "<") {
                 depth += 1
