@@ -128,10 +128,13 @@ public struct ConsoleImporter: Sendable {
         var builder = SceneBuilder(kinds: options.kinds)
         // The view-hierarchy dumps pasted apart (`--scene`) first, then the console's own.
         var scenes: [PlacedScene] = []
+        var sceneKeyboards: [(line: Int, frame: Rect)] = []
         var sceneProblems: [ImportProblem] = []
         if let sceneText = options.sceneText {
             let found = HierarchyReader.readAll(sceneText, building: &builder)
             scenes = found.scenes.map { PlacedScene(line: 0, scene: $0.scene) }
+            // A keyboard the scene shows is there from the start.
+            sceneKeyboards = found.keyboards.map { (0, $0.frame) }
             // The scene's problems are at the scene's lines.
             for var problem in found.problems + builder.problems {
                 problem.source = .scene
@@ -168,7 +171,7 @@ public struct ConsoleImporter: Sendable {
         // The screen is inferred from the console's own keyboard frames, not from a dump's picture
         // of the keyboard (its window says the screen better).
         let inferredScreen = options.screen == nil ? ScreenInference.infer(from: found) : nil
-        let keyboardsShown = Self.keyboardsShown(by: hierarchy.keyboards, in: &found)
+        let keyboardsShown = Self.keyboardsShown(by: sceneKeyboards + hierarchy.keyboards, in: &found)
         hierarchy.keyboards = []
         var summary = ImportSummary()
 
@@ -350,8 +353,9 @@ public struct ConsoleImporter: Sendable {
                 ImportProblem(
                     kind: .keyboardFromDump, line: keyboard.line,
                     message:
-                        "the console has no keyboard notification, and this dump shows the keyboard at {{\(f.origin.x), \(f.origin.y)}, {\(f.size.width), \(f.size.height)}}: imported as a keyboardWillShow and a keyboardDidShow ending there"
-                ))
+                        "the console has no keyboard notification, and this dump shows the keyboard at {{\(f.origin.x), \(f.origin.y)}, {\(f.size.width), \(f.size.height)}}: imported as a keyboardWillShow and a keyboardDidShow ending there",
+                    // Line 0 is the view-hierarchy dump pasted apart (`--scene`).
+                    source: keyboard.line == 0 ? .scene : .console))
         }
         // In the console's order: a dump's keyboard after what was printed before the dump.
         found = (found + shown).enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)

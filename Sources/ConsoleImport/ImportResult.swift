@@ -64,7 +64,8 @@ public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
         case anotherScreen
         /// The console has no keyboard notification, but a view-hierarchy dump or a UI test's element
         /// tree shows the keyboard on the screen: a `keyboardWillShow` and a `keyboardDidShow` with
-        /// the keyboard's frame as their end frame are imported where the dump was printed (said, as it was read from a picture of
+        /// the keyboard's frame as their end frame are imported where the dump shows it (its root's
+        /// line, or the `Keyboard` element's; at the start for the dump pasted apart) (said, as it was read from a picture of
         /// the screen, not from a notification).
         case keyboardFromDump
         /// An NSLog timestamp earlier than the one before it; the dump order is kept and the time

@@ -152,4 +152,114 @@ struct UITestDumpTests {
         #expect(views.map(\.kind) == [.textView])
         #expect(views.first?.frame == Rect(x: 16, y: 400, width: 343, height: 120))
     }
+
+    @Test("XCUITest: a section ends at a blank line; a query's Output block is no tree; the app's window is the main one")
+    func xcuiSections() {
+        let tree = """
+            Application, pid: 65228, label: 'X'
+              Window (Main), {{0.0, 0.0}, {375.0, 812.0}}
+                Other, {{0.0, 0.0}, {375.0, 812.0}}
+                  TextField, {{102.7, 60.0}, {256.3, 21.0}}, identifier: 'user'
+            """
+        let afterQuery = ConsoleImporter().importDump(
+            "Query chain:\n →Find: Target Application 'x'\n  Output: {\n    Application, pid: 1, label: 'X'\n  }\n\n" + tree)
+        #expect(sceneViews(afterQuery).map(\.id.rawValue).last == "user", "the tree after the section is read")
+
+        let output = """
+            Find: Target Application 'com.x'
+              Output: {
+                Application, 0x14702f270, pid: 8736, label: 'XCUITest_study'
+              }
+              ↪︎Find: Descendants matching type Button
+                Output: {
+                  Button, 0x1470505a0, {{25.0, 542.0}, {369.0, 41.0}}, identifier: 'enrollButton', label: 'Enroll'
+                  Button, 0x147054e40, {{9.0, 825.1}, {72.4, 73.1}}, label: 'Emoji'
+                }
+            """
+        var builder = SceneBuilder()
+        #expect(HierarchyReader.readAll(Array(output.utf8), building: &builder).scenes.isEmpty, "a query's answer is no screen")
+
+        let keyboardFirst = ConsoleImporter().importDump(
+            """
+            Application, pid: 1, label: 'X'
+              Window, {{0.0, 0.0}, {375.0, 812.0}}
+                Other, {{0.0, 0.0}, {375.0, 812.0}}
+                  Keyboard, {{0.0, 521.0}, {375.0, 291.0}}
+              Window (Main), {{0.0, 0.0}, {375.0, 812.0}}
+                Other, {{0.0, 0.0}, {375.0, 812.0}}
+                  TextField, {{10.0, 100.0}, {200.0, 30.0}}, identifier: 'email'
+            """)
+        #expect(sceneViews(keyboardFirst).map(\.id.rawValue).contains("email"), "the main window, not the keyboard's")
+        #expect(keyboardEvents(keyboardFirst).first?.1 == Rect(x: 0, y: 521, width: 375, height: 291))
+    }
+
+    @Test("XCUITest: a piece of a tree with siblings at its top is a dump each; none is dropped")
+    func xcuiSiblings() {
+        let text = """
+            Other, {{0.0, 0.0}, {375.0, 400.0}}
+              Button, {{10.0, 10.0}, {50.0, 20.0}}
+            Other, {{0.0, 400.0}, {375.0, 412.0}}
+              TextField, {{10.0, 410.0}, {200.0, 30.0}}, identifier: 'kept'
+            """
+        var builder = SceneBuilder()
+        let found = HierarchyReader.readAll(Array(text.utf8), building: &builder)
+        #expect(found.scenes.map(\.scene.viewCount) == [2, 2])
+        let second = found.scenes.last.map { preorder($0.scene.root) } ?? []
+        #expect(second.last?.id == "kept")
+        #expect(second.last?.frame == Rect(x: 10, y: 10, width: 200, height: 30))
+    }
+
+    @Test("XCUITest attributes: `Disabled` only as an attribute of its own; ids quoted as \\u0027, and in CRLF text")
+    func xcuiAttributes() {
+        let label = sceneViews(
+            ConsoleImporter().importDump(
+                """
+                Window, {{0.0, 0.0}, {375.0, 812.0}}
+                  Button, {{10.0, 100.0}, {200.0, 30.0}}, label: 'Wi-Fi, Disabled, tap to enable'
+                """))
+        #expect(label.last?.isEnabled == true)
+
+        let escaped = sceneViews(
+            ConsoleImporter().importDump(
+                #"Window, {{0.0, 0.0}, {375.0, 812.0}},\n    TextField, {{10.0, 100.0}, {200.0, 30.0}}, identifier: \u0027email\u0027,\n    Other, {{0.0, 0.0}, {1.0, 1.0}}"#
+            ))
+        #expect(escaped.map(\.id.rawValue).contains("email"))
+
+        let crlf = sceneViews(
+            ConsoleImporter().importDump(
+                "Window, {{0.0, 0.0}, {375.0, 812.0}}\r\n  TextField, {{10.0, 100.0}, {200.0, 30.0}}, identifier: 'email'\r\n  Button, {{10.0, 200.0}, {200.0, 30.0}}, Disabled\r\n"
+            ))
+        #expect(crlf.map(\.id.rawValue).contains("email"))
+        #expect(crlf.last.map { ($0.kind, $0.isEnabled) } ?? (.view, true) == (.button, false))
+    }
+
+    @Test("XCUITest: a frame too large to place in its parent's is left out and said, never written as infinity")
+    func xcuiOverflow() {
+        let result = ConsoleImporter(options: .init(screen: Size(width: 375, height: 812))).importDump(
+            """
+            Window, {{-1e308, 0.0}, {375.0, 812.0}}
+              TextField, {{1e308, 100.0}, {200.0, 30.0}}, identifier: 'inf'
+            """)
+        #expect(!sceneViews(result).contains { $0.id == "inf" })
+        #expect(result.problems.contains { $0.kind == .unreadableValue && $0.line == 2 })
+    }
+
+    @Test("UIKit's keyboard window: its host view's place added up through its parents; below the window's bottom it is put away")
+    func uikitKeyboardWindow() {
+        let shown = ConsoleImporter().importDump(
+            """
+            <UIRemoteKeyboardWindow: 0x7f10; frame = (0 0; 375 667); opaque = NO; layer = <UIWindowLayer: 0x1>>
+               | <UIInputSetContainerView: 0x7f11; frame = (0 20; 375 647); layer = <CALayer: 0x2>>
+               |    | <UIInputSetHostView: 0x7f12; frame = (0 431; 375 216); layer = <CALayer: 0x3>>
+            """)
+        #expect(keyboardEvents(shown).map(\.1) == Array(repeating: Rect(x: 0, y: 451, width: 375, height: 216), count: 2))
+
+        let putAway = ConsoleImporter(options: .init(screen: Size(width: 375, height: 667))).importDump(
+            """
+            <UIRemoteKeyboardWindow: 0x7f10; frame = (0 0; 375 667); opaque = NO; layer = <UIWindowLayer: 0x1>>
+               | <UIInputSetContainerView: 0x7f11; frame = (0 0; 375 667); layer = <CALayer: 0x2>>
+               |    | <UIInputSetHostView: 0x7f12; frame = (0 667; 375 216); layer = <CALayer: 0x3>>
+            """)
+        #expect(keyboardEvents(putAway).isEmpty)
+    }
 }

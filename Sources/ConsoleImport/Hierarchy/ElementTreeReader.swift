@@ -19,25 +19,34 @@ import ResponderBus
 ///       Keyboard, 0x6000036d6680, {{0.0, 595.0}, {414.0, 301.0}}
 /// ```
 ///
-/// - Nesting is by indentation. The first window with views is the scene (the app's window); a
-///   tree that starts at a window or another element is a scene of its own.
-/// - A `Keyboard` element is where the keyboard is; it and its keys are not the app's views.
+/// - Nesting is by indentation. The scene is the app's window: the one marked `(Main)`, else the
+///   first window that holds an element besides the keyboard's. A tree that holds no window (a
+///   piece of one) is read as UIKit's dumps are: each element at its first element's depth or
+///   shallower starts a dump of its own.
+/// - A `Keyboard` element is where the keyboard is (the first one with an area that starts above
+///   the window's bottom); it and its keys are not the app's views.
 /// - Types map to the model's kinds: `TextField`, `SearchField` and `SecureTextField` (secure) →
 ///   `textField`, `TextView` → `textView`, `ScrollView`, `Table` and `CollectionView` →
-///   `scrollView`, `Button` → `button`, `StaticText` → `label`, the rest → `view`.
+///   `scrollView`, `Button`, `Switch`, `SegmentedControl` and `Stepper` → `button`, `StaticText`
+///   → `label`, the rest → `view`.
 /// - Ids: the `identifier` when printed, else `Type@0xADDR`, or `Type@LINE:COLUMN` for an
 ///   element printed without an address.
-/// - `Disabled` marks a view disabled.
+/// - `Disabled`, an attribute of its own (not a word inside a label), marks a view disabled.
 /// - A list of elements all at one indentation (as Appium prints a set of them, one per line) is
-///   read as the first window with the other elements in it.
-/// - `Path to element:` and `Query chain:` sections repeat elements already shown: they are skipped.
-/// - A text stored with its line breaks escaped (`\n` inside a JSON string) is read as lines.
+///   read as the first window (or, with none, the first element) with the other elements in it.
+/// - `Path to element:` and `Query chain:` sections (to the next blank line or header), and a
+///   query's `Output: { … }`, repeat elements shown elsewhere: they are skipped.
+/// - A text stored with its line breaks escaped (`\n` in a JSON or Swift string) is read as lines;
+///   quotes escaped as `\'` or `\u0027` are quotes.
+/// - A frame too large to be placed in its parent's coordinates leaves its element out, with the
+///   elements inside it, and is said.
 ///
 /// Linear in the input.
 struct ElementTreeReader {
     /// One element line.
     struct Element {
         var type: String
+        var isMain = false
         var address: String?
         var frame: Rect?
         var identifier: String?
@@ -45,6 +54,8 @@ struct ElementTreeReader {
         var indent: Int
         var line: Int
         var column: Int
+        /// Its bytes, blanked for the notification scanner when its block gives a scene or a keyboard.
+        var range: Range<Int>
     }
 
     /// What reading a text found.
@@ -54,33 +65,52 @@ struct ElementTreeReader {
     static func read(_ bytes: [UInt8], building builder: inout SceneBuilder) -> Found {
         var found = Found(scenes: [], problems: [], entryRanges: [])
         var block: [Element] = []
-        var skipping = false
+        // In a `Path to element:` or `Query chain:` section, or in a query's `Output: { … }`.
+        var inSection = false
+        var inOutput = false
         func flush() {
-            if !block.isEmpty { read(block, into: &found, builder: &builder) }
+            if !block.isEmpty, read(block, into: &found, builder: &builder) { found.entryRanges += block.map(\.range) }
             block = []
         }
         var lineStart = 0
         var line = 1
         // One piece of a line: a line, or a part of it between escaped breaks.
-        func take(_ piece: Range<Int>) {
+        func take(_ whole: Range<Int>) {
+            var piece = whole
+            // CRLF text, trailing blanks.
+            while piece.upperBound > piece.lowerBound, [0x0D, 0x09, UInt8(ascii: " ")].contains(bytes[piece.upperBound - 1]) {
+                piece = piece.lowerBound..<(piece.upperBound - 1)
+            }
+            var first = piece.lowerBound
+            while first < piece.upperBound, bytes[first] == UInt8(ascii: " ") || bytes[first] == 0x09 { first += 1 }
+            if first == piece.upperBound {
+                // A blank line ends a section (not a block: trees are printed with blank lines between windows).
+                inSection = false
+                return
+            }
+            if inOutput {
+                if bytes[first] == UInt8(ascii: "}") { inOutput = false }
+                return
+            }
             // Most lines of a console are rejected by their first byte that is not blank: every
             // header and every element type starts with a capital letter or an arrow.
-            var first = piece.lowerBound
-            while first < piece.upperBound, bytes[first] == UInt8(ascii: " ") || bytes[first] == 0x09 || bytes[first] == 0x0D { first += 1 }
-            if first == piece.upperBound {
-                // Blank.
-            } else if !(bytes[first] >= UInt8(ascii: "A") && bytes[first] <= UInt8(ascii: "Z")) && bytes[first] != 0xE2 {
+            guard (bytes[first] >= UInt8(ascii: "A") && bytes[first] <= UInt8(ascii: "Z")) || bytes[first] == 0xE2 else {
                 flush()
-            } else if startsWith(bytes, piece, Self.pathHeader) || startsWith(bytes, piece, Self.queryHeader) {
+                return
+            }
+            let rest = first..<piece.upperBound
+            if startsWith(bytes, rest, Self.pathHeader) || startsWith(bytes, rest, Self.queryHeader) {
                 flush()
-                skipping = true
-            } else if startsWith(bytes, piece, Self.subtreeHeader) || startsWith(bytes, piece, Self.attributesHeader) {
+                inSection = true
+            } else if startsWith(bytes, rest, Self.subtreeHeader) || startsWith(bytes, rest, Self.attributesHeader) {
                 flush()
-                skipping = false
-            } else if !skipping, let element = element(in: bytes, piece, line: line, lineStart: lineStart) {
+                inSection = false
+            } else if startsWith(bytes, rest, Self.outputHeader) {
+                flush()
+                inOutput = true
+            } else if !inSection, let element = element(in: bytes, piece, line: line, lineStart: lineStart) {
                 if element.type == "Application", !block.isEmpty { flush() }
                 block.append(element)
-                found.entryRanges.append(piece)
             } else {
                 flush()
             }
@@ -111,90 +141,152 @@ struct ElementTreeReader {
 
     // MARK: Blocks
 
-    /// One block of element lines: a tree, or a flat list.
-    private static func read(_ block: [Element], into found: inout Found, builder: inout SceneBuilder) {
+    /// One block of element lines: a tree, or a flat list. Returns whether it gave a scene or a
+    /// keyboard.
+    private static func read(_ block: [Element], into found: inout Found, builder: inout SceneBuilder) -> Bool {
         var elements = block
         // The application (no frame) holds the windows.
         if elements.first?.type == "Application" { elements.removeFirst() }
-        guard let first = elements.first else { return }
-        let flat = elements.count > 1 && elements.allSatisfy { $0.indent == first.indent }
-        // Where the keyboard is.
+        guard let first = elements.first else { return false }
+        var gave = false
+        // Where the keyboard is: above the bottom of the app's window.
+        let window = elements.first { $0.type == "Window" && $0.isMain } ?? elements.first { $0.type == "Window" }
+        let bottom = window?.frame.map { $0.origin.y + $0.size.height }
         for element in elements where element.type == "Keyboard" {
-            if let frame = element.frame, frame.size.width > 0, frame.size.height > 0 {
+            if let frame = element.frame, frame.size.width > 0, frame.size.height > 0, bottom.map({ frame.origin.y < $0 }) ?? true {
                 found.keyboards.append((element.line, frame))
+                gave = true
                 break
             }
         }
-        var building = SceneBuilder.SceneInProgress(expectedViews: elements.count)
-        var origins: [Point] = []
-        var hasScene = false
+        let flat = elements.count > 1 && elements.allSatisfy { $0.indent == first.indent }
         if flat {
             // A set of elements: the first window (or the first element) holds the others.
-            guard let root = elements.firstIndex(where: { $0.type == "Window" }) ?? elements.indices.first else { return }
-            builder.add(entry(elements[root], depth: 0, parentOrigin: .zero), to: &building)
+            let root = elements.firstIndex { $0.type == "Window" } ?? 0
+            var building = SceneBuilder.SceneInProgress(expectedViews: elements.count)
+            guard let rootEntry = entry(elements[root], depth: 0, parentOrigin: .zero) else { return gave }
+            builder.add(rootEntry, to: &building)
             let origin = elements[root].frame?.origin ?? .zero
             for (index, element) in elements.enumerated() where index != root && !isKeyboardPart(element.type) && element.type != "Window" {
-                builder.add(entry(element, depth: 1, parentOrigin: origin), to: &building)
+                if let child = entry(element, depth: 1, parentOrigin: origin) {
+                    builder.add(child, to: &building)
+                } else {
+                    found.problems.append(tooLarge(element))
+                }
             }
-            hasScene = true
-        } else {
-            // A tree by indentation. The app's window is the first that holds views.
-            var indents: [Int] = []
-            var keyboardBelow: Int?
-            var rootIndent: Int?
-            var done = false
-            for (index, element) in elements.enumerated() {
-                if let below = keyboardBelow {
+            if let scene = builder.finish(&building) {
+                found.scenes.append(PlacedScene(line: elements[root].line, scene: scene))
+                gave = true
+            }
+            return gave
+        }
+        // A tree by indentation: from the app's window, or from each root of a piece of a tree.
+        var index = appWindow(in: elements) ?? 0
+        while index < elements.count {
+            let root = elements[index]
+            var next = index + 1
+            if isKeyboardPart(root.type) {
+                while next < elements.count, elements[next].indent > root.indent { next += 1 }
+                index = next
+                continue
+            }
+            var building = SceneBuilder.SceneInProgress()
+            guard let rootEntry = entry(root, depth: 0, parentOrigin: .zero) else {
+                found.problems.append(tooLarge(root))
+                while next < elements.count, elements[next].indent > root.indent { next += 1 }
+                index = next
+                continue
+            }
+            builder.add(rootEntry, to: &building)
+            var indents = [root.indent]
+            var origins = [root.frame?.origin ?? .zero]
+            // Inside an element left out (the keyboard's, or one too large): deeper ones go with it.
+            var leftOutBelow: Int?
+            while next < elements.count, elements[next].indent > root.indent {
+                let element = elements[next]
+                next += 1
+                if let below = leftOutBelow {
                     if element.indent > below { continue }
-                    keyboardBelow = nil
-                }
-                if let root = rootIndent, element.indent <= root {
-                    // The scene's window is done; later windows show only the keyboard.
-                    done = true
-                }
-                if isKeyboardPart(element.type) {
-                    keyboardBelow = element.indent
-                    continue
-                }
-                if done { continue }
-                if rootIndent == nil {
-                    // The first window that holds views (or the first element of a tree that is not
-                    // an application's).
-                    let holdsViews = index + 1 < elements.count && elements[index + 1].indent > element.indent
-                    guard element.type != "Window" || holdsViews || first.type != "Window" else { continue }
-                    rootIndent = element.indent
-                    indents = [element.indent]
-                    origins = [element.frame?.origin ?? .zero]
-                    builder.add(entry(element, depth: 0, parentOrigin: .zero), to: &building)
-                    hasScene = true
-                    continue
+                    leftOutBelow = nil
                 }
                 while let last = indents.last, last >= element.indent {
                     indents.removeLast()
                     origins.removeLast()
                 }
+                if isKeyboardPart(element.type) {
+                    leftOutBelow = element.indent
+                    continue
+                }
                 let parentOrigin = origins.last ?? .zero
-                let depth = indents.count
-                builder.add(entry(element, depth: depth, parentOrigin: parentOrigin), to: &building)
+                guard let child = entry(element, depth: indents.count, parentOrigin: parentOrigin) else {
+                    found.problems.append(tooLarge(element))
+                    leftOutBelow = element.indent
+                    continue
+                }
+                builder.add(child, to: &building)
                 indents.append(element.indent)
                 origins.append(element.frame?.origin ?? parentOrigin)
             }
+            if let scene = builder.finish(&building) {
+                found.scenes.append(PlacedScene(line: root.line, scene: scene))
+                gave = true
+            }
+            // The app's window is the scene; the windows after it are the keyboard's or empty.
+            if root.type == "Window" { break }
+            index = next
         }
-        if hasScene, let scene = builder.finish(&building) {
-            found.scenes.append(PlacedScene(line: first.line, scene: scene))
+        return gave
+    }
+
+    /// The app's window: the one marked `(Main)`, else the first that holds an element besides the
+    /// keyboard's; `nil` when the tree holds no window.
+    private static func appWindow(in elements: [Element]) -> Int? {
+        if let main = elements.firstIndex(where: { $0.type == "Window" && $0.isMain }) { return main }
+        var firstWindow: Int?
+        for (index, element) in elements.enumerated() where element.type == "Window" {
+            if firstWindow == nil { firstWindow = index }
+            var next = index + 1
+            var keyboardBelow: Int?
+            while next < elements.count, elements[next].indent > element.indent {
+                let inside = elements[next]
+                next += 1
+                if let below = keyboardBelow, inside.indent > below { continue }
+                keyboardBelow = nil
+                if isKeyboardPart(inside.type) {
+                    keyboardBelow = inside.indent
+                } else if inside.type != "Other"
+                    || next < elements.count && elements[next].indent > inside.indent && !isKeyboardPart(elements[next].type)
+                {
+                    // A view of the app's, or a container holding more than the keyboard.
+                    return index
+                }
+            }
         }
+        return firstWindow
     }
 
     private static func isKeyboardPart(_ type: String) -> Bool { type == "Keyboard" || type == "Key" }
 
-    /// The entry a scene builder takes: its frame in its parent's coordinates.
-    private static func entry(_ element: Element, depth: Int, parentOrigin: Point) -> HierarchyEntry {
+    /// The problem of an element whose frame cannot be placed in its parent's coordinates.
+    private static func tooLarge(_ element: Element) -> ImportProblem {
+        ImportProblem(
+            kind: .unreadableValue, line: element.line, column: element.column,
+            message:
+                "the \(element.type) element's frame cannot be placed in its parent's (the numbers are too large); it is left out of the scene with the elements inside it"
+        )
+    }
+
+    /// The entry a scene builder takes: its frame in its parent's coordinates; `nil` when that
+    /// frame is not finite.
+    private static func entry(_ element: Element, depth: Int, parentOrigin: Point) -> HierarchyEntry? {
         var entry = HierarchyEntry(
             className: element.type, baseClass: uikitClass[element.type] ?? "UIView",
             address: element.address ?? "\(element.line):\(element.column)", depth: depth, line: element.line, column: element.column)
         if let frame = element.frame {
-            entry.frame = Rect(
+            let relative = Rect(
                 x: frame.origin.x - parentOrigin.x, y: frame.origin.y - parentOrigin.y, width: frame.size.width, height: frame.size.height)
+            guard relative.origin.x.isFinite, relative.origin.y.isFinite else { return nil }
+            entry.frame = relative
             entry.windowFrame = frame
         }
         entry.accessibilityIdentifier = element.identifier
@@ -227,6 +319,15 @@ struct ElementTreeReader {
 
     // MARK: Lines
 
+    private static let pathHeader = Array("Path to element:".utf8)
+    private static let queryHeader = Array("Query chain:".utf8)
+    private static let subtreeHeader = Array("Element subtree:".utf8)
+    private static let attributesHeader = Array("Attributes:".utf8)
+    private static let outputHeader = Array("Output: {".utf8)
+    private static let mainWindow = Array(" (Main)".utf8)
+    private static let frameOpen = Array("{{".utf8)
+    private static let frameClose = Array("}}".utf8)
+
     /// The element a line shows, or `nil`.
     private static func element(in bytes: [UInt8], _ piece: Range<Int>, line: Int, lineStart: Int) -> Element? {
         var i = piece.lowerBound
@@ -241,17 +342,18 @@ struct ElementTreeReader {
             indent += 1
         }
         let typeStart = i
-        // Every type starts with a capital letter: most lines of a console are rejected here.
+        // Every type starts with a capital letter.
         guard i < piece.upperBound, bytes[i] >= UInt8(ascii: "A"), bytes[i] <= UInt8(ascii: "Z") else { return nil }
         while i < piece.upperBound, ConsoleValues.isLetter(bytes[i]) { i += 1 }
         // What follows a type: `,`, ` (Main)`, ` 0x…` or the line's end.
         guard i == piece.upperBound || bytes[i] == UInt8(ascii: ",") || bytes[i] == UInt8(ascii: " ") else { return nil }
         let type = String(decoding: bytes[typeStart..<i], as: UTF8.self)
         guard types.contains(type) else { return nil }
-        // ` (Main)` after the main window.
-        let main = Self.mainWindow
-        if piece.upperBound - i >= main.count, bytes[i..<(i + main.count)].elementsEqual(main) { i += main.count }
-        var element = Element(type: type, indent: indent, line: line, column: typeStart - lineStart + 1)
+        var element = Element(type: type, indent: indent, line: line, column: typeStart - lineStart + 1, range: piece)
+        if piece.upperBound - i >= mainWindow.count, bytes[i..<(i + mainWindow.count)].elementsEqual(mainWindow) {
+            element.isMain = true
+            i += mainWindow.count
+        }
         // `, 0x…` or ` 0x…: traits: N`.
         var j = i
         while j < piece.upperBound, bytes[j] == UInt8(ascii: ",") || bytes[j] == UInt8(ascii: " ") { j += 1 }
@@ -264,51 +366,62 @@ struct ElementTreeReader {
         // What follows must be attributes: a type name in other text (`Other apps`) is not one.
         guard i == piece.upperBound || bytes[i] == UInt8(ascii: ",") || bytes[i] == UInt8(ascii: ":") else { return nil }
         // The frame: the first `{{…}, {…}}`.
-        if let open = firstIndex(of: "{{", in: bytes, i..<piece.upperBound), let close = firstIndex(of: "}}", in: bytes, open..<piece.upperBound) {
+        if let open = HierarchyReader.find(frameOpen, in: bytes[i..<piece.upperBound]),
+            let close = HierarchyReader.find(frameClose, in: bytes[open..<piece.upperBound])
+        {
             element.frame = HierarchyReader.rect(in: bytes[open..<(close + 2)])
             i = close + 2
         }
         guard element.frame != nil || type == "Application" else { return nil }
-        element.identifier = quoted(after: "identifier: ", in: bytes, i..<piece.upperBound)
-        element.isDisabled = firstIndex(of: ", Disabled", in: bytes, i..<piece.upperBound) != nil
+        readAttributes(bytes, i..<piece.upperBound, into: &element)
         return element
     }
 
-    /// The text in quotes after `key` (up to the quote before a `,` or the line's end); quotes
-    /// escaped as in a JSON or Swift string (`\'city\'`) too.
-    private static func quoted(after key: String, in bytes: [UInt8], _ range: Range<Int>) -> String? {
-        guard let at = firstIndex(of: key, in: bytes, range) else { return nil }
-        var start = at + key.utf8.count
-        let escaped = start < range.upperBound && bytes[start] == UInt8(ascii: "\\")
-        if escaped { start += 1 }
-        guard start < range.upperBound, bytes[start] == UInt8(ascii: "'") else { return nil }
-        start += 1
-        var end = start
-        var close: Int?
-        while end < range.upperBound {
-            if bytes[end] == UInt8(ascii: "'"), end + 1 == range.upperBound || bytes[end + 1] == UInt8(ascii: ",") {
-                close = escaped && end > start && bytes[end - 1] == UInt8(ascii: "\\") ? end - 1 : end
-                break
+    /// The attributes after the frame: `, key: value` pairs (a value quoted with `'`, `\'` or
+    /// `\u0027` may hold commas) and bare flags (`Disabled`, `Selected`).
+    private static func readAttributes(_ bytes: [UInt8], _ range: Range<Int>, into element: inout Element) {
+        let quotes = [Array("'".utf8), Array("\\'".utf8), Array("\\u0027".utf8)]
+        var i = range.lowerBound
+        while i < range.upperBound {
+            while i < range.upperBound, bytes[i] == UInt8(ascii: ",") || bytes[i] == UInt8(ascii: " ") { i += 1 }
+            let keyStart = i
+            while i < range.upperBound, bytes[i] != UInt8(ascii: ":"), bytes[i] != UInt8(ascii: ",") { i += 1 }
+            let key = bytes[keyStart..<i]
+            guard i < range.upperBound, bytes[i] == UInt8(ascii: ":") else {
+                // A flag of its own.
+                if key.elementsEqual("Disabled".utf8) { element.isDisabled = true }
+                continue
             }
-            end += 1
+            i += 1
+            while i < range.upperBound, bytes[i] == UInt8(ascii: " ") { i += 1 }
+            var value = i..<i
+            if let quote = quotes.first(where: { range.upperBound - i >= $0.count && bytes[i..<(i + $0.count)].elementsEqual($0) }) {
+                // A quoted value ends at its quote followed by a comma or the line's end.
+                let start = i + quote.count
+                var end = start
+                var close: Int?
+                while end + quote.count <= range.upperBound {
+                    if bytes[end..<(end + quote.count)].elementsEqual(quote),
+                        end + quote.count == range.upperBound || bytes[end + quote.count] == UInt8(ascii: ",")
+                    {
+                        close = end
+                        break
+                    }
+                    end += 1
+                }
+                guard let close else { return }
+                value = start..<close
+                i = close + quote.count
+            } else {
+                while i < range.upperBound, bytes[i] != UInt8(ascii: ",") { i += 1 }
+                value = value.lowerBound..<i
+            }
+            if key.elementsEqual("identifier".utf8), !value.isEmpty { element.identifier = String(decoding: bytes[value], as: UTF8.self) }
         }
-        guard let close, close > start else { return nil }
-        return String(decoding: bytes[start..<close], as: UTF8.self)
     }
-
-    private static func firstIndex(of text: String, in bytes: [UInt8], _ range: Range<Int>) -> Int? {
-        HierarchyReader.find(Array(text.utf8), in: bytes[range])
-    }
-
-    private static let pathHeader = Array("Path to element:".utf8)
-    private static let queryHeader = Array("Query chain:".utf8)
-    private static let subtreeHeader = Array("Element subtree:".utf8)
-    private static let attributesHeader = Array("Attributes:".utf8)
-    private static let mainWindow = Array(" (Main)".utf8)
 
     private static func startsWith(_ bytes: [UInt8], _ range: Range<Int>, _ word: [UInt8]) -> Bool {
-        var i = range.lowerBound
-        while i < range.upperBound, bytes[i] == UInt8(ascii: " ") || bytes[i] == 0x09 { i += 1 }
-        return range.upperBound - i >= word.count && bytes[i] == word[0] && bytes[i..<(i + word.count)].elementsEqual(word)
+        range.count >= word.count && bytes[range.lowerBound] == word[0]
+            && bytes[range.lowerBound..<(range.lowerBound + word.count)].elementsEqual(word)
     }
 }

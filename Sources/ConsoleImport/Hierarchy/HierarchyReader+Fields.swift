@@ -146,7 +146,7 @@ extension HierarchyReader {
         guard haystack.count >= needle.count else { return nil }
         var i = haystack.startIndex
         while i <= haystack.endIndex - needle.count {
-            if haystack[i] == needle[0], Array(haystack[i..<(i + needle.count)]) == needle { return i }
+            if haystack[i] == needle[0], haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
             i += 1
         }
         return nil

@@ -28,6 +28,9 @@ extension SceneBuilder {
         /// In a dump of the keyboard's own window: the origin of each open view in the window's
         /// coordinates, root first (their frames are in their parents' coordinates).
         var keyboardOrigins: [Point] = []
+        /// The bottom of the dump's window, when its root is one: a keyboard at or below it is put
+        /// away.
+        var windowBottom: Double?
 
         /// A scene to be built, its tables sized for `expectedViews` when that is known.
         init(expectedViews: Int = 0) {
@@ -38,19 +41,28 @@ extension SceneBuilder {
 
     /// Adds the next entry of a dump (in pre-order, its depth set by the reader) to its scene.
     mutating func add(_ entry: HierarchyEntry, to scene: inout SceneInProgress) {
-        if scene.first == nil { scene.first = (entry.className, entry.address, entry.baseClass) }
+        if scene.first == nil {
+            scene.first = (entry.className, entry.address, entry.baseClass)
+            if entry.className.hasSuffix("Window") || entry.baseClass == "UIWindow", let frame = entry.windowFrame ?? entry.frame {
+                scene.windowBottom = frame.origin.y + frame.size.height
+            }
+        }
         guard !scene.isKeyboardDump else {
             // The keyboard's window: only where the keyboard is matters.
             scene.keyboardOrigins.removeLast(max(0, scene.keyboardOrigins.count - entry.depth))
             let parent = scene.keyboardOrigins.last ?? .zero
             let frame = entry.frame ?? .zero
             scene.keyboardOrigins.append(Point(x: parent.x + frame.origin.x, y: parent.y + frame.origin.y))
-            if scene.keyboardFrame == nil { scene.keyboardFrame = Self.keyboardFrame(of: entry, origin: parent) }
+            if scene.keyboardFrame == nil { scene.keyboardFrame = Self.keyboardFrame(of: entry, origin: parent, above: scene.windowBottom) }
             return
         }
         if let skip = scene.skipBelow {
             if entry.depth > skip {
                 scene.keyboardViews += 1
+                // The keyboard's host view inside its container, when the dump prints where it is.
+                if scene.keyboardFrame == nil, entry.windowFrame != nil {
+                    scene.keyboardFrame = Self.keyboardFrame(of: entry, origin: .zero, above: scene.windowBottom)
+                }
                 return
             }
             scene.skipBelow = nil
@@ -70,12 +82,14 @@ extension SceneBuilder {
                 scene.isKeyboardDump = true
                 let frame = entry.windowFrame ?? entry.frame ?? .zero
                 scene.keyboardOrigins = [frame.origin]
-                scene.keyboardFrame = Self.keyboardFrame(of: entry, origin: .zero)
+                scene.keyboardFrame = Self.keyboardFrame(of: entry, origin: .zero, above: scene.windowBottom)
                 return
             }
             // Inside the app's window (its frame in the window's, and so the screen's, coordinates
             // only when the dump prints them).
-            if scene.keyboardFrame == nil, entry.windowFrame != nil { scene.keyboardFrame = Self.keyboardFrame(of: entry, origin: .zero) }
+            if scene.keyboardFrame == nil, entry.windowFrame != nil {
+                scene.keyboardFrame = Self.keyboardFrame(of: entry, origin: .zero, above: scene.windowBottom)
+            }
             scene.keyboardViews += 1
             scene.skipBelow = entry.depth
             return
@@ -117,8 +131,9 @@ extension SceneBuilder {
     private static let keyboardFrameClasses: Set<String> = ["UIInputSetHostView", "UIKBInputBackdropView"]
 
     /// Where the keyboard is, from one of its views (in its window's coordinates, which are the
-    /// screen's): `nil` for other views, and for a keyboard with no height (put away).
-    static func keyboardFrame(of entry: HierarchyEntry, origin: Point) -> Rect? {
+    /// screen's): `nil` for other views, for a keyboard with no height or at or below the window's
+    /// bottom (put away), and for one whose place cannot be added up.
+    static func keyboardFrame(of entry: HierarchyEntry, origin: Point, above bottom: Double?) -> Rect? {
         guard keyboardFrameClasses.contains(entry.className) else { return nil }
         let frame: Rect
         if let window = entry.windowFrame {
@@ -128,7 +143,9 @@ extension SceneBuilder {
         } else {
             return nil
         }
-        return frame.size.width > 0 && frame.size.height > 0 ? frame : nil
+        guard frame.origin.x.isFinite, frame.origin.y.isFinite, frame.size.width > 0, frame.size.height > 0 else { return nil }
+        if let bottom, frame.origin.y >= bottom { return nil }
+        return frame
     }
 
     /// The scene of the entries added; `nil` when its root is the keyboard's own. The views
