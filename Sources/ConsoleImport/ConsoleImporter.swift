@@ -164,7 +164,7 @@ public struct ConsoleImporter: Sendable {
         let scanned = { (text: [UInt8]) in
             var scanner = ConsoleScanner(bytes: text, defaultEvent: options.defaultEvent)
             scanner.run()
-            return (scanner.notifications, scanner.problems, scanner.droppedProblems, scanner.keyMentions.first)
+            return (scanner.notifications, scanner.problems, scanner.droppedProblems, scanner.keyMentions.first, scanner.notificationsCutAtEnd)
         }(consume notificationText)
         var (found, droppedProblems, keyMention) = (scanned.0, scanned.2, scanned.3)
         var problems = scanned.1
@@ -211,7 +211,10 @@ public struct ConsoleImporter: Sendable {
             }
             var counted = summary
             counted.skipped = sorted.count { $0.kind == .truncated || $0.kind == .unreadableValue }
-            return ImportResult(header: header, records: records, problems: sorted + whole, summary: counted)
+            var result = ImportResult(header: header, records: records, problems: sorted + whole, summary: counted)
+            // The notifications cut at the end are the console's last, and so the last records.
+            result.recordsCutAtEnd = records.isEmpty ? 0 : min(scanned.4, records.count)
+            return result
         }
 
         let placeholder = LogHeader(screen: options.screen ?? .zero, screenSource: options.screen == nil ? nil : "given")

@@ -177,7 +177,7 @@ extension ConsoleScanner {
             let closer = finished.container.map { closing(for: $0.opener.byte) }.map { " (no closing `\(String(UnicodeScalar($0)))`)" } ?? ""
             let whereCut: String
             switch reason {
-            case .endOfInput: whereCut = Self.cutAtEndOfInput + closer
+            case .endOfInput: whereCut = "is cut off at the end of the input\(closer)"
             case .timestamp: whereCut = "is cut off by the next log line\(closer)"
             case .newNotification: whereCut = "is cut off by the next notification\(closer)"
             default: whereCut = "is cut off\(closer); the text after it is not part of it"
@@ -195,6 +195,8 @@ extension ConsoleScanner {
                 "the userInfo that starts here \(whereCut); imported \(what) with the keys that are whole (\(whole.joined(separator: ", ")))")
         }
         guard let info = keyboardInfo(of: readable, what: what) else { return }
+        let before = notifications.count
+        defer { if reason == .endOfInput, cutOff || lastEntryCut { notificationsCutAtEnd = notifications.count - before } }
         if finished.names.isEmpty {
             notifications.append(
                 ScannedNotification(

@@ -58,9 +58,9 @@ struct ConsoleScanner {
 
     /// What was found, and what could not be read (read by ``ConsoleImporter`` after ``run()``).
     var notifications: [ScannedNotification] = []
-    /// How a problem says that a userInfo is cut off at the end of the text (`GrowingImport` holds
-    /// back the notification made of its whole keys until the rest arrives).
-    static let cutAtEndOfInput = "is cut off at the end of the input"
+    /// How many of the last ``notifications`` were made of the whole keys of a userInfo cut off at
+    /// the end of the text (`GrowingImport` holds them back until the rest arrives).
+    var notificationsCutAtEnd = 0
     /// Where the end frame of the userInfo read last (`keyboardInfo(of:what:)`) was printed.
     var lastEndFrameAt: (line: Int, column: Int)?
     var problems: [ImportProblem] = []

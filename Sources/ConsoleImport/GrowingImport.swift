@@ -64,9 +64,7 @@ public struct GrowingImport: Sendable {
         }
         // The notification made of the whole keys of a userInfo cut at the current end waits for
         // the rest (one with no whole key yet makes no record).
-        let cutAtEnd =
-            !final && result.problems.contains { $0.kind == .partlyImported && $0.message.contains(ConsoleScanner.cutAtEndOfInput) }
-        let stable = cutAtEnd ? result.records.count - 1 : result.records.count
+        let stable = final ? result.records.count : result.records.count - result.recordsCutAtEnd
         guard stable > taken else { return (header, []) }
         var records: [LogRecord] = []
         for var record in result.records[taken..<stable] {

@@ -15,6 +15,9 @@ public struct ImportResult: Hashable, Sendable {
     public var problems: [ImportProblem]
     /// What was found, counted.
     public var summary: ImportSummary
+    /// How many of the last ``records`` were made of the whole keys of a userInfo cut off at the
+    /// end of the text: `GrowingImport` holds them back until the rest is written.
+    var recordsCutAtEnd = 0
 
     /// Creates a result.
     public init(header: LogHeader, records: [LogRecord], problems: [ImportProblem], summary: ImportSummary = ImportSummary()) {

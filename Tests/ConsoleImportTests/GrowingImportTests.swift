@@ -38,6 +38,22 @@ struct GrowingImportTests {
         #expect(second.records.first?.t == 2)
     }
 
+    @Test("a userInfo cut at the end is held back even when the console's problems are too many to list")
+    func cutAfterManyProblems() {
+        var growing = GrowingImport(options: .init(screen: Size(width: 375, height: 812)))
+        // 1,200 unreadable userInfos: more problems than an import lists.
+        let bad = "UIKeyboardWillShowNotification userInfo: { UIKeyboardAnimationDurationUserInfoKey = \"x\"; }\n"
+        growing.append(Array(String(repeating: bad, count: 1_200).utf8))
+        let hide = Self.userInfo("UIKeyboardWillHideNotification", second: 3, endY: 812)
+        let lines = hide.split(separator: "\n", omittingEmptySubsequences: false)
+        growing.append(Array((lines[0..<2].joined(separator: "\n") + "\n").utf8))
+        #expect(growing.take().records.isEmpty, "the cut userInfo waits")
+        growing.append(Array((lines[2...].joined(separator: "\n")).utf8))
+        let whole = growing.take().records
+        #expect(whole.map(\.event.name) == ["keyboardWillHide"])
+        #expect(whole.first.flatMap { if case .keyboard(_, let info) = $0.event { info.duration } else { nil } } == 0.25, "with every key")
+    }
+
     @Test("after a restart (a truncated console) the new text's events come after those taken, never earlier")
     func restart() {
         var growing = GrowingImport()

@@ -327,6 +327,7 @@ struct ElementTreeReader {
     private static let mainWindow = Array(" (Main)".utf8)
     private static let frameOpen = Array("{{".utf8)
     private static let frameClose = Array("}}".utf8)
+    private static let quotes = [Array("'".utf8), Array("\\'".utf8), Array("\\u0027".utf8)]
 
     /// The element a line shows, or `nil`.
     private static func element(in bytes: [UInt8], _ piece: Range<Int>, line: Int, lineStart: Int) -> Element? {
@@ -380,7 +381,7 @@ struct ElementTreeReader {
     /// The attributes after the frame: `, key: value` pairs (a value quoted with `'`, `\'` or
     /// `\u0027` may hold commas) and bare flags (`Disabled`, `Selected`).
     private static func readAttributes(_ bytes: [UInt8], _ range: Range<Int>, into element: inout Element) {
-        let quotes = [Array("'".utf8), Array("\\'".utf8), Array("\\u0027".utf8)]
+        let quotes = Self.quotes
         var i = range.lowerBound
         while i < range.upperBound {
             while i < range.upperBound, bytes[i] == UInt8(ascii: ",") || bytes[i] == UInt8(ascii: " ") { i += 1 }
