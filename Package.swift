@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -22,14 +22,24 @@ let package = Package(
         .library(name: "CoveredControlWarner", targets: ["CoveredControlWarner"]),
         .library(name: "PasswordGap", targets: ["PasswordGap"]),
         .library(name: "ResponderBusReport", targets: ["ResponderBusReport"]),
+        .library(name: "ResponderBusWasm", targets: ["ResponderBusWasm"]),
         .executable(name: "responder-bus", targets: ["responder-bus"]),
         .executable(name: "responder-bus-example", targets: ["responder-bus-example"]),
+    ],
+    traits: [
+        // `swift build --traits WebAssembly`: the replay pipeline (and so the command) loads
+        // `--plugin X.wasm`. Off by default, since the interpreter nearly doubles a first build.
+        .trait(name: "WebAssembly", description: "WebAssembly plugins (--plugin X.wasm) in the replay pipeline and the command"),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation`; nothing of it is built otherwise.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // The WebAssembly plugin host's interpreter; built only with the WebAssembly trait, or by a
+        // program that uses the ResponderBusWasm product.
+        .package(url: "https://github.com/swiftwasm/WasmKit.git", .upToNextMinor(from: "0.4.2")),
     ],
     targets: [
         .systemLibrary(
@@ -62,6 +72,7 @@ let package = Package(
             dependencies: [
                 "ResponderBus", "ResponderBusUV", "EventLog", "ResponderBusExternal", "ResponderBusReport", "KeyboardAvoidance",
                 "FieldAdvancing", "TextViewOrdering", "CSignalCleanup",
+                .target(name: "ResponderBusWasm", condition: .when(traits: ["WebAssembly"])),
             ]
         ),
         .target(name: "ResponderBusTesting", dependencies: ["ResponderBus", "EventLog", "ResponderBusExternal", "ResponderBusReplay"]),
@@ -73,6 +84,12 @@ let package = Package(
         .target(name: "CSignalCleanup"),
         // Writing to a plugin process's pipe with SIGPIPE blocked on the writing thread.
         .target(name: "CPluginPipes"),
+        // WebAssembly plugins (`--plugin X.wasm`): a module of its own, so that a program that does
+        // not run them does not build the interpreter.
+        .target(
+            name: "ResponderBusWasm",
+            dependencies: ["ResponderBus", "ResponderBusExternal", .product(name: "WasmKit", package: "WasmKit")]
+        ),
         .target(name: "ResponderBusExternal", dependencies: ["ResponderBus", "EventLog", "CLibUV", "CPluginPipes", "CSignalCleanup"]),
         // The HTML report of a replay (`replay --report`, `render`): a library of the package, so that
         // its tests run in the test process; the CLI only writes what it makes.

@@ -78,13 +78,17 @@ public struct PipelineDescription: Sendable {
     public var disabled: Set<String>
     /// The built-in plugins' settings.
     public var settings: BuiltinSettings
-    /// Plugin libraries (`lib<Name>.so`), loaded once and made anew for each replay. A program that
+    /// Plugin libraries (`lib<Name>.so`) and WebAssembly plugins (a path ending in `.wasm`), loaded
+    /// once and made anew for each replay. A program that
     /// loads them is linked with `--export-dynamic` (see ``PluginLibrary``).
     public var libraries: [PluginReference]
     /// Out-of-process plugins: a process of each is started for each replay.
     public var commands: [ExternalPlugin.Configuration]
     /// In-process plugins of the embedding program.
     public var plugins: [PluginMaker]
+    /// The limits the WebAssembly plugins among ``libraries`` (`.wasm` files) run within, and what
+    /// their faults do. They load only in a program built with the package's `WebAssembly` trait.
+    public var wasmSandbox: WasmSandbox
 
     /// A description; the default runs the built-in plugins with their default settings.
     ///
@@ -94,10 +98,12 @@ public struct PipelineDescription: Sendable {
     ///   - libraries: plugin libraries to load.
     ///   - commands: out-of-process plugins to start.
     ///   - plugins: in-process plugins.
+    ///   - wasmSandbox: the limits of WebAssembly plugins.
     public init(
         disabled: Set<String> = [], settings: BuiltinSettings = BuiltinSettings(), libraries: [PluginReference] = [],
-        commands: [ExternalPlugin.Configuration] = [], plugins: [PluginMaker] = []
+        commands: [ExternalPlugin.Configuration] = [], plugins: [PluginMaker] = [], wasmSandbox: WasmSandbox = WasmSandbox()
     ) {
+        self.wasmSandbox = wasmSandbox
         self.disabled = disabled
         self.settings = settings
         self.libraries = libraries
@@ -125,6 +131,12 @@ public struct PipelineDescription: Sendable {
         if let distance = settings.keyboardDistance, !(distance.isFinite && distance >= 0 && distance <= 10_000) {
             throw .usage("--keyboard-distance must be a number of points from 0 to 10000, got \(distance)")
         }
+        if let fuel = wasmSandbox.fuelPerDelivery, fuel < 1_000 || fuel > 1_000_000_000_000 {
+            throw .usage("--plugin-fuel must be 0 (no metering) or from 1000 to 1000000000000 units, got \(fuel)")
+        }
+        if wasmSandbox.memoryLimit < 64 << 10 || wasmSandbox.memoryLimit > 4 << 30 {
+            throw .usage("--plugin-memory must be from 1 to 4096 MiB, got \(wasmSandbox.memoryLimit >> 20) MiB")
+        }
         if let window = settings.settleWindow, window < .zero || window > .seconds(60) {
             throw .usage("--settle-window must be between 0 and 60000 milliseconds, got \(window)")
         }
@@ -146,6 +158,7 @@ public struct PipelineDescription: Sendable {
         if !other.libraries.isEmpty { result.libraries = other.libraries }
         if !other.commands.isEmpty { result.commands = other.commands }
         if !other.plugins.isEmpty { result.plugins = other.plugins }
+        if other.wasmSandbox != WasmSandbox() { result.wasmSandbox = other.wasmSandbox }
         return result
     }
 }

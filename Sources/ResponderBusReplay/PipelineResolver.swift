@@ -44,8 +44,8 @@ public final class PipelineResolver: Sendable {
     ///   - overrides: what wins over a project file (the command line's options).
     ///   - choice: which project file applies.
     ///   - commandTimeout: a timeout for the project file's commands too (`--plugin-timeout`).
-    ///   - commandFailure: a failure policy for the project file's commands too
-    ///     (`--plugin-failure`).
+    ///   - commandFailure: a failure policy for the project file's commands and WebAssembly
+    ///     plugins too (`--plugin-failure`).
     ///   - warn: called once per project file with each of its warnings.
     public init(
         overrides: PipelineDescription = PipelineDescription(), choice: Choice = .nearest, commandTimeout: Duration? = nil,
@@ -92,6 +92,7 @@ public final class PipelineResolver: Sendable {
             if let commandTimeout { fromFile.commands[index].timeout = commandTimeout }
             if let commandFailure { fromFile.commands[index].failureMode = commandFailure }
         }
+        if let commandFailure { fromFile.wasmSandbox.failureMode = commandFailure }
         for warning in file.warnings { warn(warning) }
         return fromFile.overridden(by: overrides)
     }

@@ -2,6 +2,71 @@ import EventLog
 import ResponderBus
 import ResponderBusExternal
 
+#if WebAssembly
+    import ResponderBusWasm
+#endif
+
+/// A plugin the pipeline loaded once and makes anew for each replay: a library's factory, or a
+/// WebAssembly module.
+enum LoadedPlugin: Sendable {
+    case library(PluginFactory)
+    #if WebAssembly
+        case module(WasmPluginModule)
+    #endif
+
+    /// Where it was loaded from.
+    var path: String {
+        switch self {
+        case .library(let factory): factory.path
+        #if WebAssembly
+            case .module(let module): module.path
+        #endif
+        }
+    }
+
+    /// Loads the library or module at `reference`'s path (a module: a path ending in `.wasm`).
+    static func load(_ reference: PluginReference, sandbox: WasmSandbox) throws(PipelineError) -> LoadedPlugin {
+        if reference.path.hasSuffix(".wasm") {
+            #if WebAssembly
+                do throws(WasmPluginError) {
+                    return .module(try WasmPluginModule(contentsOf: reference.path, sandbox: sandbox))
+                } catch {
+                    throw .plugin(error.message)
+                }
+            #else
+                throw .plugin(
+                    "cannot load WebAssembly plugin '\(reference.path)': this program was built without WebAssembly plugins; build it with the package's WebAssembly trait (`swift build --traits WebAssembly` in the ResponderBus checkout)"
+                )
+            #endif
+        }
+        do throws(PluginLoadError) {
+            return .library(try PluginLibrary.load(reference.path))
+        } catch {
+            throw .plugin(error.message)
+        }
+    }
+
+    /// A new plugin.
+    func make() throws(PipelineError) -> any ResponderPlugin {
+        switch self {
+        case .library(let factory):
+            do throws(PluginLoadError) {
+                return try factory.make()
+            } catch {
+                throw .plugin(error.message)
+            }
+        #if WebAssembly
+            case .module(let module):
+                do throws(WasmPluginError) {
+                    return try module.makePlugin()
+                } catch {
+                    throw .plugin(error.message)
+                }
+        #endif
+        }
+    }
+}
+
 /// A pipeline ready to run: its description checked, its libraries loaded, and where every
 /// plugin goes checked once, before any replay.
 ///
@@ -11,8 +76,8 @@ import ResponderBusExternal
 public final class ReplayPipeline: Sendable {
     /// What it runs.
     public let description: PipelineDescription
-    /// The loaded libraries, in the description's order.
-    private let libraries: [(factory: PluginFactory, position: PluginPosition?)]
+    /// The loaded libraries and modules, in the description's order.
+    private let libraries: [(loaded: LoadedPlugin, position: PluginPosition?)]
 
     /// Checks `description`, loads its libraries, and checks that every plugin but the commands
     /// can be placed (an `@after:` anchor that names no plugin is said here, once).
@@ -23,13 +88,9 @@ public final class ReplayPipeline: Sendable {
     public init(_ description: PipelineDescription) throws(PipelineError) {
         try description.validate()
         self.description = description
-        var libraries: [(factory: PluginFactory, position: PluginPosition?)] = []
+        var libraries: [(loaded: LoadedPlugin, position: PluginPosition?)] = []
         for reference in description.libraries {
-            do throws(PluginLoadError) {
-                libraries.append((try PluginLibrary.load(reference.path), reference.position))
-            } catch {
-                throw .plugin(error.message)
-            }
+            libraries.append((try LoadedPlugin.load(reference, sandbox: description.wasmSandbox), reference.position))
         }
         self.libraries = libraries
         // Placed once on a bus of its own: a position that cannot be honoured fails here, not in
@@ -45,9 +106,10 @@ public final class ReplayPipeline: Sendable {
         return ((try? registerInProcess(on: bus)) != nil) ? bus.pluginNames : []
     }
 
-    /// Registers the built-ins, the in-process plugins and the libraries' plugins on `bus`, and
-    /// returns the names of those not built in (libraries' and in-process plugins').
-    private func registerInProcess(on bus: Bus) throws(PipelineError) -> [String] {
+    /// Registers the built-ins, the in-process plugins and the libraries' and modules' plugins on
+    /// `bus`, and returns the names of those not built in (libraries', modules' and in-process
+    /// plugins'), and the plugins whose faults are contained (the modules').
+    private func registerInProcess(on bus: Bus) throws(PipelineError) -> (added: [String], contained: [any ContainedPlugin]) {
         for plugin in BuiltinPlugins.make(disabling: description.disabled, settings: description.settings) {
             do {
                 try bus.register(plugin)
@@ -70,21 +132,18 @@ public final class ReplayPipeline: Sendable {
             }
             added.append(plugin.name)
         }
-        for (factory, position) in libraries {
-            let plugin: any ResponderPlugin
-            do throws(PluginLoadError) {
-                plugin = try factory.make()
-            } catch {
-                throw .plugin(error.message)
-            }
+        var contained: [any ContainedPlugin] = []
+        for (loaded, position) in libraries {
+            let plugin = try loaded.make()
             do {
                 try bus.register(plugin, at: position)
             } catch {
-                throw .plugin("cannot use plugin '\(plugin.name)' (\(factory.path)): \(error.message)")
+                throw .plugin("cannot use plugin '\(plugin.name)' (\(loaded.path)): \(error.message)")
             }
             added.append(plugin.name)
+            if let plugin = plugin as? any ContainedPlugin { contained.append(plugin) }
         }
-        return added
+        return (added, contained)
     }
 
     /// A pipeline that runs no plugin at all: for a caller that registers its own on the session's
@@ -112,12 +171,8 @@ public final class ReplayPipeline: Sendable {
                 throw .plugin("cannot make a plugin: \(error)")
             }
         }
-        for (factory, _) in libraries {
-            do throws(PluginLoadError) {
-                plugins.append(try factory.make())
-            } catch {
-                throw .plugin(error.message)
-            }
+        for (loaded, _) in libraries {
+            plugins.append(try loaded.make())
         }
         // In pipeline order; a name the order lacks keeps its place at the end.
         return plugins.enumerated().sorted {
@@ -163,22 +218,26 @@ public final class ReplayPipeline: Sendable {
 
     /// The plugins of one replay, registered on its bus.
     struct Installed {
-        /// The plugins not built in (in-process and libraries'), by name.
+        /// The plugins not built in (in-process, libraries' and modules'), by name.
         var added: [String]
         /// The out-of-process plugins started for this replay.
         var external: [ExternalPlugin]
+        /// The plugins whose faults are contained: the modules' and the out-of-process ones.
+        var contained: [any ContainedPlugin]
     }
 
     /// Registers every plugin of the pipeline on `bus` (fresh instances) and starts the commands'
     /// processes for a log with `header`. Loop-confined. On a failure, the processes already
     /// started are ended.
     func install(on bus: Bus, header: LogHeader) throws(PipelineError) -> Installed {
-        var installed = Installed(added: try registerInProcess(on: bus), external: [])
+        let inProcess = try registerInProcess(on: bus)
+        var installed = Installed(added: inProcess.added, external: [], contained: inProcess.contained)
         for configuration in description.commands {
             let command = configuration.command.joined(separator: " ")
             do {
                 let plugin = try ExternalPlugin(configuration, header: header)
                 installed.external.append(plugin)
+                installed.contained.append(plugin)
                 try bus.register(plugin, at: plugin.preferredPosition)
             } catch {
                 for plugin in installed.external { plugin.shutDown() }

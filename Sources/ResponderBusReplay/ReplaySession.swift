@@ -92,6 +92,9 @@ public final class ReplaySession {
     public private(set) var report: ReportRecorder?
     /// The out-of-process plugins started for this session.
     public let externalPlugins: [ExternalPlugin]
+    /// The plugins whose faults are contained — the out-of-process ones and the WebAssembly
+    /// modules' — whose faults ``ReplayResult/pluginFaults`` lists.
+    public let containedPlugins: [any ContainedPlugin]
     /// The plugins that are neither built in nor out of process, by name.
     public let addedPlugins: [String]
 
@@ -109,13 +112,13 @@ public final class ReplaySession {
     public var onProblem: ((LogReadError) -> Void)?
     /// Called with each coverage violation (``Sinks/coverage``).
     public var onViolation: ((CoverageViolation) -> Void)?
-    /// Called when an out-of-process plugin fails under the `stop` policy, with its message; the
+    /// Called when an out-of-process or WebAssembly plugin fails under the `stop` policy, with its message; the
     /// replay stops after the turn under way.
     public var onPluginStop: ((String) -> Void)?
     /// Called now and then with the bytes read so far and the total, when known.
     public var onProgress: ((Int, Int?) -> Void)?
-    /// Called on the loop with each fault of an out-of-process plugin (a restart, its disabling, a
-    /// stop), as it happens; ``ReplayResult/pluginFaults`` lists them all at the end.
+    /// Called on the loop with each fault of an out-of-process or WebAssembly plugin (a restart, its
+    /// disabling, a stop), as it happens; ``ReplayResult/pluginFaults`` lists them all at the end.
     public var onPluginFault: ((ExternalPlugin.Fault) -> Void)?
 
     private var recorder: LogRecorder?
@@ -159,11 +162,12 @@ public final class ReplaySession {
         bus = Bus(loop: loop, screen: Screen(size: header.screen, safeArea: header.safeArea ?? .zero))
         let installed = try pipeline.install(on: bus, header: header)
         externalPlugins = installed.external
+        containedPlugins = installed.contained
         addedPlugins = installed.added
         replayer = Replayer(bus: bus)
         replayer.apply(header)
         verifier = sinks.contains(.verify) ? DerivedVerifier(includingDiagnostics: sinks.contains(.verifyDiagnostics)) : nil
-        for plugin in externalPlugins {
+        for plugin in containedPlugins {
             plugin.onStop = { [weak self] message in
                 guard let self else { return }
                 stoppedByPlugin = stoppedByPlugin ?? message
@@ -177,7 +181,7 @@ public final class ReplaySession {
         // Dropped without finish(_:): its plugins' processes end with it.
         if result == nil {
             recorder?.stop()
-            for plugin in externalPlugins { plugin.shutDown() }
+            for plugin in containedPlugins { plugin.shutDown(grace: .milliseconds(500)) }
         }
     }
 
@@ -233,7 +237,7 @@ public final class ReplaySession {
         }
         if let onProgress { replayer.onProgress = onProgress }
         if let onPluginFault {
-            for plugin in externalPlugins { plugin.onFault = onPluginFault }
+            for plugin in containedPlugins { plugin.onFault = onPluginFault }
         }
         if sinks.contains(.coverage) || report != nil {
             let coverage = CoverageCheck(bus: bus)
@@ -308,7 +312,7 @@ public final class ReplaySession {
         recorder?.stop()
         coverage?.stop()
         report?.stop()
-        for plugin in externalPlugins { plugin.shutDown() }
+        for plugin in containedPlugins { plugin.shutDown(grace: .milliseconds(500)) }
         var verification: ReplayResult.Verification?
         if let verifier {
             _ = verifier.finish()
@@ -317,7 +321,7 @@ public final class ReplaySession {
         let result = ReplayResult(
             summary: summary, derived: tally.derived, violations: tally.violations, verification: verification, plugins: bus.pluginNames,
             addedPlugins: addedPlugins, externalPlugins: externalPlugins.map(\.name),
-            pluginFaults: externalPlugins.flatMap(\.faults).enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }
+            pluginFaults: containedPlugins.flatMap(\.faults).enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }
                 .map(\.element),
             stoppedByPlugin: stoppedByPlugin, firstResponder: bus.screen.firstResponder?.id, rootOriginY: bus.screen.rootOriginY)
         self.result = result
@@ -360,7 +364,7 @@ public struct ReplayResult: Sendable {
     public var addedPlugins: [String]
     /// The out-of-process plugins, by the names they gave.
     public var externalPlugins: [String]
-    /// The faults of the out-of-process plugins, in time order: each restart, disabling or stop.
+    /// The faults of the out-of-process and WebAssembly plugins, in time order: each restart, disabling or stop.
     public var pluginFaults: [ExternalPlugin.Fault]
     /// The out-of-process plugins that failed until they were disabled or stopped the session.
     public var endedPlugins: [String] { ExternalPlugin.Fault.endedPlugins(in: pluginFaults) }

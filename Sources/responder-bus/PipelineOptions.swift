@@ -12,7 +12,7 @@ struct PipelineOptions: ParsableArguments {
     @Option(
         name: .customLong("plugin"),
         help: ArgumentHelp(
-            "Load a plugin library (a lib<Name>.so built from a `responder-bus new-plugin` package), after the built-in plugins (repeatable). It goes where the plugin's preferredPosition says, else last; @first, @last, @before:NAME or @after:NAME after the path places it, as in libWarner.so@after:KeyboardAvoidance.",
+            "Load a plugin library (a lib<Name>.so built from a `responder-bus new-plugin` package) or a WebAssembly plugin (a .wasm module, run sandboxed in process; needs a responder-bus built with `swift build --traits WebAssembly`), after the built-in plugins (repeatable). It goes where the plugin's preferredPosition (a module: its handshake) says, else last; @first, @last, @before:NAME or @after:NAME after the path places it, as in libWarner.so@after:KeyboardAvoidance.",
             valueName: "path[@position]"))
     var pluginPaths: [String] = []
 
@@ -31,9 +31,22 @@ struct PipelineOptions: ParsableArguments {
     @Option(
         name: .customLong("plugin-failure"),
         help: ArgumentHelp(
-            "What a --plugin-command plugin's fault does: continue (report it, restart it up to three times, then go on without it) or stop (end with exit 70).",
+            "What a --plugin-command or WebAssembly plugin's fault does: continue (report it, restart it up to three times, then go on without it) or stop (end with exit 70).",
             valueName: "continue|stop"))
     var failure: ExternalPlugin.FailureMode?
+
+    @Option(
+        name: .customLong("plugin-fuel"),
+        help: ArgumentHelp(
+            "WebAssembly plugins: the fuel (about one unit per WebAssembly instruction) one delivery may burn before the plugin is stopped as a fault (default 10000000; 0 turns metering off).",
+            valueName: "units"))
+    var fuel: UInt64?
+
+    @Option(
+        name: .customLong("plugin-memory"),
+        help: ArgumentHelp(
+            "WebAssembly plugins: the most memory a module may declare or grow to, in MiB (default 16).", valueName: "MiB"))
+    var memory: Int?
 
     @Option(name: .customLong("disable"), help: ArgumentHelp("Turn a built-in plugin off (repeatable).", valueName: "name"))
     var disabled: [String] = []
@@ -130,6 +143,12 @@ struct PipelineOptions: ParsableArguments {
             settings.heldFrameTimeout = .milliseconds(heldFrameTimeout)
         }
         description.settings = settings
+        if let fuel { description.wasmSandbox.fuelPerDelivery = fuel == 0 ? nil : fuel }
+        if let memory {
+            guard (1...4096).contains(memory) else { throw PipelineError(.usage, "--plugin-memory must be from 1 to 4096 MiB, got \(memory)") }
+            description.wasmSandbox.memoryLimit = memory << 20
+        }
+        if let failure { description.wasmSandbox.failureMode = failure }
         // --plugin-timeout and --plugin-failure apply to a project file's commands too.
         return description
     }

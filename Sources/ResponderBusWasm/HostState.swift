@@ -1,0 +1,372 @@
+import ResponderBus
+import WasmKit
+
+/// The host's side of one instance's imports: what the module may ask and post, through the
+/// delivery under way. Loop-confined.
+final class HostState {
+    /// What the module is doing, which says what it may call.
+    enum Phase {
+        /// Between calls.
+        case idle
+        /// In `rb_init`: naming itself, asking for events.
+        case handshake
+        /// In `rb_on_event`: reading the screen, posting.
+        case delivery
+    }
+
+    /// A decision posted during a delivery, posted on the bus when the delivery returns.
+    enum Decision {
+        case viewShift(ViewShift)
+        case focusChange(FocusChange)
+        case scroll(ScrollChange)
+        case resign(ResignInfo)
+        case action(ActionInfo)
+        case viewSettings(ViewSettings)
+    }
+
+    var phase = Phase.idle
+    var memory: GuestMemoryAccess?
+
+    // The handshake's answers.
+    var name: String?
+    var requestedKinds: [Int32] = []
+    var position: PluginPosition?
+    /// The first thing in the handshake the ABI does not allow, in words.
+    var handshakeProblem: String?
+
+    // The delivery under way.
+    var context: PluginContext?
+    var time: Double = 0
+    var eventView: ViewID?
+    var decisions: [Decision] = []
+    var diagnostics: [Diagnostic] = []
+    var droppedDiagnostics = 0
+
+    /// The most diagnostics one delivery may post; the rest are counted and said once.
+    static let diagnosticBudget = 100
+    /// The longest text taken from the module (a name, a message, an id).
+    static let textLimit = 4096
+
+    // The screen's views by handle (their index in pre-order), for the screen they were read from.
+    private var views: [ViewNode] = []
+    private var handles: [ObjectIdentifier: Int32] = [:]
+    private var viewsOf: (identity: UInt64, revision: UInt64)?
+
+    /// Starts a delivery: the context, the time and the event's view.
+    func begin(_ context: PluginContext, t: Double, eventView: ViewID?) {
+        self.context = context
+        time = t
+        self.eventView = eventView
+        phase = .delivery
+    }
+
+    /// Ends a delivery, handing back what it posted.
+    func end() -> (decisions: [Decision], diagnostics: [Diagnostic], dropped: Int) {
+        defer {
+            decisions.removeAll(keepingCapacity: true)
+            diagnostics.removeAll(keepingCapacity: true)
+            droppedDiagnostics = 0
+            context = nil
+            phase = .idle
+        }
+        return (decisions, diagnostics, droppedDiagnostics)
+    }
+
+    // MARK: Views
+
+    /// The handle of `view` on the screen of the delivery under way (-1 for none).
+    func handle(of view: ViewNode?) -> Int32 {
+        guard let view, let screen = context?.screen else { return -1 }
+        refreshViews(screen)
+        return handles[ObjectIdentifier(view)] ?? -1
+    }
+
+    /// The handle of the view named `id` (-1 for none).
+    func handle(of id: ViewID?) -> Int32 {
+        guard let id, let screen = context?.screen else { return -1 }
+        return handle(of: screen.view(id))
+    }
+
+    private func refreshViews(_ screen: Screen) {
+        if let viewsOf, viewsOf.identity == screen.identity, viewsOf.revision == screen.revision { return }
+        views = screen.allViews
+        handles.removeAll(keepingCapacity: true)
+        for (index, view) in views.enumerated() { handles[ObjectIdentifier(view)] = Int32(index) }
+        viewsOf = (screen.identity, screen.revision)
+    }
+
+    private func view(_ handle: Int32, _ function: String) throws(GuestFault) -> ViewNode {
+        let screen = try screen(function)
+        refreshViews(screen)
+        guard handle >= 0, Int(handle) < views.count else {
+            throw .refused("passed rb.\(function) view handle \(handle), and the screen has \(views.count) views (handles 0 to \(views.count - 1))")
+        }
+        return views[Int(handle)]
+    }
+
+    private func screen(_ function: String) throws(GuestFault) -> Screen {
+        guard phase == .delivery, let context else {
+            throw .refused("called rb.\(function) outside a delivery (in rb_init, the screen is not there yet)")
+        }
+        return context.screen
+    }
+
+    // MARK: Memory
+
+    private func text(_ address: UInt32, _ count: Int32, _ function: String) throws(GuestFault) -> String {
+        guard count >= 0 else { throw .refused("passed rb.\(function) a negative length (\(count))") }
+        let taken = min(Int(count), Self.textLimit)
+        guard let memory, let bytes = memory.bytes(at: address, count: taken) else {
+            throw .outOfBounds(function: function, address: address, count: Int(count))
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private func copy(_ text: String, to address: UInt32, capacity: Int32, _ function: String) throws(GuestFault) -> Int32 {
+        let bytes = Array(text.utf8)
+        guard let memory, memory.write(bytes, at: address, capacity: Int(capacity)) else {
+            throw .outOfBounds(function: function, address: address, count: min(bytes.count, Int(max(capacity, 0))))
+        }
+        return Int32(bytes.count)
+    }
+
+    private func write(_ record: GuestRecord, to address: UInt32, _ function: String) throws(GuestFault) {
+        guard let memory, memory.write(record, at: address) else {
+            throw .outOfBounds(function: function, address: address, count: record.size)
+        }
+    }
+
+    // MARK: Posting
+
+    private func post(_ decision: Decision, _ function: String) throws(GuestFault) {
+        guard phase == .delivery else { throw .refused("called rb.\(function) outside a delivery: decisions are posted from rb_on_event") }
+        decisions.append(decision)
+    }
+
+    private func diagnose(_ diagnostic: Diagnostic) {
+        guard diagnostics.count < Self.diagnosticBudget else {
+            droppedDiagnostics += 1
+            return
+        }
+        diagnostics.append(diagnostic)
+    }
+
+    // MARK: The imports
+
+    /// The host's functions, by name, made in `store`: exactly ``WasmPluginABI/imports``.
+    func functions(store: Store) -> [(String, Function)] {
+        func types(_ spelled: String) -> [ValueType] {
+            spelled.split(separator: " ").map { $0 == "f64" ? .f64 : .i32 }
+        }
+        return WasmPluginABI.imports.map { name, parameters, results in
+            let body = implementation(of: name)
+            return (name, Function(store: store, parameters: types(parameters), results: types(results), host: body))
+        }
+    }
+
+    // One body per import; each refuses what the ABI does not allow with a GuestFault, which traps
+    // the call and becomes the plugin's fault.
+    // swift-format-ignore: NoBlockComments
+    private func implementation(of name: String) -> (borrowing HostArguments) throws(GuestFault) -> HostResult {
+        switch name {
+        case "set_name":
+            return { [unowned self] arguments throws(GuestFault) in
+                guard phase == .handshake else { throw .refused("called rb.set_name outside rb_init") }
+                let text = try text(arguments.u32(0), arguments.i32(1), "set_name")
+                if text.isEmpty || text.count > 128 || text.contains(where: { $0.isWhitespace || $0 == "@" }) {
+                    handshakeProblem = handshakeProblem ?? "gave the name '\(text)'; a name is 1 to 128 characters, without spaces or '@'"
+                }
+                self.name = text
+                return .none
+            }
+        case "observe":
+            return { [unowned self] arguments throws(GuestFault) in
+                guard phase == .handshake else { throw .refused("called rb.observe outside rb_init") }
+                let kind = try arguments.i32(0)
+                if WasmPluginABI.event(ofKind: kind) == nil {
+                    handshakeProblem = handshakeProblem ?? "asked for event kind \(kind), which ABI version 1 does not have (1 to 19)"
+                } else if !requestedKinds.contains(kind) {
+                    requestedKinds.append(kind)
+                }
+                return .none
+            }
+        case "set_position":
+            return { [unowned self] arguments throws(GuestFault) in
+                guard phase == .handshake else { throw .refused("called rb.set_position outside rb_init") }
+                let anchor = try text(arguments.u32(1), arguments.i32(2), "set_position")
+                switch try arguments.i32(0) {
+                case WasmPluginABI.Position.first: position = .first
+                case WasmPluginABI.Position.last: position = .last
+                case WasmPluginABI.Position.before where !anchor.isEmpty: position = .before(anchor)
+                case WasmPluginABI.Position.after where !anchor.isEmpty: position = .after(anchor)
+                case let other:
+                    handshakeProblem =
+                        handshakeProblem
+                        ?? "asked for position \(other) with anchor '\(anchor)'; positions are 0 first, 1 last, 2 before NAME, 3 after NAME"
+                }
+                return .none
+            }
+        case "log":
+            return { [unowned self] arguments throws(GuestFault) in
+                let text = try text(arguments.u32(0), arguments.i32(1), "log")
+                guard phase == .delivery else { return .none }
+                diagnose(Diagnostic(level: .info, message: text))
+                return .none
+            }
+        case "diagnose":
+            return { [unowned self] arguments throws(GuestFault) in
+                let level = try arguments.i32(0)
+                guard level >= 0, Int(level) < WasmPluginABI.levels.count else {
+                    throw .refused("passed rb.diagnose level \(level); levels are 0 info, 1 warning, 2 error")
+                }
+                let text = try text(arguments.u32(1), arguments.i32(2), "diagnose")
+                let handle = try arguments.i32(3)
+                let views = handle < 0 ? [] : [try view(handle, "diagnose").id]
+                guard phase == .delivery else { return .none }
+                diagnose(Diagnostic(level: WasmPluginABI.levels[Int(level)], message: text, views: views))
+                return .none
+            }
+        case "now":
+            return { [unowned self] _ throws(GuestFault) in .f64(time) }
+        case "screen":
+            return { [unowned self] arguments throws(GuestFault) in
+                let screen = try screen("screen")
+                var record = GuestRecord(size: 64)
+                record.f64(0, screen.size.width)
+                record.f64(8, screen.size.height)
+                record.f64(16, screen.safeArea.top)
+                record.f64(24, screen.safeArea.left)
+                record.f64(32, screen.safeArea.bottom)
+                record.f64(40, screen.safeArea.right)
+                record.f64(48, screen.rootOriginY)
+                record.f64(56, screen.restingRootOriginY)
+                try write(record, to: arguments.u32(0), "screen")
+                return .none
+            }
+        case "keyboard":
+            return { [unowned self] arguments throws(GuestFault) in
+                let frame = try screen("keyboard").keyboard.frame
+                var record = GuestRecord(size: 32)
+                if let frame { Self.put(frame, at: 0, in: &record) }
+                try write(record, to: arguments.u32(0), "keyboard")
+                return .i32(frame == nil ? 0 : 1)
+            }
+        case "first_responder":
+            return { [unowned self] _ throws(GuestFault) in
+                .i32(handle(of: try screen("first_responder").firstResponder))
+            }
+        case "view_count":
+            return { [unowned self] _ throws(GuestFault) in
+                refreshViews(try screen("view_count"))
+                return .i32(Int32(views.count))
+            }
+        case "view_find":
+            return { [unowned self] arguments throws(GuestFault) in
+                let id = try text(arguments.u32(0), arguments.i32(1), "view_find")
+                return .i32(handle(of: try screen("view_find").view(ViewID(id))))
+            }
+        case "view_id":
+            return { [unowned self] arguments throws(GuestFault) in
+                let view = try view(arguments.i32(0), "view_id")
+                return .i32(try copy(view.id.rawValue, to: arguments.u32(1), capacity: arguments.i32(2), "view_id"))
+            }
+        case "view_info":
+            return { [unowned self] arguments throws(GuestFault) in
+                let view = try view(arguments.i32(0), "view_info")
+                let screen = try screen("view_info")
+                var record = GuestRecord(size: 96)
+                record.i32(0, Int32(WasmPluginABI.viewKinds.firstIndex(of: view.kind) ?? 0))
+                var flags: Int32 = 0
+                if view.isHidden { flags |= WasmPluginABI.ViewFlag.hidden }
+                if view.isEnabled { flags |= WasmPluginABI.ViewFlag.enabled }
+                if view.isSecure { flags |= WasmPluginABI.ViewFlag.secure }
+                if view.avoidsKeyboard { flags |= WasmPluginABI.ViewFlag.avoidsKeyboard }
+                if view.isFirstResponder { flags |= WasmPluginABI.ViewFlag.firstResponder }
+                if let tag = view.tag {
+                    flags |= WasmPluginABI.ViewFlag.hasTag
+                    record.i32(8, Int32(clamping: tag))
+                }
+                if let distance = view.keyboardDistance {
+                    flags |= WasmPluginABI.ViewFlag.hasKeyboardDistance
+                    record.f64(16, distance)
+                }
+                record.i32(4, flags)
+                record.i32(12, handle(of: view.parent))
+                Self.put(screen.frameInScreen(of: view), at: 24, in: &record)
+                Self.put(screen.frameInScreen(of: view, unmoved: true), at: 56, in: &record)
+                record.i32(88, Int32(view.children.count))
+                try write(record, to: arguments.u32(1), "view_info")
+                return .i32(0)
+            }
+        case "event_view_id":
+            return { [unowned self] arguments throws(GuestFault) in
+                guard phase == .delivery, let eventView else { return .i32(-1) }
+                return .i32(try copy(eventView.rawValue, to: arguments.u32(0), capacity: arguments.i32(1), "event_view_id"))
+            }
+        case "screen_action":
+            return { [unowned self] arguments throws(GuestFault) in
+                guard let action = try screen("screen_action").lastFieldAction else { return .i32(-1) }
+                return .i32(try copy(action, to: arguments.u32(0), capacity: arguments.i32(1), "screen_action"))
+            }
+        case "post_view_shift":
+            return { [unowned self] arguments throws(GuestFault) in
+                let origin = try arguments.f64(0)
+                let duration = try arguments.f64(1)
+                guard origin.isFinite, duration.isFinite, duration >= 0 else {
+                    throw .refused("posted a view shift to \(origin) over \(duration) s; both must be finite numbers, the duration not negative")
+                }
+                try post(.viewShift(ViewShift(originY: origin, duration: duration, curve: Int(try arguments.i32(2)))), "post_view_shift")
+                return .none
+            }
+        case "post_focus_change":
+            return { [unowned self] arguments throws(GuestFault) in
+                let from = try arguments.i32(0)
+                let to = try arguments.i32(1)
+                let change = FocusChange(
+                    from: from < 0 ? nil : try view(from, "post_focus_change").id, to: to < 0 ? nil : try view(to, "post_focus_change").id)
+                try post(.focusChange(change), "post_focus_change")
+                return .none
+            }
+        case "post_scroll":
+            return { [unowned self] arguments throws(GuestFault) in
+                let view = try view(arguments.i32(0), "post_scroll")
+                let offset = try arguments.f64(1)
+                let inset = try arguments.f64(2)
+                guard offset.isFinite, inset.isFinite else { throw .refused("posted a scroll of '\(view.id)' to a number that is not finite") }
+                try post(.scroll(ScrollChange(view: view.id, contentOffsetY: offset, bottomInset: inset)), "post_scroll")
+                return .none
+            }
+        case "post_resign":
+            return { [unowned self] arguments throws(GuestFault) in
+                try post(.resign(ResignInfo(view: try view(arguments.i32(0), "post_resign").id)), "post_resign")
+                return .none
+            }
+        case "post_action":
+            return { [unowned self] arguments throws(GuestFault) in
+                let name = try text(arguments.u32(0), arguments.i32(1), "post_action")
+                try post(.action(ActionInfo(name: name)), "post_action")
+                return .none
+            }
+        default:  // post_view_settings
+            return { [unowned self] arguments throws(GuestFault) in
+                let view = try view(arguments.i32(0), "post_view_settings")
+                let distance = try arguments.f64(1)
+                guard distance.isNaN || (distance.isFinite && distance >= 0) else {
+                    throw .refused("posted a keyboard distance of \(distance) for '\(view.id)'; give a finite number from 0, or NaN for the default")
+                }
+                let settings = ViewSettings(
+                    view: view.id, keyboardDistance: distance.isNaN ? nil : distance, avoidsKeyboard: try arguments.i32(2) != 0)
+                try post(.viewSettings(settings), "post_view_settings")
+                return .none
+            }
+        }
+    }
+
+    /// A rectangle's x, y, width and height as four f64s from `offset`.
+    static func put(_ rect: Rect, at offset: Int, in record: inout GuestRecord) {
+        record.f64(offset, rect.origin.x)
+        record.f64(offset + 8, rect.origin.y)
+        record.f64(offset + 16, rect.size.width)
+        record.f64(offset + 24, rect.size.height)
+    }
+}

@@ -1,0 +1,232 @@
+import ResponderBus
+import ResponderBusExternal
+
+/// A plugin that is a WebAssembly module, run in process by an embedded interpreter (WasmKit):
+/// one `.wasm` file that runs unchanged on every host, reaches nothing but the host's functions,
+/// and is stopped when it loops (see ``WasmSandbox``).
+///
+/// Each delivery of an event the module asked for writes the event's payload into the module's
+/// event buffer and calls its `rb_on_event` (see ``WasmPluginABI``); what it posts through the host's
+/// functions is posted on the bus, under its name, when the call returns — so a call that faults
+/// posts no decision. What it logs becomes info diagnostics (at most 100 per delivery).
+///
+/// Faults — a trap, fuel run out, the memory ceiling passed, a host function refusing a call — are
+/// reported as error diagnostics (failure `pluginProcessFailed`) naming the plugin, the event and
+/// what happened, and handled by the sandbox's failure policy: a fresh instance replaces the
+/// faulty one at once, up to ``WasmSandbox/maximumRestarts`` times, then the plugin is disabled;
+/// with `stop`, ``onStop`` is called. A non-zero return from `rb_on_event` is the plugin's own error
+/// (failure `pluginThrew`), like a Swift plugin that throws: reported, and nothing else happens.
+/// Loop-confined, like the bus.
+public final class WasmPlugin: KeyboardObserving, EventObserving, ContainedPlugin {
+    /// The name the module's handshake gave.
+    public let name: String
+    /// Where the module asked to sit.
+    public let preferredPosition: PluginPosition?
+    /// The module.
+    public let module: WasmPluginModule
+    /// The non-keyboard events the module asked for (the keyboard's come through
+    /// ``KeyboardObserving``).
+    public let observedEvents: Set<AnyEventName>?
+
+    /// Every fault so far, in order.
+    public private(set) var faults: [ExternalPlugin.Fault] = []
+    /// Called on the loop with each fault, after its diagnostic was posted.
+    public var onFault: ((ExternalPlugin.Fault) -> Void)?
+    /// Called once when a fault stops a plugin whose failure mode is `stop`.
+    public var onStop: ((String) -> Void)?
+    /// Whether the plugin has been disabled for the rest of the session.
+    public private(set) var isDisabled = false
+    /// How many times a fresh instance replaced a faulty one.
+    public private(set) var restarts = 0
+    /// How many deliveries the module handled.
+    public private(set) var deliveries = 0
+
+    private var instance: GuestInstance?
+    /// The keyboard events asked for, as bits of their ABI kinds.
+    private let keyboardKinds: UInt32
+
+    init(module: WasmPluginModule) throws(WasmPluginError) {
+        self.module = module
+        let instance = try module.instantiate()
+        self.instance = instance
+        name = instance.hello.name
+        preferredPosition = instance.hello.position
+        var keyboard: UInt32 = 0
+        var others = Set<AnyEventName>()
+        for kind in instance.hello.events {
+            guard let event = WasmPluginABI.event(ofKind: kind) else { continue }
+            if WasmPluginABI.keyboardKinds.contains(kind) {
+                keyboard |= 1 << UInt32(kind)
+            } else {
+                others.insert(event)
+            }
+        }
+        keyboardKinds = keyboard
+        observedEvents = others
+    }
+
+    /// Releases the instance; the plugin takes no more events.
+    public func shutDown(grace: Duration = .zero) {
+        instance = nil
+        isDisabled = true
+    }
+
+    // MARK: Delivery
+
+    /// Delivers a keyboard event the module asked for.
+    public func keyboardEvent(_ event: Event<KeyboardInfo>, context: PluginContext) {
+        guard let kind = WasmPluginABI.kind(of: event.name.erased), keyboardKinds & (1 << UInt32(kind)) != 0 else { return }
+        deliver(kind: kind, context) { instance in
+            let info = event.payload
+            var record = GuestRecord(size: 80)
+            var flags: Int32 = 0
+            if let begin = info.begin {
+                flags |= WasmPluginABI.KeyboardFlag.hasBegin
+                HostState.put(begin, at: 16, in: &record)
+            }
+            if let end = info.end {
+                flags |= WasmPluginABI.KeyboardFlag.hasEnd
+                HostState.put(end, at: 48, in: &record)
+            }
+            if let duration = info.duration {
+                flags |= WasmPluginABI.KeyboardFlag.hasDuration
+                record.f64(8, duration)
+            }
+            if let curve = info.curve {
+                flags |= WasmPluginABI.KeyboardFlag.hasCurve
+                record.i32(4, Int32(clamping: curve))
+            }
+            if let isLocal = info.isLocal {
+                flags |= WasmPluginABI.KeyboardFlag.hasIsLocal | (isLocal ? WasmPluginABI.KeyboardFlag.isLocal : 0)
+            }
+            record.i32(0, flags)
+            return (record, nil)
+        }
+    }
+
+    /// Delivers another event the module asked for.
+    public func observe(_ event: AnyEvent, context: PluginContext) {
+        guard let kind = WasmPluginABI.kind(of: event.name) else { return }
+        deliver(kind: kind, context) { instance in
+            var record = GuestRecord(size: 24)
+            var view: ViewID?
+            var handleAtZero = true
+            switch event.payload {
+            case let info as EditingInfo: view = info.view
+            case let info as ReturnKeyInfo: view = info.view
+            case let info as ResignInfo: view = info.view
+            case let info as FrameChange: view = info.view
+            case let info as ScrollChange: view = info.view
+            case let info as ViewSettings: view = info.view
+            case let shift as ViewShift:
+                handleAtZero = false
+                record.i32(0, Int32(clamping: shift.curve))
+                record.f64(8, shift.originY)
+                record.f64(16, shift.duration)
+            case let change as FocusChange:
+                handleAtZero = false
+                record.i32(0, instance.host.handle(of: change.from))
+                record.i32(4, instance.host.handle(of: change.to))
+                view = change.to
+            default:
+                handleAtZero = false
+            }
+            if handleAtZero { record.i32(0, instance.host.handle(of: view)) }
+            return (record, view)
+        }
+    }
+
+    /// Writes the payload, calls the module, and posts what it derived (or contains its fault).
+    private func deliver(kind: Int32, _ context: PluginContext, payload: (GuestInstance) -> (GuestRecord, ViewID?)) {
+        guard !isDisabled else { return }
+        if instance == nil, !restart(context) { return }
+        guard let instance else { return }
+        let t = context.now.seconds
+        instance.host.begin(context, t: t, eventView: nil)
+        let (record, view) = payload(instance)
+        instance.host.eventView = view
+        let code: Int32
+        do {
+            guard instance.memory.write(record, at: instance.eventBuffer) else {
+                throw GuestFault.refused("shrank its memory below its event buffer")
+            }
+            code = try instance.deliver(kind: kind, t: t)
+        } catch {
+            let posted = instance.host.end()
+            postDiagnostics(posted.diagnostics, dropped: posted.dropped, context)
+            let what = WasmPluginABI.event(ofKind: kind)?.rawValue ?? "event \(kind)"
+            return fail(context, "\(GuestInstance.describe(error, fuel: module.sandbox.fuelPerDelivery)) on \(what)")
+        }
+        let posted = instance.host.end()
+        deliveries += 1
+        postDiagnostics(posted.diagnostics, dropped: posted.dropped, context)
+        if code != 0 {
+            let what = WasmPluginABI.event(ofKind: kind)?.rawValue ?? "event \(kind)"
+            context.post(
+                .diagnostic,
+                Diagnostic(level: .error, message: "plugin '\(name)' returned error \(code) from \(what)", failure: .pluginThrew))
+        }
+        for decision in posted.decisions {
+            switch decision {
+            case .viewShift(let shift): context.post(.viewShift, shift)
+            case .focusChange(let change): context.post(.focusChange, change)
+            case .scroll(let scroll): context.post(.scroll, scroll)
+            case .resign(let resign): context.post(.resign, resign)
+            case .action(let action): context.post(.action, action)
+            case .viewSettings(let settings): context.post(.viewSettings, settings)
+            }
+        }
+    }
+
+    private func postDiagnostics(_ diagnostics: [Diagnostic], dropped: Int, _ context: PluginContext) {
+        for diagnostic in diagnostics { context.post(.diagnostic, diagnostic) }
+        if dropped > 0 {
+            context.diagnose(
+                .info, "plugin '\(name)' wrote \(dropped) more messages in one delivery; dropped (the most is \(HostState.diagnosticBudget))")
+        }
+    }
+
+    // MARK: Faults
+
+    /// A fresh instance in place of the faulty one; `false` (the fault reported) when it cannot be
+    /// made.
+    private func restart(_ context: PluginContext) -> Bool {
+        do throws(WasmPluginError) {
+            instance = try module.instantiate()
+            return true
+        } catch {
+            fail(context, "could not be instantiated again: \(error.message)")
+            return false
+        }
+    }
+
+    /// Reports a fault and replaces, disables or stops the plugin.
+    private func fail(_ context: PluginContext, _ what: String) {
+        instance = nil
+        let outcome: ExternalPlugin.Fault.Outcome
+        let sandbox = module.sandbox
+        if sandbox.failureMode == .stop {
+            isDisabled = true
+            outcome = .stopped
+        } else if restarts < sandbox.maximumRestarts {
+            restarts += 1
+            outcome = .restarting(in: .zero, attempt: restarts, of: sandbox.maximumRestarts)
+        } else {
+            isDisabled = true
+            outcome = .disabled(afterFailures: restarts + 1)
+        }
+        let fault = ExternalPlugin.Fault(plugin: name, what: what, outcome: outcome, t: context.now.seconds, lastErrorLines: [])
+        faults.append(fault)
+        context.post(.diagnostic, Diagnostic(level: .error, message: fault.message, failure: .pluginProcessFailed))
+        onFault?(fault)
+        if outcome == .stopped { onStop?("plugin '\(name)' \(what)") }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    fileprivate var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}
