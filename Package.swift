@@ -156,6 +156,11 @@ let package = Package(
             dependencies: ["ResponderBusReplay", "ResponderBus", "EventLog", "ResponderBusTesting", "ResponderBusReport", "ResponderBusExternal"]
         ),
         .testTarget(
+            name: "WasmPluginTests",
+            dependencies: ["ResponderBusWasm", "ResponderBus", "ResponderBusExternal", "ResponderBusReplay", "ResponderBusTesting", "EventLog"],
+            exclude: ["Modules"]
+        ),
+        .testTarget(
             name: "ReportTests",
             dependencies: [
                 "ResponderBusReport", "ResponderBus", "EventLog", "ResponderBusTesting", "ResponderBusReplay", "KeyboardAvoidance",

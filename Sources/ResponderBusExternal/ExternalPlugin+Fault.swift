@@ -9,8 +9,8 @@ extension ExternalPlugin {
     public struct Fault: Sendable, Hashable, CustomStringConvertible {
         /// What the host did.
         public enum Outcome: Sendable, Hashable {
-            /// It will start the plugin again after `delay` (in loop time): restart `attempt` of
-            /// `of`.
+            /// It will start the plugin again after `delay` (in loop time; zero for a WebAssembly
+            /// plugin, replaced by a fresh instance at its next event): restart `attempt` of `of`.
             case restarting(in: Duration, attempt: Int, of: Int)
             /// It failed too often: it is disabled for the rest of the session, after
             /// `afterFailures` faults.
@@ -52,7 +52,8 @@ extension ExternalPlugin {
         public var message: String {
             switch outcome {
             case .restarting(let delay, let attempt, let limit):
-                return "plugin '\(plugin)' \(what); restarting it in \(delay) (restart \(attempt) of \(limit))"
+                let when = delay == .zero ? "at once" : "in \(delay)"
+                return "plugin '\(plugin)' \(what); restarting it \(when) (restart \(attempt) of \(limit))"
             case .disabled(let failures):
                 return "plugin '\(plugin)' \(what); it failed \(failures) times, so it is disabled for the rest of the session"
             case .stopped:

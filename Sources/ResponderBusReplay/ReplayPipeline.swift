@@ -118,6 +118,7 @@ public final class ReplayPipeline: Sendable {
             }
         }
         var added: [String] = []
+        var contained: [any ContainedPlugin] = []
         for maker in description.plugins {
             let plugin: any ResponderPlugin
             do {
@@ -131,8 +132,8 @@ public final class ReplayPipeline: Sendable {
                 throw .plugin("cannot use plugin '\(plugin.name)': \(error.message)")
             }
             added.append(plugin.name)
+            if let plugin = plugin as? any ContainedPlugin { contained.append(plugin) }
         }
-        var contained: [any ContainedPlugin] = []
         for (loaded, position) in libraries {
             let plugin = try loaded.make()
             do {
@@ -144,6 +145,19 @@ public final class ReplayPipeline: Sendable {
             if let plugin = plugin as? any ContainedPlugin { contained.append(plugin) }
         }
         return (added, contained)
+    }
+
+    /// A maker of the plugin that `reference` names — a library's (`lib<Name>.so`) or a
+    /// WebAssembly module's (`.wasm`, within `sandbox`) — loaded once, each plugin made anew: what
+    /// `check-plugin` checks.
+    ///
+    /// - Parameters:
+    ///   - reference: the library or module, and where it goes.
+    ///   - sandbox: the limits of a WebAssembly plugin.
+    /// - Throws: ``PipelineError`` (a plugin error) when it cannot be loaded.
+    public static func maker(for reference: PluginReference, sandbox: WasmSandbox = WasmSandbox()) throws(PipelineError) -> PluginMaker {
+        let loaded = try LoadedPlugin.load(reference, sandbox: sandbox)
+        return PluginMaker(at: reference.position) { try loaded.make() }
     }
 
     /// A pipeline that runs no plugin at all: for a caller that registers its own on the session's

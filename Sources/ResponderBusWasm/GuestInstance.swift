@@ -71,10 +71,10 @@ final class GuestInstance {
                 if let fuel { store.fuel = Fuel(remaining: fuel) }
                 results = try function.invoke([])
             } catch {
-                throw WasmPluginError(.handshake, "\(label)'s \(what) failed: \(GuestInstance.describe(error, fuel: fuel))")
+                throw WasmPluginError(.handshake, "\(label): its \(what) failed: \(GuestInstance.describe(error, fuel: fuel))")
             }
             guard case .i32(let bits) = results.first else {
-                throw WasmPluginError(.handshake, "\(label)'s \(what) returned no i32")
+                throw WasmPluginError(.handshake, "\(label): its \(what) returned no i32")
             }
             return Int32(bitPattern: bits)
         }
@@ -91,17 +91,17 @@ final class GuestInstance {
         let ready = try call(initialize, "rb_init")
         host.phase = .idle
         if let refusal = host.handshakeProblem {
-            throw WasmPluginError(.handshake, "\(label)'s rb_init \(refusal)")
+            throw WasmPluginError(.handshake, "\(label): its rb_init \(refusal)")
         }
-        guard ready == 0 else { throw WasmPluginError(.handshake, "\(label)'s rb_init returned \(ready), not 0: it is not ready") }
+        guard ready == 0 else { throw WasmPluginError(.handshake, "\(label): its rb_init returned \(ready), not 0: it is not ready") }
         guard let name = host.name, !name.isEmpty else {
-            throw WasmPluginError(.handshake, "\(label)'s rb_init named no plugin: call rb.set_name (rb_set_name in the kits) in it")
+            throw WasmPluginError(.handshake, "\(label): its rb_init named no plugin: call rb.set_name (rb_set_name in the kits) in it")
         }
         let address = UInt32(bitPattern: try call(buffer, "rb_event_buffer"))
         guard memory.contains(address, count: WasmPluginABI.eventBufferSize) else {
             throw WasmPluginError(
                 .handshake,
-                "\(label)'s event buffer (address \(address)) does not hold \(WasmPluginABI.eventBufferSize) bytes inside its memory")
+                "\(label): its event buffer (address \(address)) does not hold \(WasmPluginABI.eventBufferSize) bytes inside its memory")
         }
         self.host = host
         self.store = store
@@ -134,15 +134,18 @@ final class GuestInstance {
             case .wrongArgument: return "called a host function with arguments of the wrong type"
             }
         }
-        let text = "\(error)"
+        // A trap's description is its reason, then the module's backtrace: the reason is enough.
+        let text = "\(error)".split(separator: "\n", maxSplits: 1).first.map(String.init) ?? "\(error)"
         if text.lowercased().contains("fuel") {
             return "ran out of fuel (\(fuel.map(String.init) ?? "?") units for one call; it loops, or works far too hard)"
         }
-        return "trapped: \(text)"
+        return "trapped (\(text.hasPrefix("Trap: ") ? String(text.dropFirst(6)) : text))"
     }
 
     static func mebibytes(_ bytes: Int) -> String {
-        bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
+        if bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        let tenths = (bytes * 10 + (1 << 19)) >> 20
+        return "\(tenths / 10).\(tenths % 10) MiB"
     }
 
     static func spelled(_ type: FunctionType) -> String {

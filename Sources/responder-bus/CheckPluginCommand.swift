@@ -10,9 +10,11 @@ import ResponderBusTesting
 struct CheckPluginCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-plugin",
-        abstract: "Run the plugin conformance checks against a plugin that runs out of process.",
+        abstract: "Run the plugin conformance checks against a WebAssembly plugin or one that runs out of process.",
         discussion: """
-            Starts the command (after --, never through a shell) for each replay of the bundled corpus of real sessions, \
+            Makes a fresh instance of the WebAssembly module (a .wasm path; needs a responder-bus built with \
+            `swift build --traits WebAssembly`), or starts the command (after --, never through a shell), for each replay \
+            of the bundled corpus of real sessions, \
             with the pipeline before it (the built-in plugins, less --disable, with their settings, and any --plugin \
             library, --plugin-command or project file), and checks that the plugin has a name, is deterministic, derives nothing \
             from events it did not ask for, survives being removed and added mid-session, never fails (a crash, a hang, \
@@ -20,18 +22,31 @@ struct CheckPluginCommand: ParsableCommand {
             Exit 0 when every check passes, 1 when one fails, 78 when the plugin cannot be started.
 
             Examples:
+              responder-bus check-plugin KeyboardNoise.wasm
               responder-bus check-plugin -- python3 my_plugin.py
               responder-bus check-plugin --disable FieldAdvancing -- ./my-field-advancer
             """)
 
     @OptionGroup(title: "Pipeline") var pipeline: PipelineOptions
 
+    @Argument(help: ArgumentHelp("A WebAssembly plugin to check (a .wasm module).", valueName: "module.wasm"))
+    var module: String?
+
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The plugin's program and its arguments, after --.", valueName: "command"))
     var command: [String] = []
 
     func validate() throws {
-        guard !command.isEmpty else { throw ValidationError("give the plugin's command after --, as in check-plugin -- python3 my_plugin.py") }
-
+        if let module {
+            guard command.isEmpty else { throw ValidationError("give a .wasm module or a command after --, not both") }
+            guard module.hasSuffix(".wasm") else {
+                throw ValidationError(
+                    "'\(module)' is not a .wasm module; give a WebAssembly plugin, or a command after --, as in check-plugin -- python3 my_plugin.py")
+            }
+            return
+        }
+        guard !command.isEmpty else {
+            throw ValidationError("give a .wasm module or the plugin's command after --, as in check-plugin -- python3 my_plugin.py")
+        }
     }
 
     func run() throws {
@@ -45,18 +60,34 @@ struct CheckPluginCommand: ParsableCommand {
             complain(error.message)
             throw ExitCode(error.exitCode)
         }
-        let configuration = ExternalPlugin.Configuration(command: command, timeout: .milliseconds(self.pipeline.timeout ?? 200))
         let suite: PluginConformance
-        do {
-            suite = try PluginConformance.external(configuration, companions: { (try? pipeline.makeCompanions()) ?? [] })
-        } catch {
-            complain("cannot check '\(command.joined(separator: " "))': \(error.message)")
-            throw Exit.pluginError
+        let subject: String
+        if let module {
+            subject = module
+            let maker: PluginMaker
+            do throws(PipelineError) {
+                maker = try ReplayPipeline.maker(for: PluginReference(path: module), sandbox: pipeline.description.wasmSandbox)
+            } catch {
+                complain("cannot check '\(module)': \(error.message)")
+                throw Exit.pluginError
+            }
+            suite = PluginConformance(companions: { (try? pipeline.makeCompanions()) ?? [] }) {
+                (try? maker.make()) ?? NotMade(path: module)
+            }
+        } else {
+            subject = command.joined(separator: " ")
+            let configuration = ExternalPlugin.Configuration(command: command, timeout: .milliseconds(self.pipeline.timeout ?? 200))
+            do {
+                suite = try PluginConformance.external(configuration, companions: { (try? pipeline.makeCompanions()) ?? [] })
+            } catch {
+                complain("cannot check '\(subject)': \(error.message)")
+                throw Exit.pluginError
+            }
         }
         let failures = suite.failures()
         let output = Output()
         output.line(
-            "checking '\(command.joined(separator: " "))' against \(suite.corpus.count) real sessions, after \(companions.isEmpty ? "no other plugin" : companions.joined(separator: " → "))"
+            "checking '\(subject)' against \(suite.corpus.count) real sessions, after \(companions.isEmpty ? "no other plugin" : companions.joined(separator: " → "))"
         )
         // A replay that could not run at all counts against "no errors".
         func listed(_ failure: PluginConformance.Failure) -> String { failure.check == "replay" ? "no errors" : failure.check }
@@ -76,6 +107,18 @@ struct CheckPluginCommand: ParsableCommand {
 
     /// A failure's message, with the option that changes the limit when the plugin was too slow
     /// for it.
+    /// Stands in for a module that could be loaded once and not instantiated again: says so, as an
+    /// error diagnostic the "no errors" check reports.
+    final class NotMade: EventObserving {
+        let path: String
+        init(path: String) { self.path = path }
+        var name: String { "(\(path))" }
+        var observedEvents: Set<AnyEventName>? { [] }
+        func didRegister(context: PluginContext) {
+            context.post(.diagnostic, Diagnostic(level: .error, message: "'\(path)' could not be instantiated again", failure: .pluginProcessFailed))
+        }
+    }
+
     static func hinted(_ message: String) -> String {
         guard message.contains(" did not answer ") || message.contains(" did not read its input for ") else { return message }
         return message + " (the time limit is --plugin-timeout MILLISECONDS, 200 by default)"

@@ -1,0 +1,324 @@
+/*
+ * field_advancing.c — the Return rule of the built-in FieldAdvancing plugin
+ * (Plugins/FieldAdvancing: FieldAdvancing.swift, FieldNavigator.swift, ReturnDecision.swift),
+ * ported to C as a WebAssembly plugin: a worked example of reading the screen and deciding.
+ *
+ * What Return in a field does (ReturnDecision.decide), in order:
+ *   1. The field is not on the screen: nothing, and a warning diagnostic says so.
+ *   2. It is a text view: nothing (Return inserts a newline), unless built with
+ *      -DTEXT_VIEW_RETURN_ADVANCES=1 (the built-in's --text-view-return-advances).
+ *   3. There is a next field: move the focus to it (a focusChange from the field to it).
+ *   4. Else the screen has a last-field action (a scene's lastFieldAction, not empty): perform it
+ *      (an action).
+ *   5. Else: resign the field (a resign; the keyboard goes away).
+ *
+ * The next field is found among the candidates: the text fields and text views of the screen
+ * that are enabled and visible (a hidden view hides its whole subtree), in one of two orders:
+ *   - tag order (the default): the candidate with the smallest tag above the field's — gaps are
+ *     fine — and among equal tags the first in tree order; a candidate with the field's own tag
+ *     comes next only if it comes after the field in the tree. An untagged field has no next.
+ *   - position order (build with -DFIELD_ORDER_POSITION): top to bottom, then left to right,
+ *     where the fields are when the content is not shifted; ties in tree order.
+ *
+ * It names itself "FieldAdvancing", the built-in's name, so that what it decides is recorded
+ * exactly as the built-in's decisions are: run it in place of the built-in, where the built-in
+ * sits (after TextViewOrdering, before KeyboardAvoidance):
+ *
+ *   clang --target=wasm32 -nostdlib -O2 -Wl,--no-entry -I PluginKits/c-wasm \
+ *         -o field_advancing.wasm PluginKits/c-wasm/examples/field_advancing.c
+ *   clang --target=wasm32 -nostdlib -O2 -Wl,--no-entry -I PluginKits/c-wasm -DFIELD_ORDER_POSITION \
+ *         -o field_advancing_position.wasm PluginKits/c-wasm/examples/field_advancing.c
+ *
+ *   responder-bus replay session.jsonl --disable FieldAdvancing --plugin field_advancing.wasm
+ *   responder-bus replay session.jsonl --disable FieldAdvancing --field-order position \
+ *         --plugin field_advancing_position.wasm
+ *
+ * (Two plugins cannot share a name: with the built-in enabled, registering this one fails.)
+ *
+ * Things worth knowing, for your own plugins:
+ *   - Views are handles, 0 … rb_view_count()-1, in tree order (pre-order: a view before its
+ *     children, children in order), so a parent's handle is smaller than its children's and one
+ *     pass over the handles sees every parent before its children. rb_view_info reads one view.
+ *   - A handle is good until the screen changes; a delivery never sees the screen change under
+ *     it, so handles read in one rb_plugin_event call stay good for that call. Keep ids (strings),
+ *     not handles, across events.
+ *   - A view's own RB_HIDDEN flag is only its own: a hidden ancestor hides it too, and the plugin
+ *     works that out (below).
+ *   - Decisions (rb_post_…) take handles; the host turns them into the views' ids. They are
+ *     posted, in the order made, when rb_plugin_event returns 0.
+ *   - There is no libc and no malloc; the one thing here whose size is not known in advance (a
+ *     byte per view, a few strings) goes in a scratch area past the module's data, grown with
+ *     memory.grow when a screen needs more (the sandbox caps a module's memory, 16 MiB by
+ *     default).
+ */
+#include "responder_bus_plugin.h"
+
+#ifndef TEXT_VIEW_RETURN_ADVANCES
+#define TEXT_VIEW_RETURN_ADVANCES 0
+#endif
+
+/* ------------------------------------------------------------------------------------------ */
+/* Scratch memory: a bump allocator over the memory past the module's own data and stack, where  */
+/* the linker's __heap_base points. Everything allocated lives until the next event.              */
+/* ------------------------------------------------------------------------------------------ */
+
+extern unsigned char __heap_base;
+static uintptr_t scratch_used;
+
+static void scratch_reset(void) { scratch_used = 0; }
+
+/* `bytes` bytes, 8-aligned, or 0 when the memory cannot grow that far. */
+static void *scratch_alloc(uint32_t bytes) {
+    uintptr_t start = (((uintptr_t)&__heap_base + scratch_used) + 7) & ~(uintptr_t)7;
+    uintptr_t end = start + bytes;
+    if (end < start) return 0;
+    uintptr_t have = (uintptr_t)__builtin_wasm_memory_size(0) * 65536;
+    if (end > have) {
+        uintptr_t pages = (end - have + 65535) / 65536;
+        if (__builtin_wasm_memory_grow(0, pages) == (uintptr_t)-1) return 0;
+    }
+    scratch_used = end - (uintptr_t)&__heap_base;
+    return (void *)start;
+}
+
+static void copy_bytes(char *to, const char *from, int32_t count) {
+    for (int32_t i = 0; i < count; i++) to[i] = from[i];
+}
+
+/*
+ * A string the host copies out (rb_event_view_id, rb_screen_action): those calls write at most
+ * `capacity` bytes and return the full length, so try a small buffer, and when the string is
+ * longer, allocate one that fits and ask again. Sets *length (-1 when there is none); returns the
+ * bytes (not NUL-terminated), or 0 when there is none or memory ran out.
+ */
+typedef int32_t (*string_getter)(char *out, int32_t capacity);
+
+static char *get_string(string_getter get, int32_t *length) {
+    int32_t capacity = 256;
+    char *buffer = scratch_alloc((uint32_t)capacity);
+    if (!buffer) return 0;
+    int32_t n = get(buffer, capacity);
+    if (n > capacity) {
+        buffer = scratch_alloc((uint32_t)n);
+        if (!buffer) return 0;
+        n = get(buffer, n);
+    }
+    *length = n;
+    return n < 0 ? 0 : buffer;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The candidates: FieldNavigator.candidates, as an iterator over the handles.                   */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct {
+    int32_t handle;         /* the next handle to look at */
+    int32_t count;          /* rb_view_count() */
+    int32_t index;          /* the candidate's index among the candidates (tree order) */
+    unsigned char *hidden;  /* per handle: hidden itself or under a hidden view */
+} candidate_walk;
+
+/* Starts a walk; 0 when the scratch memory for it cannot be had. */
+static int start_walk(candidate_walk *walk) {
+    walk->handle = 0;
+    walk->count = rb_view_count();
+    walk->index = -1;
+    walk->hidden = scratch_alloc((uint32_t)walk->count + 1);
+    return walk->hidden != 0;
+}
+
+/*
+ * Moves to the next candidate — an enabled text field or text view with no hidden view above
+ * it, nor hidden itself — and reads it into *view; returns its handle (its index among the
+ * candidates is walk->index), or -1 at the end.
+ */
+static int32_t next_candidate(candidate_walk *walk, rb_view *view) {
+    while (walk->handle < walk->count) {
+        int32_t handle = walk->handle++;
+        rb_view_info(handle, view);
+        /* Pre-order: the parent's handle is smaller, so its effective hiddenness is known. */
+        int hidden = (view->flags & RB_HIDDEN) || (view->parent >= 0 && walk->hidden[view->parent]);
+        walk->hidden[handle] = (unsigned char)hidden;
+        if (hidden) continue;
+        if ((view->kind == RB_TEXT_FIELD || view->kind == RB_TEXT_VIEW) && (view->flags & RB_ENABLED)) {
+            walk->index++;
+            return handle;
+        }
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The next field.                                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+#ifndef FIELD_ORDER_POSITION
+
+/*
+ * Tag order: FieldNavigator.neighbourByTag(step: +1), in one walk, without sorting. A candidate's
+ * key is (tag, index); the next field is the smallest key after the field's (fieldTag, fieldIndex):
+ *   - a candidate met before the field needs a greater tag (an equal tag would sort before it);
+ *   - one met after the field needs a tag at least the field's;
+ *   - untagged candidates take no part;
+ *   - if the field is not a candidate itself (hidden, disabled), it is never met, and only
+ *     greater tags count.
+ * Indexes only grow along the walk, so among equal tags the first met wins: a later candidate
+ * replaces the best so far only with a smaller tag.
+ * Returns the handle of the next field, or -1; -2 when the scratch memory ran out.
+ */
+static int32_t next_field(int32_t field, const rb_view *field_view) {
+    if (!(field_view->flags & RB_HAS_TAG)) return -1; /* untagged: no part in tag order */
+    int32_t tag = field_view->tag;
+    candidate_walk walk;
+    if (!start_walk(&walk)) return -2;
+    int field_seen = 0;
+    int32_t best = -1, best_tag = 0;
+    rb_view view;
+    for (int32_t handle; (handle = next_candidate(&walk, &view)) >= 0;) {
+        if (!field_seen && handle == field) {
+            field_seen = 1;
+            continue;
+        }
+        if (!(view.flags & RB_HAS_TAG)) continue;
+        int32_t candidate = view.tag;
+        if (!(field_seen ? candidate >= tag : candidate > tag)) continue;
+        if (best >= 0 && candidate >= best_tag) continue; /* (candidate, index) >= best's key */
+        best = handle;
+        best_tag = candidate;
+    }
+    return best;
+}
+
+#else
+
+/*
+ * Position order: FieldNavigator's .position neighbour(step: +1). A candidate's key is
+ * (minY, minX, index) of its unmoved frame (where it is when the content is not shifted: the
+ * order must not change while the keyboard pushes the screen up); the next field is the smallest
+ * key greater than the field's. The field must be a candidate itself.
+ *
+ * The keys are compared as Swift compares tuples, element by element: the first elements that
+ * differ (`!=`) decide, with `<` or `>`. With a NaN in a frame that is not a total order, and
+ * the result depends on how it is written, so it is written as Swift writes it.
+ */
+typedef struct { double min_y, min_x; int32_t index; } position_key;
+
+/* Swift's (a, b, c) < (d, e, f). */
+static int key_less(const position_key *l, const position_key *r) {
+    if (l->min_y != r->min_y) return l->min_y < r->min_y;
+    if (l->min_x != r->min_x) return l->min_x < r->min_x;
+    return l->index < r->index;
+}
+
+/* Swift's (a, b, c) > (d, e, f). */
+static int key_greater(const position_key *l, const position_key *r) {
+    if (l->min_y != r->min_y) return l->min_y > r->min_y;
+    if (l->min_x != r->min_x) return l->min_x > r->min_x;
+    return l->index > r->index;
+}
+
+/* Rect.minY and Rect.minX: a negative height or width counts from the other edge. */
+static position_key key_of(const rb_view *view, int32_t index) {
+    const rb_rect *f = &view->unmoved;
+    position_key key = { f->height >= 0 ? f->y : f->y + f->height, f->width >= 0 ? f->x : f->x + f->width, index };
+    return key;
+}
+
+typedef struct { position_key key; int32_t handle; } positioned;
+
+static int32_t next_field(int32_t field, const rb_view *field_view) {
+    (void)field_view;
+    candidate_walk walk;
+    if (!start_walk(&walk)) return -2;
+    /* The field's key needs its index among the candidates, which a walk knows only when it gets
+       there, and candidates before it count too: so collect the keys first. */
+    positioned *candidates = scratch_alloc((uint32_t)walk.count * (uint32_t)sizeof(positioned) + 1);
+    if (!candidates) return -2;
+    int32_t n = 0, field_index = -1;
+    rb_view view;
+    for (int32_t handle; (handle = next_candidate(&walk, &view)) >= 0;) {
+        if (handle == field && field_index < 0) field_index = n;
+        candidates[n].key = key_of(&view, n);
+        candidates[n].handle = handle;
+        n++;
+    }
+    if (field_index < 0) return -1; /* hidden or disabled: not in the order */
+    position_key field_key = candidates[field_index].key;
+    int32_t best = -1;
+    for (int32_t i = 0; i < n; i++) {
+        if (!key_greater(&candidates[i].key, &field_key)) continue;
+        if (best >= 0 && !key_less(&candidates[i].key, &candidates[best].key)) continue;
+        best = i;
+    }
+    return best < 0 ? -1 : candidates[best].handle;
+}
+
+#endif
+
+/* ------------------------------------------------------------------------------------------ */
+/* The plugin.                                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+int32_t rb_plugin_init(void) {
+    rb_set_name("FieldAdvancing");
+    rb_observe(RB_RETURN_KEY);
+    /* Where the built-in sits. (A position on the command line, --plugin x.wasm@…, overrides
+       this; one is needed when TextViewOrdering is disabled: an anchor must be there.) */
+    rb_set_position(RB_AFTER, "TextViewOrdering");
+    return 0;
+}
+
+static const char unknown_prefix[] = "Return in '";
+static const char unknown_suffix[] = "', which is not on the screen: nothing to advance from";
+
+/* Error codes (a non-zero return is reported as the plugin's error, and nothing is posted). */
+enum { OUT_OF_MEMORY = 1 };
+
+int32_t rb_plugin_event(int32_t kind, double t, const rb_payload *payload) {
+    (void)kind; /* only RB_RETURN_KEY comes */
+    (void)t;
+    scratch_reset();
+    int32_t field = payload->view.view;
+
+    /* 1. Not on the screen: the payload's handle is -1, and the id comes from rb_event_view_id. */
+    if (field < 0) {
+        int32_t length = -1;
+        char *id = get_string(rb_event_view_id, &length);
+        if (!id && length != 0) return length < 0 ? 0 : OUT_OF_MEMORY; /* no id at all: nothing to say */
+        int32_t prefix = (int32_t)sizeof unknown_prefix - 1, suffix = (int32_t)sizeof unknown_suffix - 1;
+        char *text = scratch_alloc((uint32_t)(prefix + length + suffix));
+        if (!text) return OUT_OF_MEMORY;
+        copy_bytes(text, unknown_prefix, prefix);
+        copy_bytes(text + prefix, id, length);
+        copy_bytes(text + prefix + length, unknown_suffix, suffix);
+        rb_diagnose_n(RB_WARNING, text, prefix + length + suffix, -1);
+        return 0;
+    }
+
+    rb_view field_view;
+    rb_view_info(field, &field_view);
+
+    /* 2. A text view: Return inserts a newline. */
+    if (field_view.kind == RB_TEXT_VIEW && !TEXT_VIEW_RETURN_ADVANCES) return 0;
+
+    /* 3. The next field. */
+    int32_t next = next_field(field, &field_view);
+    if (next == -2) return OUT_OF_MEMORY;
+    if (next >= 0) {
+        rb_post_focus_change(field, next);
+        return 0;
+    }
+
+    /* 4. The last field: the screen's action, when it has one that is not empty. */
+    int32_t length = -1;
+    char *action = get_string(rb_screen_action, &length);
+    if (length > 0) {
+        if (!action) return OUT_OF_MEMORY;
+        rb_post_action_n(action, length);
+        return 0;
+    }
+
+    /* 5. No action: resign. */
+    rb_post_resign(field);
+    return 0;
+}
