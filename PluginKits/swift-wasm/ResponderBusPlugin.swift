@@ -86,8 +86,9 @@ let abiVersion: Int32 = 1
 /// The size of the event buffer the module lends the host.
 let eventBufferSize = 128
 
-/// An event a plugin can observe, by the number the ABI gives it (fixed by version 1).
-enum EventKind: Int32, CaseIterable {
+/// An event a plugin can observe, by the number the ABI gives it (fixed by version 1). Its
+/// `description` is the bus's name for it (Embedded Swift has no reflection to print an enum).
+enum EventKind: Int32, CaseIterable, CustomStringConvertible {
     case keyboardWillShow = 1
     case keyboardDidShow = 2
     case keyboardWillHide = 3
@@ -119,10 +120,35 @@ enum EventKind: Int32, CaseIterable {
 
     /// Whether this is a hide (`keyboardWillHide`, `keyboardDidHide`).
     var isHide: Bool { self == .keyboardWillHide || self == .keyboardDidHide }
+
+    /// The event's name on the bus and in logs, as in `keyboardWillShow`.
+    var description: String {
+        switch self {
+        case .keyboardWillShow: "keyboardWillShow"
+        case .keyboardDidShow: "keyboardDidShow"
+        case .keyboardWillHide: "keyboardWillHide"
+        case .keyboardDidHide: "keyboardDidHide"
+        case .keyboardWillChangeFrame: "keyboardWillChangeFrame"
+        case .keyboardDidChangeFrame: "keyboardDidChangeFrame"
+        case .didBeginEditing: "didBeginEditing"
+        case .didEndEditing: "didEndEditing"
+        case .returnKey: "returnKey"
+        case .scene: "scene"
+        case .setFrame: "setFrame"
+        case .screen: "screen"
+        case .viewShift: "viewShift"
+        case .scroll: "scroll"
+        case .focusChange: "focusChange"
+        case .action: "action"
+        case .resign: "resign"
+        case .viewSettings: "viewSettings"
+        case .diagnostic: "diagnostic"
+        }
+    }
 }
 
-/// What a view is, as ``viewInfo(_:)`` reports it.
-enum ViewKind: Int32 {
+/// What a view is, as ``viewInfo(_:)`` reports it; its `description` is the log format's name.
+enum ViewKind: Int32, CustomStringConvertible {
     case view = 0
     case textField = 1
     case textView = 2
@@ -132,6 +158,18 @@ enum ViewKind: Int32 {
 
     /// Whether the keyboard types into it.
     var isTextInput: Bool { self == .textField || self == .textView }
+
+    /// The kind's name in logs, as in `textField`.
+    var description: String {
+        switch self {
+        case .view: "view"
+        case .textField: "textField"
+        case .textView: "textView"
+        case .scrollView: "scrollView"
+        case .button: "button"
+        case .label: "label"
+        }
+    }
 }
 
 /// How serious a diagnostic is.

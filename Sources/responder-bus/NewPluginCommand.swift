@@ -25,12 +25,17 @@ struct NewPluginCommand: ParsableCommand {
 
             With --out-of-process, the package serves the plugin from an executable instead \
             (.build/debug/<NAME>-process, for replay --plugin-command); with --language python, it is a \
-            plugin file, the author module and a unittest test, run with --plugin-command 'python3 NAME.py'.
+            plugin file, the author module and a unittest test, run with --plugin-command 'python3 NAME.py'. \
+            With --language c-wasm or swift-wasm, it is a WebAssembly plugin in C or Embedded Swift with the \
+            author kit, a build script that makes NAME.wasm with the Swift toolchain alone, and a test script; \
+            run it with --plugin NAME.wasm (a responder-bus built with `swift build --traits WebAssembly`).
 
             Examples:
               responder-bus new-plugin FocusReporter
               responder-bus new-plugin FocusReporter --out-of-process
               responder-bus new-plugin FocusReporter --language python
+              responder-bus new-plugin FocusReporter --language c-wasm    # then ./build.sh, ./test.sh
+              responder-bus new-plugin FocusReporter --language swift-wasm
               responder-bus new-plugin FocusReporter --path ~/plugins     # writes ~/plugins/FocusReporter
               responder-bus new-plugin FocusReporter --responder-bus https://example.com/responder-bus.git
               responder-bus new-plugin PasswordAwareAvoidance --wrapping KeyboardAvoidance
@@ -53,9 +58,23 @@ struct NewPluginCommand: ParsableCommand {
     /// The language of the plugin.
     enum Language: String, ExpressibleByArgument, CaseIterable {
         case swift, python
+        case cWasm = "c-wasm"
+        case swiftWasm = "swift-wasm"
+
+        /// The WebAssembly template's language, for the two that write one.
+        var wasm: WasmPluginTemplate.Language? {
+            switch self {
+            case .cWasm: .c
+            case .swiftWasm: .swift
+            case .swift, .python: nil
+            }
+        }
     }
 
-    @Option(help: "swift (a package) or python (a plugin file, the author module and a test; always out of process).")
+    @Option(
+        help: ArgumentHelp(
+            "swift (a package), python (a plugin file, the author module and a test; always out of process), c-wasm or swift-wasm (a WebAssembly plugin, its kit, build and test scripts).",
+            valueName: "swift|python|c-wasm|swift-wasm"))
     var language: Language = .swift
 
     @Flag(
@@ -75,8 +94,8 @@ struct NewPluginCommand: ParsableCommand {
                 throw ValidationError(
                     "--wrapping takes \(WrappingPluginTemplate.wrappable.joined(separator: ", ")), not '\(wrapping)'")
             }
-            if language == .python || outOfProcess {
-                throw ValidationError("--wrapping writes a Swift library loaded with --plugin; leave out --language python and --out-of-process")
+            if language != .swift || outOfProcess {
+                throw ValidationError("--wrapping writes a Swift library loaded with --plugin; leave out --language and --out-of-process")
             }
             if name == "Builtin" + wrapping {
                 throw ValidationError("'\(name)' is the name of the module the package builds \(wrapping) as; choose another name")
@@ -94,6 +113,9 @@ struct NewPluginCommand: ParsableCommand {
             throw ValidationError(
                 "'\(name)' is the name of a module or plugin the package depends on or ships (the package written would not build); choose another name"
             )
+        }
+        if language.wasm != nil, outOfProcess {
+            throw ValidationError("a WebAssembly plugin runs in process, sandboxed; leave out --out-of-process")
         }
         if language == .python, Self.pythonReserved.contains(name) {
             throw ValidationError(
@@ -177,6 +199,23 @@ struct NewPluginCommand: ParsableCommand {
                 throw Exit.noInput
             }
             files = PythonPluginTemplate(name: name, authorModule: module).files
+        case .cWasm, .swiftWasm:
+            let wasmLanguage: WasmPluginTemplate.Language = language == .cWasm ? .c : .swift
+            let (kitFolder, kitNames) = WasmPluginTemplate.kitFiles(wasmLanguage)
+            var kit: [(String, String)] = []
+            for file in kitNames {
+                let kitPath = source + "/" + kitFolder + "/" + file
+                guard !isURL, let text = ImportCommand.readAll(kitPath).map({ String(decoding: $0, as: UTF8.self) }) else {
+                    let why = isURL ? "--responder-bus names a git URL" : "'\(kitPath)' cannot be read"
+                    complain(
+                        "a WebAssembly plugin copies the author kit from a ResponderBus checkout, and \(why); pass --responder-bus with a checkout's path"
+                    )
+                    throw Exit.noInput
+                }
+                kit.append((file, text))
+            }
+            let binary = Self.absolutePath("/proc/self/exe") ?? "responder-bus"
+            files = WasmPluginTemplate(name: name, language: wasmLanguage, kit: kit, responderBus: binary).files
         }
         for (relative, contents) in files {
             let file = folder + "/" + relative
@@ -185,6 +224,7 @@ struct NewPluginCommand: ParsableCommand {
                 complain("cannot write '\(file)': \(String(cString: strerror(errno)))")
                 throw Exit.noInput
             }
+            if language.wasm != nil, WasmPluginTemplate.scripts.contains(relative) { chmod(file, 0o755) }
         }
         if let link {
             let file = folder + "/" + link.path
@@ -196,6 +236,9 @@ struct NewPluginCommand: ParsableCommand {
         }
         print("Wrote \(folder)/ (\(files.count) files). Next:")
         switch (language, outOfProcess) {
+        case (.cWasm, _), (.swiftWasm, _):
+            print("  cd \(folder) && ./build.sh && ./test.sh")
+            print("  responder-bus replay LOG --plugin \(folder)/\(name).wasm")
         case (.python, _):
             print("  cd \(folder) && python3 -m unittest")
             print("  responder-bus replay LOG --plugin-command 'python3 \(folder)/\(name).py'")

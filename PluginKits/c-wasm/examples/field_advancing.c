@@ -86,25 +86,30 @@ static void copy_bytes(char *to, const char *from, int32_t count) {
 }
 
 /*
- * A string the host copies out (rb_event_view_id, rb_screen_action): those calls write at most
- * `capacity` bytes and return the full length, so try a small buffer, and when the string is
- * longer, allocate one that fits and ask again. Sets *length (-1 when there is none); returns the
- * bytes (not NUL-terminated), or 0 when there is none or memory ran out.
+ * A string the host copies out: rb_event_view_id (the event's view) or rb_screen_action (the
+ * screen's last-field action). Those calls write at most `capacity` bytes and return the full
+ * length, so: try a small buffer, and when the string is longer, allocate one that fits and ask
+ * again. Returns the length (the bytes, not NUL-terminated, in *out), -1 when there is none, or
+ * -2 when the memory ran out.
  */
-typedef int32_t (*string_getter)(char *out, int32_t capacity);
+enum { EVENT_VIEW_ID, SCREEN_ACTION };
 
-static char *get_string(string_getter get, int32_t *length) {
+static int32_t ask_for_string(int which, char *buffer, int32_t capacity) {
+    return which == EVENT_VIEW_ID ? rb_event_view_id(buffer, capacity) : rb_screen_action(buffer, capacity);
+}
+
+static int32_t get_string(int which, char **out) {
     int32_t capacity = 256;
     char *buffer = scratch_alloc((uint32_t)capacity);
-    if (!buffer) return 0;
-    int32_t n = get(buffer, capacity);
-    if (n > capacity) {
-        buffer = scratch_alloc((uint32_t)n);
-        if (!buffer) return 0;
-        n = get(buffer, n);
+    if (!buffer) return -2;
+    int32_t length = ask_for_string(which, buffer, capacity);
+    if (length > capacity) {
+        buffer = scratch_alloc((uint32_t)length);
+        if (!buffer) return -2;
+        length = ask_for_string(which, buffer, length);
     }
-    *length = n;
-    return n < 0 ? 0 : buffer;
+    *out = buffer;
+    return length;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -232,6 +237,7 @@ static int32_t next_field(int32_t field, const rb_view *field_view) {
     if (!start_walk(&walk)) return -2;
     /* The field's key needs its index among the candidates, which a walk knows only when it gets
        there, and candidates before it count too: so collect the keys first. */
+    if ((uint32_t)walk.count >= 0x7fffffffu / sizeof(positioned)) return -2;
     positioned *candidates = scratch_alloc((uint32_t)walk.count * (uint32_t)sizeof(positioned) + 1);
     if (!candidates) return -2;
     int32_t n = 0, field_index = -1;
@@ -282,9 +288,10 @@ int32_t rb_plugin_event(int32_t kind, double t, const rb_payload *payload) {
 
     /* 1. Not on the screen: the payload's handle is -1, and the id comes from rb_event_view_id. */
     if (field < 0) {
-        int32_t length = -1;
-        char *id = get_string(rb_event_view_id, &length);
-        if (!id && length != 0) return length < 0 ? 0 : OUT_OF_MEMORY; /* no id at all: nothing to say */
+        char *id;
+        int32_t length = get_string(EVENT_VIEW_ID, &id);
+        if (length == -2) return OUT_OF_MEMORY;
+        if (length < 0) return 0; /* a Return without a view: does not happen */
         int32_t prefix = (int32_t)sizeof unknown_prefix - 1, suffix = (int32_t)sizeof unknown_suffix - 1;
         char *text = scratch_alloc((uint32_t)(prefix + length + suffix));
         if (!text) return OUT_OF_MEMORY;
@@ -310,10 +317,10 @@ int32_t rb_plugin_event(int32_t kind, double t, const rb_payload *payload) {
     }
 
     /* 4. The last field: the screen's action, when it has one that is not empty. */
-    int32_t length = -1;
-    char *action = get_string(rb_screen_action, &length);
+    char *action;
+    int32_t length = get_string(SCREEN_ACTION, &action);
+    if (length == -2) return OUT_OF_MEMORY;
     if (length > 0) {
-        if (!action) return OUT_OF_MEMORY;
         rb_post_action_n(action, length);
         return 0;
     }
