@@ -35,6 +35,7 @@ let package = Package(
                 .product(name: "EventLog", package: "main"),
                 .product(name: "ConsoleImport", package: "main"),
                 .product(name: "ResponderBusExternal", package: "main"),
+                .product(name: "ResponderBusWasm", package: "main"),
                 .product(name: "KeyboardAvoidance", package: "main"),
                 .product(name: "FieldAdvancing", package: "main"),
                 .product(name: "TextViewOrdering", package: "main"),

@@ -20,7 +20,7 @@ struct WasmPluginTemplate {
     static func kitFiles(_ language: Language) -> (folder: String, files: [String]) {
         switch language {
         case .c: ("PluginKits/c-wasm", ["responder_bus_plugin.h"])
-        case .swift: ("PluginKits/swift-wasm", ["ResponderBusPlugin.swift", "build.sh"])
+        case .swift: ("PluginKits/swift-wasm", ["ResponderBusPlugin.swift", "runtime.c", "build.sh"])
         }
     }
 
@@ -97,13 +97,12 @@ struct WasmPluginTemplate {
         func pluginInit() -> Int32 {
             setName("\(name)")  // the "by" of what it derives; unique in the pipeline
             observe(.keyboardWillShow)
-            // setPosition(.after, "KeyboardAvoidance")  -- else it goes last
+            // setPosition(.after("KeyboardAvoidance"))  -- else it goes last
             return 0
         }
 
         func pluginEvent(_ kind: EventKind, _ t: Double, _ payload: Payload) -> Int32 {
-            let field = firstResponder()
-            guard field >= 0 else {
+            guard let field = firstResponder() else {
                 log("the keyboard showed for no field yet")
                 return 0
             }
@@ -191,7 +190,7 @@ struct WasmPluginTemplate {
         let kitNote =
             language == .c
             ? "- `responder_bus_plugin.h` — the kit: the ABI's entry points around your `rb_plugin_init` and\n  `rb_plugin_event`, and the host's functions (`rb_first_responder`, `rb_view_info`, `rb_post_focus_change`, …)."
-            : "- `ResponderBusPlugin.swift` — the kit: the ABI's entry points around your `pluginInit` and\n  `pluginEvent`, and the host's functions as Swift (`firstResponder()`, `viewInfo(_:)`, `postFocusChange(from:to:)`, …);\n  `kit-build.sh` compiles it with your file as Embedded Swift and links the module."
+            : "- `ResponderBusPlugin.swift` — the kit: the ABI's entry points around your `pluginInit` and\n  `pluginEvent`, and the host's functions as Swift (`firstResponder()`, `viewInfo(_:)`, `postFocusChange(from:to:)`, …);\n  `kit-build.sh` compiles it with your file as Embedded Swift, and `runtime.c` (the few C functions\n  the embedded standard library needs), and links the module."
         return """
             # \(name)
 
