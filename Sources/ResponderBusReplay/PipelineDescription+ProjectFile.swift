@@ -34,6 +34,12 @@ extension PipelineDescription {
         case "stop": failureMode = .stop
         case let other?: throw failure("pluginFailure", "expected \"continue\" or \"stop\", got \"\(other)\"")
         }
+        wasmSandbox.failureMode = failureMode
+        if let fuel = file.pluginFuel {
+            guard fuel == 0 || fuel >= 1_000 else { throw failure("pluginFuel", "expected 0 (no metering) or at least 1000, got \(fuel)") }
+            wasmSandbox.fuelPerDelivery = fuel == 0 ? nil : UInt64(fuel)
+        }
+        if let memory = file.pluginMemory { wasmSandbox.memoryLimit = memory << 20 }
         for command in file.pluginCommands ?? [] {
             let words: [String]
             do throws(ExternalPluginError) {

@@ -147,7 +147,8 @@ public struct PipelineDescription: Sendable {
 
     /// This description with `other`'s parts in place of its own where `other` gives them: a list
     /// that `other` gives (disabled plugins, libraries, commands, in-process plugins) replaces this
-    /// one's, and each setting `other` sets replaces this one's. Command-line options over a
+    /// one's, and each setting `other` sets (a WebAssembly limit: one that is not the default)
+    /// replaces this one's. Command-line options over a
     /// project file.
     ///
     /// - Parameter other: the description that wins where it says something.
@@ -158,7 +159,12 @@ public struct PipelineDescription: Sendable {
         if !other.libraries.isEmpty { result.libraries = other.libraries }
         if !other.commands.isEmpty { result.commands = other.commands }
         if !other.plugins.isEmpty { result.plugins = other.plugins }
-        if other.wasmSandbox != WasmSandbox() { result.wasmSandbox = other.wasmSandbox }
+        // Each limit the other sets (differs from the default) wins.
+        let defaults = WasmSandbox()
+        if other.wasmSandbox.fuelPerDelivery != defaults.fuelPerDelivery { result.wasmSandbox.fuelPerDelivery = other.wasmSandbox.fuelPerDelivery }
+        if other.wasmSandbox.memoryLimit != defaults.memoryLimit { result.wasmSandbox.memoryLimit = other.wasmSandbox.memoryLimit }
+        if other.wasmSandbox.failureMode != defaults.failureMode { result.wasmSandbox.failureMode = other.wasmSandbox.failureMode }
+        if other.wasmSandbox.maximumRestarts != defaults.maximumRestarts { result.wasmSandbox.maximumRestarts = other.wasmSandbox.maximumRestarts }
         return result
     }
 }

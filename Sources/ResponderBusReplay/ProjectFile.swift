@@ -21,6 +21,8 @@ import ResponderBusExternal
 ///     "pluginCommands": ["python3 plugins/gap.py"],
 ///     "pluginTimeout": 200,
 ///     "pluginFailure": "continue",
+///     "pluginFuel": 1000000,
+///     "pluginMemory": 16,
 ///     "keyboardAvoidance": {"keyboardDistance": 20, "timing": "automatic", "honorsOtherAppsKeyboards": true},
 ///     "fieldAdvancing": {"order": "tag", "textViewReturnAdvances": false},
 ///     "textViewOrdering": {"settleWindow": 50, "heldFrameTimeout": 1000}
@@ -54,6 +56,11 @@ public struct ProjectFile: Sendable, Equatable {
     public var pluginTimeout: Int?
     /// `"pluginFailure"`: what a failing plugin does to the replay, `"continue"` or `"stop"`.
     public var pluginFailure: String?
+    /// `"pluginFuel"`: the fuel one delivery to a WebAssembly plugin may burn (an integer from 1000
+    /// to 10¹², or 0 for no metering).
+    public var pluginFuel: Int?
+    /// `"pluginMemory"`: the most memory a WebAssembly plugin may have, in MiB (1 to 4096).
+    public var pluginMemory: Int?
     /// `"keyboardAvoidance"."keyboardDistance"`: the gap kept between a field and the keyboard, in
     /// points (a finite number from 0 to 10000).
     public var keyboardDistance: Double?
@@ -188,6 +195,10 @@ public struct ProjectFile: Sendable, Equatable {
                 pluginTimeout = try reader.integer(value, key: "pluginTimeout", 1...600_000)
             case "pluginFailure":
                 pluginFailure = try reader.choice(value, key: "pluginFailure", ["continue", "stop"])
+            case "pluginFuel":
+                pluginFuel = try reader.integer(value, key: "pluginFuel", 0...1_000_000_000_000)
+            case "pluginMemory":
+                pluginMemory = try reader.integer(value, key: "pluginMemory", 1...4096)
             case "keyboardAvoidance":
                 for inner in try reader.object(value, key: "keyboardAvoidance") {
                     let key = "keyboardAvoidance." + inner.key
@@ -220,8 +231,8 @@ public struct ProjectFile: Sendable, Equatable {
                 reader.warnUnknown(
                     member, key: member.key,
                     known: [
-                        "disable", "plugins", "pluginCommands", "pluginTimeout", "pluginFailure", "keyboardAvoidance", "fieldAdvancing",
-                        "textViewOrdering",
+                        "disable", "plugins", "pluginCommands", "pluginTimeout", "pluginFailure", "pluginFuel", "pluginMemory",
+                        "keyboardAvoidance", "fieldAdvancing", "textViewOrdering",
                     ])
             }
         }

@@ -163,3 +163,31 @@ struct WasmPluginCLITests {
         try scaffold("FocusSwift", language: "swift-wasm")
     }
 }
+
+extension WasmPluginCLITests {
+    @Test("a project file's plugins may be modules, with its pluginFailure, pluginFuel and pluginMemory; the command line's options win")
+    func projectFile() throws {
+        let folder = try PluginCLITests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let looping = try WasmBuild.c("Tests/WasmPluginTests/Modules/misbehaving.c", defines: ["LOOP"])
+        try FileManager.default.copyItem(atPath: looping, toPath: folder + "/looping.wasm")
+        try FileManager.default.copyItem(atPath: CLI.example, toPath: folder + "/session.jsonl")
+        try #"{"plugins": ["looping.wasm@first"], "pluginFuel": 5000, "pluginFailure": "stop"}"#.write(
+            toFile: folder + "/.responder-bus.json", atomically: true, encoding: .utf8)
+        chmod(folder + "/.responder-bus.json", 0o644)
+        let stopped = try CLI.run(["replay", folder + "/session.jsonl"])
+        #expect(stopped.status == 70, "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("plugin 'Misbehaving' ran out of fuel (5000 units for one call"))
+        #expect(stopped.stdout.contains("plugins: Misbehaving (loaded) → TextViewOrdering"), "\(stopped.stdout)")
+        let goOn = try CLI.run(["replay", folder + "/session.jsonl", "--plugin-failure", "continue", "--plugin-fuel", "2000"])
+        #expect(goOn.status == 0, "\(goOn.stderr)")
+        #expect(
+            goOn.stderr.contains(
+                "ran out of fuel (2000 units for one call; it loops, or works far too hard) on keyboardWillShow; restarting it at once"))
+        try #"{"plugins": ["looping.wasm"], "pluginFuel": 10}"#.write(toFile: folder + "/.responder-bus.json", atomically: true, encoding: .utf8)
+        chmod(folder + "/.responder-bus.json", 0o644)
+        let bad = try CLI.run(["replay", folder + "/session.jsonl"])
+        #expect(bad.status == 78)
+        #expect(bad.stderr.contains("key 'pluginFuel': expected 0 (no metering) or at least 1000, got 10"))
+    }
+}

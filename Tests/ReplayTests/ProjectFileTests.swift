@@ -378,13 +378,13 @@ struct ProjectFileTests {
         #expect(
             file.warnings == [
                 "\(Self.projectPath):2: unknown key 'disabled' (ignored); the keys are disable, plugins, pluginCommands, pluginTimeout, pluginFailure, "
-                    + "keyboardAvoidance, fieldAdvancing, textViewOrdering",
+                    + "pluginFuel, pluginMemory, keyboardAvoidance, fieldAdvancing, textViewOrdering",
                 "\(Self.projectPath):4: unknown key 'keyboardAvoidance.keyboardDistanse' (ignored); the keys are keyboardDistance, timing, "
                     + "honorsOtherAppsKeyboards",
                 "\(Self.projectPath):7: unknown key 'fieldAdvancing.wrap' (ignored); the keys are order, textViewReturnAdvances",
                 "\(Self.projectPath):8: unknown key 'textViewOrdering.settle' (ignored); the keys are settleWindow, heldFrameTimeout",
                 "\(Self.projectPath):9: unknown key 'a\\nb' (ignored); the keys are disable, plugins, pluginCommands, pluginTimeout, pluginFailure, "
-                    + "keyboardAvoidance, fieldAdvancing, textViewOrdering",
+                    + "pluginFuel, pluginMemory, keyboardAvoidance, fieldAdvancing, textViewOrdering",
             ])
     }
 
