@@ -157,7 +157,9 @@ let package = Package(
         ),
         .testTarget(
             name: "WasmPluginTests",
-            dependencies: ["ResponderBusWasm", "ResponderBus", "ResponderBusExternal", "ResponderBusReplay", "ResponderBusTesting", "EventLog"],
+            dependencies: [
+                "ResponderBusWasm", "ResponderBus", "ResponderBusExternal", "ResponderBusReplay", "ResponderBusTesting", "EventLog", "KeyboardNoise",
+            ],
             exclude: ["Modules"]
         ),
         .testTarget(

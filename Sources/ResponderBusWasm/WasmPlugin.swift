@@ -3,7 +3,7 @@ import ResponderBusExternal
 
 /// A plugin that is a WebAssembly module, run in process by an embedded interpreter (WasmKit):
 /// one `.wasm` file that runs unchanged on every host, reaches nothing but the host's functions,
-/// and is stopped when it loops (see ``WasmSandbox``).
+/// and is stopped when it loops (see `WasmSandbox`).
 ///
 /// Each delivery of an event the module asked for writes the event's payload into the module's
 /// event buffer and calls its `rb_on_event` (see ``WasmPluginABI``); what it posts through the host's
@@ -13,7 +13,7 @@ import ResponderBusExternal
 /// Faults — a trap, fuel run out, the memory ceiling passed, a host function refusing a call — are
 /// reported as error diagnostics (failure `pluginProcessFailed`) naming the plugin, the event and
 /// what happened, and handled by the sandbox's failure policy: a fresh instance replaces the
-/// faulty one at once, up to ``WasmSandbox/maximumRestarts`` times, then the plugin is disabled;
+/// faulty one at once, up to `WasmSandbox.maximumRestarts` times, then the plugin is disabled;
 /// with `stop`, ``onStop`` is called. A non-zero return from `rb_on_event` is the plugin's own error
 /// (failure `pluginThrew`), like a Swift plugin that throws: reported, and nothing else happens.
 /// Loop-confined, like the bus.
@@ -25,7 +25,7 @@ public final class WasmPlugin: KeyboardObserving, EventObserving, ContainedPlugi
     /// The module.
     public let module: WasmPluginModule
     /// The non-keyboard events the module asked for (the keyboard's come through
-    /// ``KeyboardObserving``).
+    /// `KeyboardObserving`).
     public let observedEvents: Set<AnyEventName>?
 
     /// Every fault so far, in order.

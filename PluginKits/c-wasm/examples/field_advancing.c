@@ -30,10 +30,25 @@
  *         -o field_advancing_position.wasm PluginKits/c-wasm/examples/field_advancing.c
  *
  *   responder-bus replay session.jsonl --disable FieldAdvancing --plugin field_advancing.wasm
- *   responder-bus replay session.jsonl --disable FieldAdvancing --field-order position \
- *         --plugin field_advancing_position.wasm
+ *   responder-bus replay session.jsonl --disable FieldAdvancing --plugin field_advancing_position.wasm
  *
- * (Two plugins cannot share a name: with the built-in enabled, registering this one fails.)
+ * (The order is chosen when the module is built; --field-order and --text-view-return-advances
+ * set the built-in's, and do nothing to this module.)
+ *
+ * (Two plugins cannot share a name: with the built-in enabled, registering this one fails. The
+ * handshake asks for the built-in's place, after TextViewOrdering; with TextViewOrdering disabled,
+ * give a place on the command line instead, such as
+ * --plugin field_advancing.wasm@before:KeyboardAvoidance.)
+ *
+ * Where it can differ from the built-in (limits of ABI version 1, not of the logic):
+ *   - Tags: rb_view's tag is 32 bits, and the host clamps a tag outside that range (the
+ *     built-in compares Swift Ints, 64 bits): tags 2147483647 and 5000000000 look equal here.
+ *   - Texts: the host reads at most 4096 bytes of a text a plugin passes, so a lastFieldAction
+ *     (or, in the warning, a view id) longer than that is cut short.
+ *   - Fuel: a delivery may run only so many instructions (--plugin-fuel). Finding the next field
+ *     walks every view of the screen: about 140 units a view in tag order and 175 in position
+ *     order, so a screen of more than some 7,000 (tag) or 5,700 (position) views needs more than
+ *     1,000,000 units.
  *
  * Things worth knowing, for your own plugins:
  *   - Views are handles, 0 … rb_view_count()-1, in tree order (pre-order: a view before its
@@ -198,65 +213,63 @@ static int32_t next_field(int32_t field, const rb_view *field_view) {
 
 /*
  * Position order: FieldNavigator's .position neighbour(step: +1). A candidate's key is
- * (minY, minX, index) of its unmoved frame (where it is when the content is not shifted: the
- * order must not change while the keyboard pushes the screen up); the next field is the smallest
- * key greater than the field's. The field must be a candidate itself.
+ * (minY, minX, index) of its unmoved frame — where it is when the content is not shifted, so that
+ * the order does not change while the keyboard pushes the screen up — and its index among the
+ * candidates; the next field is the candidate with the smallest key greater than the field's. The
+ * field must be a candidate itself (a hidden or disabled field has no next).
  *
- * The keys are compared as Swift compares tuples, element by element: the first elements that
- * differ (`!=`) decide, with `<` or `>`. With a NaN in a frame that is not a total order, and
- * the result depends on how it is written, so it is written as Swift writes it.
+ * As in tag order, one walk does it, with no list of candidates: indexes grow along the walk, so
+ * where the keys' positions are equal, "index greater than the field's" is "met after the field",
+ * and "index less than the best's" is never true.
+ *
+ * Keys are compared as Swift compares tuples: the first elements that differ (`!=`) decide, with
+ * `<` or `>`; when all are equal, the last comparison decides. With a NaN in a frame that is not a
+ * total order, and the answer depends on how the comparison is written: it is written as Swift's.
  */
-typedef struct { double min_y, min_x; int32_t index; } position_key;
-
-/* Swift's (a, b, c) < (d, e, f). */
-static int key_less(const position_key *l, const position_key *r) {
-    if (l->min_y != r->min_y) return l->min_y < r->min_y;
-    if (l->min_x != r->min_x) return l->min_x < r->min_x;
-    return l->index < r->index;
-}
-
-/* Swift's (a, b, c) > (d, e, f). */
-static int key_greater(const position_key *l, const position_key *r) {
-    if (l->min_y != r->min_y) return l->min_y > r->min_y;
-    if (l->min_x != r->min_x) return l->min_x > r->min_x;
-    return l->index > r->index;
-}
+typedef struct { double min_y, min_x; } position;
 
 /* Rect.minY and Rect.minX: a negative height or width counts from the other edge. */
-static position_key key_of(const rb_view *view, int32_t index) {
+static position position_of(const rb_view *view) {
     const rb_rect *f = &view->unmoved;
-    position_key key = { f->height >= 0 ? f->y : f->y + f->height, f->width >= 0 ? f->x : f->x + f->width, index };
-    return key;
+    position p = { f->height >= 0 ? f->y : f->y + f->height, f->width >= 0 ? f->x : f->x + f->width };
+    return p;
 }
 
-typedef struct { position_key key; int32_t handle; } positioned;
+/* Swift's (minY, minX, index) > (minY', minX', index'), where index > index' is `after`. */
+static int key_greater(position l, position r, int after) {
+    if (l.min_y != r.min_y) return l.min_y > r.min_y;
+    if (l.min_x != r.min_x) return l.min_x > r.min_x;
+    return after;
+}
+
+/* Swift's (minY, minX, index) < (minY', minX', index') for a candidate met after the best so
+   far (its index is greater). */
+static int key_less_than_earlier(position l, position r) {
+    if (l.min_y != r.min_y) return l.min_y < r.min_y;
+    if (l.min_x != r.min_x) return l.min_x < r.min_x;
+    return 0;
+}
 
 static int32_t next_field(int32_t field, const rb_view *field_view) {
-    (void)field_view;
+    position field_key = position_of(field_view);
     candidate_walk walk;
     if (!start_walk(&walk)) return -2;
-    /* The field's key needs its index among the candidates, which a walk knows only when it gets
-       there, and candidates before it count too: so collect the keys first. */
-    if ((uint32_t)walk.count >= 0x7fffffffu / sizeof(positioned)) return -2;
-    positioned *candidates = scratch_alloc((uint32_t)walk.count * (uint32_t)sizeof(positioned) + 1);
-    if (!candidates) return -2;
-    int32_t n = 0, field_index = -1;
+    int field_seen = 0;
+    int32_t best = -1;
+    position best_key = { 0, 0 };
     rb_view view;
     for (int32_t handle; (handle = next_candidate(&walk, &view)) >= 0;) {
-        if (handle == field && field_index < 0) field_index = n;
-        candidates[n].key = key_of(&view, n);
-        candidates[n].handle = handle;
-        n++;
+        if (handle == field) {
+            field_seen = 1;
+            continue; /* its own key is not greater than itself */
+        }
+        position key = position_of(&view);
+        if (!key_greater(key, field_key, field_seen)) continue;
+        if (best >= 0 && !key_less_than_earlier(key, best_key)) continue;
+        best = handle;
+        best_key = key;
     }
-    if (field_index < 0) return -1; /* hidden or disabled: not in the order */
-    position_key field_key = candidates[field_index].key;
-    int32_t best = -1;
-    for (int32_t i = 0; i < n; i++) {
-        if (!key_greater(&candidates[i].key, &field_key)) continue;
-        if (best >= 0 && !key_less(&candidates[i].key, &candidates[best].key)) continue;
-        best = i;
-    }
-    return best < 0 ? -1 : candidates[best].handle;
+    return field_seen ? best : -1; /* not a candidate: not in the order */
 }
 
 #endif
