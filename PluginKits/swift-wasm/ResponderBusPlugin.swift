@@ -628,10 +628,13 @@ func postViewSettings(_ view: View, keyboardDistance: Double?, avoidsKeyboard: B
 
 // MARK: - Text across the boundary
 
-/// Calls `body` with the UTF-8 bytes of `text` and their count.
+/// Calls `body` with the UTF-8 bytes of `text` and their count. (Native strings are contiguous:
+/// the bytes are read in place; `String.withUTF8` would bring in 20 KB of String internals.)
 func withBytes<R>(of text: String, _ body: (UnsafePointer<UInt8>?, Int32) -> R) -> R {
-    var text = text
-    return text.withUTF8 { body($0.baseAddress, Int32($0.count)) }
+    if let result = text.utf8.withContiguousStorageIfAvailable({ body($0.baseAddress, Int32($0.count)) }) {
+        return result
+    }
+    return Array(text.utf8).withUnsafeBufferPointer { body($0.baseAddress, Int32($0.count)) }
 }
 
 /// A text the host copies into a buffer (`fill(address, capacity)` returns the full length, or
