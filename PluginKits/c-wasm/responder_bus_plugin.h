@@ -115,7 +115,8 @@ RB_IMPORT(view_info) int32_t rb_view_info(int32_t view, rb_view *out);
 RB_IMPORT(event_view_id) int32_t rb_event_view_id(char *out, int32_t capacity);    /* -1 for none */
 RB_IMPORT(screen_action) int32_t rb_screen_action(char *out, int32_t capacity);    /* -1 for none */
 
-/* Deciding: posted on the bus when rb_plugin_event returns 0 (nothing is posted if it traps). */
+/* Deciding: posted on the bus when rb_plugin_event returns, whatever it returns (nothing is posted if
+   it traps); a non-zero return is also reported as the plugin's error. */
 RB_IMPORT(post_view_shift) void rb_post_view_shift(double origin_y, double duration, int32_t curve);
 RB_IMPORT(post_focus_change) void rb_post_focus_change(int32_t from, int32_t to);
 RB_IMPORT(post_scroll) void rb_post_scroll(int32_t view, double content_offset_y, double bottom_inset);

@@ -22,8 +22,9 @@
 // the article "WebAssembly plugin ABI" (ResponderBusWasm's documentation) spell the same ABI.
 //
 // Embedded Swift notes: the plugin's state lives in globals (`nonisolated(unsafe) var`, Swift 6
-// language mode); there are no existentials (`any P`), no untyped `throws`, no reflection; String,
-// Array, Dictionary, generics, closures and interpolation of integers and Doubles all work.
+// language mode); there are no existentials (`any P`), no untyped `throws`, no reflection (an enum
+// interpolates as "(cannot print value in embedded Swift)" unless it has a description); String,
+// Array, Dictionary, Set, generics, closures and interpolation of integers and Doubles all work.
 
 // MARK: - The host's functions (import module "rb")
 
@@ -191,6 +192,42 @@ enum Position {
     case after(String)
 }
 
+/// The bits of a keyboard payload's `flags` (offset 0): which fields the event carried.
+struct KeyboardFlags: OptionSet {
+    let rawValue: Int32
+    /// The begin frame is there (offset 16).
+    static let hasBegin = KeyboardFlags(rawValue: 1)
+    /// The end frame is there (offset 48).
+    static let hasEnd = KeyboardFlags(rawValue: 2)
+    /// The duration is there (offset 8).
+    static let hasDuration = KeyboardFlags(rawValue: 4)
+    /// The curve is there (offset 4).
+    static let hasCurve = KeyboardFlags(rawValue: 8)
+    /// Whether it is this app's keyboard is known (``isLocal``).
+    static let hasIsLocal = KeyboardFlags(rawValue: 16)
+    /// It is this app's keyboard.
+    static let isLocal = KeyboardFlags(rawValue: 32)
+}
+
+/// The bits of `view_info`'s `flags` (offset 4).
+struct ViewFlags: OptionSet {
+    let rawValue: Int32
+    /// The view's own hidden flag.
+    static let hidden = ViewFlags(rawValue: 1)
+    /// The view is enabled.
+    static let enabled = ViewFlags(rawValue: 2)
+    /// A secure text entry.
+    static let secure = ViewFlags(rawValue: 4)
+    /// Keyboard avoidance applies to it.
+    static let avoidsKeyboard = ViewFlags(rawValue: 8)
+    /// It is the first responder.
+    static let firstResponder = ViewFlags(rawValue: 16)
+    /// It has a tag (offset 8).
+    static let hasTag = ViewFlags(rawValue: 32)
+    /// It has a keyboard distance of its own (offset 16).
+    static let hasKeyboardDistance = ViewFlags(rawValue: 64)
+}
+
 // MARK: - Geometry
 
 /// A width and a height, in points.
@@ -283,13 +320,12 @@ struct KeyboardPayload: Equatable {
 
     /// Reads the 80-byte keyboard payload.
     init(_ raw: UnsafeRawPointer) {
-        let flags = raw.load(as: Int32.self)
-        func has(_ bit: Int32) -> Bool { flags & bit != 0 }
-        begin = has(1) ? Rect(raw, at: 16) : nil
-        end = has(2) ? Rect(raw, at: 48) : nil
-        duration = has(4) ? raw.load(fromByteOffset: 8, as: Double.self) : nil
-        curve = has(8) ? raw.load(fromByteOffset: 4, as: Int32.self) : nil
-        isLocal = has(16) ? has(32) : nil
+        let flags = KeyboardFlags(rawValue: raw.load(as: Int32.self))
+        begin = flags.contains(.hasBegin) ? Rect(raw, at: 16) : nil
+        end = flags.contains(.hasEnd) ? Rect(raw, at: 48) : nil
+        duration = flags.contains(.hasDuration) ? raw.load(fromByteOffset: 8, as: Double.self) : nil
+        curve = flags.contains(.hasCurve) ? raw.load(fromByteOffset: 4, as: Int32.self) : nil
+        isLocal = flags.contains(.hasIsLocal) ? flags.contains(.isLocal) : nil
     }
 
     /// A payload from its parts (for tests).
@@ -570,13 +606,13 @@ func viewInfo(_ view: View) -> ViewInfo? {
     return withUnsafeMutableBytes(of: &raw) { buffer -> ViewInfo? in
         let d = buffer.baseAddress!
         guard rb_view_info(view.handle, d) == 0 else { return nil }
-        let flags = d.load(fromByteOffset: 4, as: Int32.self)
-        func has(_ bit: Int32) -> Bool { flags & bit != 0 }
+        let flags = ViewFlags(rawValue: d.load(fromByteOffset: 4, as: Int32.self))
         return ViewInfo(
             kind: ViewKind(rawValue: d.load(as: Int32.self)) ?? .view,
-            isHidden: has(1), isEnabled: has(2), isSecure: has(4), avoidsKeyboard: has(8), isFirstResponder: has(16),
-            tag: has(32) ? d.load(fromByteOffset: 8, as: Int32.self) : nil,
-            keyboardDistance: has(64) ? d.load(fromByteOffset: 16, as: Double.self) : nil,
+            isHidden: flags.contains(.hidden), isEnabled: flags.contains(.enabled), isSecure: flags.contains(.secure),
+            avoidsKeyboard: flags.contains(.avoidsKeyboard), isFirstResponder: flags.contains(.firstResponder),
+            tag: flags.contains(.hasTag) ? d.load(fromByteOffset: 8, as: Int32.self) : nil,
+            keyboardDistance: flags.contains(.hasKeyboardDistance) ? d.load(fromByteOffset: 16, as: Double.self) : nil,
             parent: View(d.load(fromByteOffset: 12, as: Int32.self)),
             frame: Rect(d, at: 24), unmovedFrame: Rect(d, at: 56),
             childCount: d.load(fromByteOffset: 88, as: Int32.self))
@@ -593,7 +629,7 @@ func screenAction() -> String? {
     readText { rb_screen_action($0, $1) }
 }
 
-// MARK: - Deciding (during a delivery; posted when pluginEvent returns 0)
+// MARK: - Deciding (during a delivery; posted on the bus when pluginEvent returns, none if it traps)
 
 /// Moves the root view's origin to `originY`, animated over `duration` seconds with `curve`.
 func postViewShift(originY: Double, duration: Double, curve: Int32 = 7) {
@@ -656,9 +692,12 @@ func readText(_ fill: (UnsafeMutablePointer<UInt8>?, Int32) -> Int32) -> String?
 // MARK: - The ABI's entry points
 
 /// The event buffer the host writes each payload into: 128 bytes, 8-aligned, in static memory.
-nonisolated(unsafe) private var eventBuffer: (
+nonisolated(unsafe) private var eventBuffer: EventBufferStorage = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+/// ``eventBufferSize`` bytes as sixteen UInt64s: 8-aligned, as the payloads' f64s need.
+private typealias EventBufferStorage = (
     UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
-) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+)
 
 /// `() -> i32`: the ABI version this module was built for.
 @_expose(wasm, "rb_abi_version") @_cdecl("rb_abi_version")

@@ -60,16 +60,19 @@ final class HostState {
         phase = .delivery
     }
 
-    /// Ends a delivery, handing back what it posted.
+    /// Ends a delivery, handing back what it posted (taken out, not copied).
     func end() -> (decisions: [Decision], diagnostics: [Diagnostic], dropped: Int) {
         defer {
-            decisions.removeAll(keepingCapacity: true)
-            diagnostics.removeAll(keepingCapacity: true)
             droppedDiagnostics = 0
             context = nil
             phase = .idle
         }
-        return (decisions, diagnostics, droppedDiagnostics)
+        guard !decisions.isEmpty || !diagnostics.isEmpty else { return ([], [], droppedDiagnostics) }
+        var posted: [Decision] = []
+        var said: [Diagnostic] = []
+        swap(&posted, &decisions)
+        swap(&said, &diagnostics)
+        return (posted, said, droppedDiagnostics)
     }
 
     // MARK: Views
@@ -130,9 +133,11 @@ final class HostState {
         return Int32(bytes.count)
     }
 
-    private func write(_ record: GuestRecord, to address: UInt32, _ function: String) throws(GuestFault) {
-        guard let memory, memory.write(record, at: address) else {
-            throw .outOfBounds(function: function, address: address, count: record.size)
+    private func record(
+        at address: UInt32, size: Int, _ function: String, _ body: (inout GuestRecordWriter) -> Void
+    ) throws(GuestFault) {
+        guard let memory, memory.writeRecord(at: address, size: size, body) else {
+            throw .outOfBounds(function: function, address: address, count: size)
         }
     }
 
@@ -231,24 +236,24 @@ final class HostState {
         case "screen":
             return { [unowned self] arguments throws(GuestFault) in
                 let screen = try screen("screen")
-                var record = GuestRecord(size: 64)
-                record.f64(0, screen.size.width)
-                record.f64(8, screen.size.height)
-                record.f64(16, screen.safeArea.top)
-                record.f64(24, screen.safeArea.left)
-                record.f64(32, screen.safeArea.bottom)
-                record.f64(40, screen.safeArea.right)
-                record.f64(48, screen.rootOriginY)
-                record.f64(56, screen.restingRootOriginY)
-                try write(record, to: arguments.u32(0), "screen")
+                try record(at: arguments.u32(0), size: 64, "screen") { record in
+                    record.f64(0, screen.size.width)
+                    record.f64(8, screen.size.height)
+                    record.f64(16, screen.safeArea.top)
+                    record.f64(24, screen.safeArea.left)
+                    record.f64(32, screen.safeArea.bottom)
+                    record.f64(40, screen.safeArea.right)
+                    record.f64(48, screen.rootOriginY)
+                    record.f64(56, screen.restingRootOriginY)
+                }
                 return .none
             }
         case "keyboard":
             return { [unowned self] arguments throws(GuestFault) in
                 let frame = try screen("keyboard").keyboard.frame
-                var record = GuestRecord(size: 32)
-                if let frame { Self.put(frame, at: 0, in: &record) }
-                try write(record, to: arguments.u32(0), "keyboard")
+                try record(at: arguments.u32(0), size: 32, "keyboard") { record in
+                    if let frame { record.rect(0, frame) }
+                }
                 return .i32(frame == nil ? 0 : 1)
             }
         case "first_responder":
@@ -274,28 +279,28 @@ final class HostState {
             return { [unowned self] arguments throws(GuestFault) in
                 let view = try view(arguments.i32(0), "view_info")
                 let screen = try screen("view_info")
-                var record = GuestRecord(size: 96)
-                record.i32(0, Int32(WasmPluginABI.viewKinds.firstIndex(of: view.kind) ?? 0))
                 var flags: Int32 = 0
                 if view.isHidden { flags |= WasmPluginABI.ViewFlag.hidden }
                 if view.isEnabled { flags |= WasmPluginABI.ViewFlag.enabled }
                 if view.isSecure { flags |= WasmPluginABI.ViewFlag.secure }
                 if view.avoidsKeyboard { flags |= WasmPluginABI.ViewFlag.avoidsKeyboard }
                 if view.isFirstResponder { flags |= WasmPluginABI.ViewFlag.firstResponder }
-                if let tag = view.tag {
-                    flags |= WasmPluginABI.ViewFlag.hasTag
-                    record.i32(8, Int32(clamping: tag))
+                if view.tag != nil { flags |= WasmPluginABI.ViewFlag.hasTag }
+                if view.keyboardDistance != nil { flags |= WasmPluginABI.ViewFlag.hasKeyboardDistance }
+                let kind = Int32(WasmPluginABI.viewKinds.firstIndex(of: view.kind) ?? 0)
+                let parent = handle(of: view.parent)
+                let frame = screen.frameInScreen(of: view)
+                let unmoved = screen.frameInScreen(of: view, unmoved: true)
+                try record(at: arguments.u32(1), size: 96, "view_info") { record in
+                    record.i32(0, kind)
+                    record.i32(4, flags)
+                    if let tag = view.tag { record.i32(8, Int32(clamping: tag)) }
+                    record.i32(12, parent)
+                    if let distance = view.keyboardDistance { record.f64(16, distance) }
+                    record.rect(24, frame)
+                    record.rect(56, unmoved)
+                    record.i32(88, Int32(view.children.count))
                 }
-                if let distance = view.keyboardDistance {
-                    flags |= WasmPluginABI.ViewFlag.hasKeyboardDistance
-                    record.f64(16, distance)
-                }
-                record.i32(4, flags)
-                record.i32(12, handle(of: view.parent))
-                Self.put(screen.frameInScreen(of: view), at: 24, in: &record)
-                Self.put(screen.frameInScreen(of: view, unmoved: true), at: 56, in: &record)
-                record.i32(88, Int32(view.children.count))
-                try write(record, to: arguments.u32(1), "view_info")
                 return .i32(0)
             }
         case "event_view_id":
@@ -360,13 +365,5 @@ final class HostState {
                 return .none
             }
         }
-    }
-
-    /// A rectangle's x, y, width and height as four f64s from `offset`.
-    static func put(_ rect: Rect, at offset: Int, in record: inout GuestRecord) {
-        record.f64(offset, rect.origin.x)
-        record.f64(offset + 8, rect.origin.y)
-        record.f64(offset + 16, rect.size.width)
-        record.f64(offset + 24, rect.size.height)
     }
 }

@@ -76,17 +76,16 @@ public final class WasmPlugin: KeyboardObserving, EventObserving, ContainedPlugi
     /// Delivers a keyboard event the module asked for.
     public func keyboardEvent(_ event: Event<KeyboardInfo>, context: PluginContext) {
         guard let kind = WasmPluginABI.kind(of: event.name.erased), keyboardKinds & (1 << UInt32(kind)) != 0 else { return }
-        deliver(kind: kind, context) { instance in
-            let info = event.payload
-            var record = GuestRecord(size: 80)
+        let info = event.payload
+        deliver(kind: kind, context) { record, _ in
             var flags: Int32 = 0
             if let begin = info.begin {
                 flags |= WasmPluginABI.KeyboardFlag.hasBegin
-                HostState.put(begin, at: 16, in: &record)
+                record.rect(16, begin)
             }
             if let end = info.end {
                 flags |= WasmPluginABI.KeyboardFlag.hasEnd
-                HostState.put(end, at: 48, in: &record)
+                record.rect(48, end)
             }
             if let duration = info.duration {
                 flags |= WasmPluginABI.KeyboardFlag.hasDuration
@@ -100,15 +99,14 @@ public final class WasmPlugin: KeyboardObserving, EventObserving, ContainedPlugi
                 flags |= WasmPluginABI.KeyboardFlag.hasIsLocal | (isLocal ? WasmPluginABI.KeyboardFlag.isLocal : 0)
             }
             record.i32(0, flags)
-            return (record, nil)
+            return nil
         }
     }
 
     /// Delivers another event the module asked for.
     public func observe(_ event: AnyEvent, context: PluginContext) {
         guard let kind = WasmPluginABI.kind(of: event.name) else { return }
-        deliver(kind: kind, context) { instance in
-            var record = GuestRecord(size: 24)
+        deliver(kind: kind, context) { record, host in
             var view: ViewID?
             var handleAtZero = true
             switch event.payload {
@@ -125,31 +123,33 @@ public final class WasmPlugin: KeyboardObserving, EventObserving, ContainedPlugi
                 record.f64(16, shift.duration)
             case let change as FocusChange:
                 handleAtZero = false
-                record.i32(0, instance.host.handle(of: change.from))
-                record.i32(4, instance.host.handle(of: change.to))
+                record.i32(0, host.handle(of: change.from))
+                record.i32(4, host.handle(of: change.to))
                 view = change.to
             default:
                 handleAtZero = false
             }
-            if handleAtZero { record.i32(0, instance.host.handle(of: view)) }
-            return (record, view)
+            if handleAtZero { record.i32(0, host.handle(of: view)) }
+            return view
         }
     }
 
     /// Writes the payload, calls the module, and posts what it derived (or contains its fault).
-    private func deliver(kind: Int32, _ context: PluginContext, payload: (GuestInstance) -> (GuestRecord, ViewID?)) {
+    private func deliver(kind: Int32, _ context: PluginContext, payload: (inout GuestRecordWriter, HostState) -> ViewID?) {
         guard !isDisabled else { return }
         if instance == nil, !restart(context) { return }
         guard let instance else { return }
         let t = context.now.seconds
-        instance.host.begin(context, t: t, eventView: nil)
-        let (record, view) = payload(instance)
-        instance.host.eventView = view
+        let host = instance.host
+        host.begin(context, t: t, eventView: nil)
         let code: Int32
         do {
-            guard instance.memory.write(record, at: instance.eventBuffer) else {
+            // The payload, written in one access; the buffer's other bytes zeroed.
+            var view: ViewID?
+            guard instance.memory.writeRecord(at: instance.eventBuffer, size: WasmPluginABI.eventBufferSize, { view = payload(&$0, host) }) else {
                 throw GuestFault.refused("shrank its memory below its event buffer")
             }
+            host.eventView = view
             code = try instance.deliver(kind: kind, t: t)
         } catch {
             let posted = instance.host.end()

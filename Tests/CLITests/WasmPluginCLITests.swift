@@ -25,13 +25,18 @@ enum WasmBuild {
 
 @Suite("replay --plugin X.wasm: WebAssembly plugins")
 struct WasmPluginCLITests {
-    /// Every log the FieldAdvancing port is compared on: the bundled examples, the corpus of real
-    /// sessions, and canned sessions on each device, for each of their text inputs.
+    /// Every log the FieldAdvancing port is compared on: the bundled examples, the fixture logs, the
+    /// corpus of real sessions (imported from the fixtures' consoles), and canned sessions on each
+    /// device, for each of their text inputs.
     static func logs() throws -> [(name: String, path: String)] {
         var logs: [(String, String)] = []
         let examples = CLI.repository.appendingPathComponent("Sources/responder-bus/Examples")
         for file in try FileManager.default.contentsOfDirectory(atPath: examples.path).sorted() where file.hasSuffix(".jsonl") {
             logs.append((file, examples.appendingPathComponent(file).path))
+        }
+        let fixtures = CLI.repository.appendingPathComponent("Tests/Fixtures/logs")
+        for file in try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted() where file.hasSuffix(".jsonl") {
+            logs.append((file, fixtures.appendingPathComponent(file).path))
         }
         for entry in LogCorpus.all {
             logs.append((entry.name, try CLI.temporaryFile(entry.text, name: "corpus.jsonl")))
@@ -80,7 +85,9 @@ struct WasmPluginCLITests {
                 if order == "tag", builtIn.stdout.contains(#""by":"FieldAdvancing""#) { returns += 1 }
                 if name.hasSuffix(".jsonl") && !name.contains(" ") && log.contains("/Examples/") {
                     let libuv = try CLI.run(base + port + ["--realtime", "--speed", "1000000"])
-                    #expect(Self.decisions(libuv) == Self.decisions(builtIn), "\(name) on libuv, \(order) order")
+                    #expect(
+                        Self.decisions(libuv) == Self.decisions(builtIn),
+                        "\(name) on libuv, \(order) order: status \(libuv.status), standard error: \(libuv.stderr), output: \(libuv.stdout)")
                 }
             }
         }

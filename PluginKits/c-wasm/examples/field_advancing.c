@@ -60,7 +60,7 @@
  *   - A view's own RB_HIDDEN flag is only its own: a hidden ancestor hides it too, and the plugin
  *     works that out (below).
  *   - Decisions (rb_post_…) take handles; the host turns them into the views' ids. They are
- *     posted, in the order made, when rb_plugin_event returns 0.
+ *     posted, in the order made, when rb_plugin_event returns (none if it traps).
  *   - There is no libc and no malloc; the one thing here whose size is not known in advance (a
  *     byte per view, a few strings) goes in a scratch area past the module's data, grown with
  *     memory.grow when a screen needs more (the sandbox caps a module's memory, 16 MiB by
@@ -134,7 +134,6 @@ static int32_t get_string(int which, char **out) {
 typedef struct {
     int32_t handle;         /* the next handle to look at */
     int32_t count;          /* rb_view_count() */
-    int32_t index;          /* the candidate's index among the candidates (tree order) */
     unsigned char *hidden;  /* per handle: hidden itself or under a hidden view */
 } candidate_walk;
 
@@ -142,15 +141,14 @@ typedef struct {
 static int start_walk(candidate_walk *walk) {
     walk->handle = 0;
     walk->count = rb_view_count();
-    walk->index = -1;
     walk->hidden = scratch_alloc((uint32_t)walk->count + 1);
     return walk->hidden != 0;
 }
 
 /*
  * Moves to the next candidate — an enabled text field or text view with no hidden view above
- * it, nor hidden itself — and reads it into *view; returns its handle (its index among the
- * candidates is walk->index), or -1 at the end.
+ * it, nor hidden itself — and reads it into *view; returns its handle, or -1 at the end. The
+ * candidates come in tree order: the order whose index breaks ties in FieldNavigator.
  */
 static int32_t next_candidate(candidate_walk *walk, rb_view *view) {
     while (walk->handle < walk->count) {
@@ -160,10 +158,7 @@ static int32_t next_candidate(candidate_walk *walk, rb_view *view) {
         int hidden = (view->flags & RB_HIDDEN) || (view->parent >= 0 && walk->hidden[view->parent]);
         walk->hidden[handle] = (unsigned char)hidden;
         if (hidden) continue;
-        if ((view->kind == RB_TEXT_FIELD || view->kind == RB_TEXT_VIEW) && (view->flags & RB_ENABLED)) {
-            walk->index++;
-            return handle;
-        }
+        if ((view->kind == RB_TEXT_FIELD || view->kind == RB_TEXT_VIEW) && (view->flags & RB_ENABLED)) return handle;
     }
     return -1;
 }
@@ -290,7 +285,8 @@ int32_t rb_plugin_init(void) {
 static const char unknown_prefix[] = "Return in '";
 static const char unknown_suffix[] = "', which is not on the screen: nothing to advance from";
 
-/* Error codes (a non-zero return is reported as the plugin's error, and nothing is posted). */
+/* Error codes: a non-zero return is reported as the plugin's error. This plugin returns one only
+   when the memory ran out, before it has posted anything. */
 enum { OUT_OF_MEMORY = 1 };
 
 int32_t rb_plugin_event(int32_t kind, double t, const rb_payload *payload) {

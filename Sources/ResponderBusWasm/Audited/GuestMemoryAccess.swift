@@ -1,3 +1,4 @@
+import ResponderBus
 import WasmKit
 
 /// The one place the WebAssembly host touches a module's memory and the engine's argument buffers
@@ -37,49 +38,46 @@ struct GuestMemoryAccess {
         return true
     }
 
-    /// Writes the fields of `record` at `address` in one access; `false` when the record's
-    /// ``GuestRecord/size`` bytes are not inside the memory.
-    func write(_ record: GuestRecord, at address: UInt32) -> Bool {
-        guard contains(address, count: record.size) else { return false }
-        memory.withUnsafeMutableBufferPointer(offset: UInt(address), count: record.size) { buffer in
-            for index in 0..<record.size { buffer[index] = 0 }
-            for field in record.fields {
-                switch field {
-                case .i32(let offset, let value):
-                    buffer.storeBytes(of: value.littleEndian, toByteOffset: offset, as: Int32.self)
-                case .f64(let offset, let value):
-                    buffer.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: offset, as: UInt64.self)
-                }
-            }
+    /// Zeroes the `size` bytes at `address` and lends `body` a writer over them: one access for a
+    /// whole record; `false` (nothing written) when the bytes are not inside the memory.
+    @discardableResult
+    func writeRecord(at address: UInt32, size: Int, _ body: (inout GuestRecordWriter) -> Void) -> Bool {
+        guard contains(address, count: size), size > 0 else { return size == 0 }
+        memory.withUnsafeMutableBufferPointer(offset: UInt(address), count: size) { buffer in
+            buffer.initializeMemory(as: UInt8.self, repeating: 0)
+            var writer = GuestRecordWriter(buffer)
+            body(&writer)
         }
         return true
     }
 }
 
-/// A fixed-layout record the host writes into a module's memory: its size and its fields, each at
-/// its byte offset (within the size).
-struct GuestRecord {
-    /// One field.
-    enum Field {
-        case i32(Int, Int32)
-        case f64(Int, Double)
-    }
-    let size: Int
-    var fields: [Field] = []
+/// Writes the fields of one fixed-layout record into a module's memory, each at its byte offset;
+/// lent by ``GuestMemoryAccess/writeRecord(at:size:_:)`` for the length of its closure, and never
+/// outside the record (an offset past its end stops with a precondition failure: a host bug).
+struct GuestRecordWriter: ~Copyable {
+    private let buffer: UnsafeMutableRawBufferPointer
 
-    init(size: Int) {
-        self.size = size
-        fields.reserveCapacity(12)
-    }
+    fileprivate init(_ buffer: UnsafeMutableRawBufferPointer) { self.buffer = buffer }
 
+    /// An `i32` at `offset`.
     mutating func i32(_ offset: Int, _ value: Int32) {
-        precondition(offset >= 0 && offset + 4 <= size)
-        fields.append(.i32(offset, value))
+        precondition(offset >= 0 && offset + 4 <= buffer.count, "a record field past the record's end")
+        buffer.storeBytes(of: value.littleEndian, toByteOffset: offset, as: Int32.self)
     }
 
+    /// An `f64` at `offset`.
     mutating func f64(_ offset: Int, _ value: Double) {
-        precondition(offset >= 0 && offset + 8 <= size)
-        fields.append(.f64(offset, value))
+        precondition(offset >= 0 && offset + 8 <= buffer.count, "a record field past the record's end")
+        buffer.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: offset, as: UInt64.self)
+    }
+
+    /// A rectangle's x, y, width and height as four `f64`s from `offset`.
+    mutating func rect(_ offset: Int, _ rect: Rect) {
+        f64(offset, rect.origin.x)
+        f64(offset + 8, rect.origin.y)
+        f64(offset + 16, rect.size.width)
+        f64(offset + 24, rect.size.height)
     }
 }
 
