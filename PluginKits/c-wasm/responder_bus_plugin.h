@@ -80,8 +80,15 @@ typedef struct {
     double keyboard_distance;
     rb_rect frame;
     rb_rect unmoved;
-    int32_t children, reserved;
+    int32_t children;
+    int32_t tag_high; /* the tag's high 32 bits: rb_view_tag gives the whole 64-bit tag */
 } rb_view;
+
+/* A view's tag, 64 bits (UIKit's tags are NSInteger); `tag` alone is its low 32 bits, which is the
+   whole tag when it fits. Meaningful when flags has RB_HAS_TAG. */
+static inline int64_t rb_view_tag(const rb_view *view) {
+    return (int64_t)(((uint64_t)(uint32_t)view->tag_high << 32) | (uint32_t)view->tag);
+}
 
 /* What rb_screen writes, 64 bytes. */
 typedef struct {
@@ -99,7 +106,7 @@ RB_IMPORT(observe) void rb_observe(int32_t kind);
 RB_IMPORT(set_position) void rb_set_position_n(int32_t where, const char *anchor, int32_t length);
 
 /* Saying things: diagnostics on the bus, under the plugin's name. `view` -1 names none. */
-RB_IMPORT(log) void rb_log_n(const char *text, int32_t length);
+RB_IMPORT(log) void rb_log_n(const char *text, int32_t length); /* cut at 64 KiB */
 RB_IMPORT(diagnose) void rb_diagnose_n(int32_t level, const char *text, int32_t length, int32_t view);
 
 /* Reading the screen (during a delivery). Views are handles 0 … rb_view_count()-1, in tree

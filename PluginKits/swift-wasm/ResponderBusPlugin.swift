@@ -484,8 +484,8 @@ struct ViewInfo: Equatable {
     var avoidsKeyboard: Bool
     /// Whether it is the first responder.
     var isFirstResponder: Bool
-    /// Its tag, if it has one.
-    var tag: Int32?
+    /// Its tag, if it has one (64 bits, as UIKit's are).
+    var tag: Int64?
     /// Its own keyboard distance (the gap kept above the keyboard), if it has one.
     var keyboardDistance: Double?
     /// Its parent, `nil` for the root.
@@ -611,7 +611,9 @@ func viewInfo(_ view: View) -> ViewInfo? {
             kind: ViewKind(rawValue: d.load(as: Int32.self)) ?? .view,
             isHidden: flags.contains(.hidden), isEnabled: flags.contains(.enabled), isSecure: flags.contains(.secure),
             avoidsKeyboard: flags.contains(.avoidsKeyboard), isFirstResponder: flags.contains(.firstResponder),
-            tag: flags.contains(.hasTag) ? d.load(fromByteOffset: 8, as: Int32.self) : nil,
+            tag: flags.contains(.hasTag)
+                ? Int64(bitPattern: UInt64(d.load(fromByteOffset: 92, as: UInt32.self)) << 32 | UInt64(d.load(fromByteOffset: 8, as: UInt32.self)))
+                : nil,
             keyboardDistance: flags.contains(.hasKeyboardDistance) ? d.load(fromByteOffset: 16, as: Double.self) : nil,
             parent: View(d.load(fromByteOffset: 12, as: Int32.self)),
             frame: Rect(d, at: 24), unmovedFrame: Rect(d, at: 56),

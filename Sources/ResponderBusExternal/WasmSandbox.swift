@@ -21,10 +21,10 @@ public struct WasmSandbox: Sendable, Hashable {
     /// How many times a faulty plugin is replaced by a fresh instance before it is disabled.
     public var maximumRestarts: Int
 
-    /// The default fuel per delivery: a million units — a few milliseconds of interpretation in a
-    /// release build, and far more than a keyboard rule needs (the bundled examples burn a few
-    /// thousand).
-    public static let defaultFuel: UInt64 = 1_000_000
+    /// The default fuel per delivery: five million units — about 3 ms of a loop in a release build
+    /// here, and room for a rule that walks every view of a 30,000-view screen (the bundled
+    /// examples burn a few thousand units an event).
+    public static let defaultFuel: UInt64 = 5_000_000
 
     /// The default memory ceiling: 16 MiB.
     public static let defaultMemoryLimit = 16 << 20

@@ -44,8 +44,9 @@ final class HostState {
 
     /// The most diagnostics one delivery may post; the rest are counted and said once.
     static let diagnosticBudget = 100
-    /// The longest text taken from the module (a name, a message, an id).
-    static let textLimit = 4096
+    /// The longest message taken from the module for a diagnostic (`log`, `diagnose`); names, ids
+    /// and actions are taken whole (the memory ceiling bounds them).
+    static let messageLimit = 64 << 10
 
     // The screen's views by handle (their index in pre-order), for the screen they were read from.
     private var views: [ViewNode] = []
@@ -116,9 +117,9 @@ final class HostState {
 
     // MARK: Memory
 
-    private func text(_ address: UInt32, _ count: Int32, _ function: String) throws(GuestFault) -> String {
+    private func text(_ address: UInt32, _ count: Int32, _ function: String, limit: Int = .max) throws(GuestFault) -> String {
         guard count >= 0 else { throw .refused("passed rb.\(function) a negative length (\(count))") }
-        let taken = min(Int(count), Self.textLimit)
+        let taken = min(Int(count), limit)
         guard let memory, let bytes = memory.bytes(at: address, count: taken) else {
             throw .outOfBounds(function: function, address: address, count: Int(count))
         }
@@ -213,7 +214,7 @@ final class HostState {
             }
         case "log":
             return { [unowned self] arguments throws(GuestFault) in
-                let text = try text(arguments.u32(0), arguments.i32(1), "log")
+                let text = try text(arguments.u32(0), arguments.i32(1), "log", limit: Self.messageLimit)
                 guard phase == .delivery else { return .none }
                 diagnose(Diagnostic(level: .info, message: text))
                 return .none
@@ -224,7 +225,7 @@ final class HostState {
                 guard level >= 0, Int(level) < WasmPluginABI.levels.count else {
                     throw .refused("passed rb.diagnose level \(level); levels are 0 info, 1 warning, 2 error")
                 }
-                let text = try text(arguments.u32(1), arguments.i32(2), "diagnose")
+                let text = try text(arguments.u32(1), arguments.i32(2), "diagnose", limit: Self.messageLimit)
                 let handle = try arguments.i32(3)
                 let views = handle < 0 ? [] : [try view(handle, "diagnose").id]
                 guard phase == .delivery else { return .none }
@@ -294,7 +295,13 @@ final class HostState {
                 try record(at: arguments.u32(1), size: 96, "view_info") { record in
                     record.i32(0, kind)
                     record.i32(4, flags)
-                    if let tag = view.tag { record.i32(8, Int32(clamping: tag)) }
+                    if let tag = view.tag {
+                        // 64 bits: the low half at 8 (a tag that fits in 32 bits reads whole there),
+                        // the high half at 92.
+                        let bits = UInt64(bitPattern: Int64(tag))
+                        record.i32(8, Int32(truncatingIfNeeded: bits))
+                        record.i32(92, Int32(truncatingIfNeeded: bits >> 32))
+                    }
                     record.i32(12, parent)
                     if let distance = view.keyboardDistance { record.f64(16, distance) }
                     record.rect(24, frame)

@@ -85,7 +85,7 @@ public enum WasmPluginABI {
         public static let avoidsKeyboard: Int32 = 8
         /// It is the first responder.
         public static let firstResponder: Int32 = 16
-        /// It has a tag (at offset 8).
+        /// It has a tag (its low 32 bits at offset 8, its high 32 bits at offset 92).
         public static let hasTag: Int32 = 32
         /// It has a keyboard distance of its own (at offset 16).
         public static let hasKeyboardDistance: Int32 = 64

@@ -38,7 +38,7 @@ struct PipelineOptions: ParsableArguments {
     @Option(
         name: .customLong("plugin-fuel"),
         help: ArgumentHelp(
-            "WebAssembly plugins: the fuel (about one unit per WebAssembly instruction) one delivery may burn before the plugin is stopped as a fault (default 1000000; 0 turns metering off).",
+            "WebAssembly plugins: the fuel (about one unit per WebAssembly instruction) one delivery may burn before the plugin is stopped as a fault (default 5000000; 0 turns metering off).",
             valueName: "units"))
     var fuel: UInt64?
 

@@ -41,6 +41,24 @@ struct WasmPluginCLITests {
         for entry in LogCorpus.all {
             logs.append((entry.name, try CLI.temporaryFile(entry.text, name: "corpus.jsonl")))
         }
+        // The edges of the ABI: 64-bit tags (UIKit's NSInteger), and an action name longer than
+        // any buffer a plugin would think of.
+        let header = #"{"format":"responder-bus-log","screen":{"height":812,"width":375},"version":1}"#
+        let wide = """
+            \(header)
+            {"event":"scene","lastFieldAction":"\(String(repeating: "go", count: 2500))","root":{"children":[\
+            {"frame":[20,100,335,44],"id":"a","kind":"textField","tag":5000000001},\
+            {"frame":[20,200,335,44],"id":"b","kind":"textField","tag":2147483647},\
+            {"frame":[20,300,335,44],"id":"c","kind":"textField","tag":5000000000},\
+            {"frame":[20,400,335,44],"id":"d","kind":"textField","tag":-5000000000}],"frame":[0,0,375,812],"id":"root","kind":"view"},"t":0}
+            {"event":"didBeginEditing","t":1,"view":"d"}
+            {"event":"returnKey","t":2,"view":"d"}
+            {"event":"returnKey","t":3,"view":"b"}
+            {"event":"returnKey","t":4,"view":"c"}
+            {"event":"returnKey","t":5,"view":"a"}
+
+            """
+        logs.append(("64-bit tags and a long action", try CLI.temporaryFile(wide, name: "wide.jsonl")))
         for device in CannedScreens.Device.all {
             for (name, scene) in [("signUp", CannedScreens.signUp(on: device)), ("login", CannedScreens.login(on: device))] {
                 let header = LogWriter.line(for: LogHeader(screen: device.screen, safeArea: device.safeArea))

@@ -41,14 +41,12 @@
  * --plugin field_advancing.wasm@before:KeyboardAvoidance.)
  *
  * Where it can differ from the built-in (limits of ABI version 1, not of the logic):
- *   - Tags: rb_view's tag is 32 bits, and the host clamps a tag outside that range (the
- *     built-in compares Swift Ints, 64 bits): tags 2147483647 and 5000000000 look equal here.
- *   - Texts: the host reads at most 4096 bytes of a text a plugin passes, so a lastFieldAction
- *     (or, in the warning, a view id) longer than that is cut short.
  *   - Fuel: a delivery may run only so many instructions (--plugin-fuel). Finding the next field
  *     walks every view of the screen: about 140 units a view in tag order and 175 in position
- *     order, so a screen of more than some 7,000 (tag) or 5,700 (position) views needs more than
- *     1,000,000 units.
+ *     order, so a screen of more than some 35,000 (tag) or 28,000 (position) views needs more
+ *     than the default 5,000,000 units.
+ * Tags are 64-bit, as the built-in's Swift Ints are (rb_view_tag), and the action name and the
+ * ids are passed whole.
  *
  * Things worth knowing, for your own plugins:
  *   - Views are handles, 0 … rb_view_count()-1, in tree order (pre-order: a view before its
@@ -183,11 +181,12 @@ static int32_t next_candidate(candidate_walk *walk, rb_view *view) {
  */
 static int32_t next_field(int32_t field, const rb_view *field_view) {
     if (!(field_view->flags & RB_HAS_TAG)) return -1; /* untagged: no part in tag order */
-    int32_t tag = field_view->tag;
+    int64_t tag = rb_view_tag(field_view);
     candidate_walk walk;
     if (!start_walk(&walk)) return -2;
     int field_seen = 0;
-    int32_t best = -1, best_tag = 0;
+    int32_t best = -1;
+    int64_t best_tag = 0;
     rb_view view;
     for (int32_t handle; (handle = next_candidate(&walk, &view)) >= 0;) {
         if (!field_seen && handle == field) {
@@ -195,7 +194,7 @@ static int32_t next_field(int32_t field, const rb_view *field_view) {
             continue;
         }
         if (!(view.flags & RB_HAS_TAG)) continue;
-        int32_t candidate = view.tag;
+        int64_t candidate = rb_view_tag(&view);
         if (!(field_seen ? candidate >= tag : candidate > tag)) continue;
         if (best >= 0 && candidate >= best_tag) continue; /* (candidate, index) >= best's key */
         best = handle;

@@ -66,7 +66,7 @@ int32_t rb_plugin_event(int32_t kind, double t, const rb_payload *p) {
             rb_view_info(v, &info);
             put("view "); for (int32_t i = 0; i < n && i < 128; i++) { char c[2] = {id[i], 0}; put(c); }
             put(" kind "); put_int(info.kind); put(" flags "); put_int(info.flags);
-            if (info.flags & RB_HAS_TAG) { put(" tag "); put_int(info.tag); }
+            if (info.flags & RB_HAS_TAG) { put(" tag "); put_int(rb_view_tag(&info)); }
             put(" parent "); put_int(info.parent); put(" frame "); put_rect(info.frame);
             flush();
         }
