@@ -172,7 +172,6 @@ final class HostState {
 
     // One body per import; each refuses what the ABI does not allow with a GuestFault, which traps
     // the call and becomes the plugin's fault.
-    // swift-format-ignore: NoBlockComments
     private func implementation(of name: String) -> (borrowing HostArguments) throws(GuestFault) -> HostResult {
         switch name {
         case "set_name":
