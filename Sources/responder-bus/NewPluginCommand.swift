@@ -237,6 +237,10 @@ struct NewPluginCommand: ParsableCommand {
         print("Wrote \(folder)/ (\(files.count) files). Next:")
         switch (language, outOfProcess) {
         case (.cWasm, _), (.swiftWasm, _):
+            #if !WebAssembly
+                // This binary was built without the trait: say so before its test script fails.
+                print("  (first, in the ResponderBus checkout: swift build --traits WebAssembly — this responder-bus loads no .wasm plugins)")
+            #endif
             print("  cd \(folder) && ./build.sh && ./test.sh")
             print("  responder-bus replay LOG --plugin \(folder)/\(name).wasm")
         case (.python, _):
