@@ -6,13 +6,23 @@ import Testing
 enum WasmBuild {
     static let cKit = CLI.repository.appendingPathComponent("PluginKits/c-wasm").path
 
+    /// The Swift toolchain's clang, beside the `swiftc` on `PATH` (a system clang may lack the
+    /// wasm32 target), as the kits' build scripts find it.
+    static let clang: URL = {
+        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let swiftc = URL(fileURLWithPath: String(folder)).appendingPathComponent("swiftc")
+            if FileManager.default.isExecutableFile(atPath: swiftc.path) {
+                return swiftc.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("clang")
+            }
+        }
+        return URL(fileURLWithPath: "/usr/bin/clang")
+    }()
+
     /// The module built from `source` (a path in the repository) with `defines`.
     static func c(_ source: String, defines: [String] = []) throws -> String {
         let output = try CLI.temporaryFile("", name: URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent + ".wasm")
         let arguments = ["--target=wasm32", "-nostdlib", "-O2", "-Wl,--no-entry", "-I", cKit] + defines.map { "-D" + $0 }
-        let run = try CLI.run(
-            ["clang"] + arguments + ["-o", output, CLI.repository.appendingPathComponent(source).path],
-            executable: URL(fileURLWithPath: "/usr/bin/env"))
+        let run = try CLI.run(arguments + ["-o", output, CLI.repository.appendingPathComponent(source).path], executable: clang)
         guard run.status == 0 else { throw CLIError("clang failed on \(source): \(run.stderr)") }
         return output
     }

@@ -17,9 +17,13 @@ func runWasm(_ results: Results, cli: String, log: String) {
     func module(_ define: String?) -> String {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("rb-bench-null-\(define ?? "plain").wasm").path
         let clang = Process()
-        clang.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // The Swift toolchain's clang, beside swiftc on PATH (a system clang may lack wasm32).
+        clang.executableURL = URL(fileURLWithPath: "/bin/sh")
         clang.arguments =
-            ["clang", "--target=wasm32", "-nostdlib", "-O2", "-Wl,--no-entry", "-I", root.appendingPathComponent("PluginKits/c-wasm").path]
+            [
+                "-c", #"exec "$(dirname "$(readlink -f "$(command -v swiftc)")")/clang" "$@""#, "clang", "--target=wasm32", "-nostdlib", "-O2",
+                "-Wl,--no-entry", "-I", root.appendingPathComponent("PluginKits/c-wasm").path,
+            ]
             + (define.map { ["-D" + $0] } ?? []) + ["-o", output, here.appendingPathComponent("Modules/null_keyboard.c").path]
         try! clang.run()
         clang.waitUntilExit()
@@ -40,19 +44,6 @@ func runWasm(_ results: Results, cli: String, log: String) {
         try! bus.register(plugin)
         return bus
     }
-    func p50(_ plugin: any ResponderPlugin, posts: Int) -> Double {
-        let bus = bus(with: plugin)
-        var samples: [Double] = []
-        samples.reserveCapacity(posts)
-        for _ in 0..<posts {
-            let start = ContinuousClock.now
-            bus.post(.keyboardWillShow, info)
-            let elapsed = ContinuousClock.now - start
-            samples.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
-        }
-        samples.sort()
-        return samples[samples.count / 2]
-    }
     let metered = try! WasmPluginModule(contentsOf: null)
     let unmetered = try! WasmPluginModule(contentsOf: null, sandbox: WasmSandbox(fuelPerDelivery: nil))
     let header = LogHeader(screen: Size(width: 375, height: 812))
@@ -61,11 +52,11 @@ func runWasm(_ results: Results, cli: String, log: String) {
     var inProcess = Double.infinity
     var external = Double.infinity
     for _ in 0..<3 {
-        wasm = min(wasm, p50(try! metered.makePlugin(), posts: 50_000))
-        wasmUnmetered = min(wasmUnmetered, p50(try! unmetered.makePlugin(), posts: 50_000))
-        inProcess = min(inProcess, p50(InProcessNull(), posts: 50_000))
+        wasm = min(wasm, deliveryP50(try! metered.makePlugin(), posts: 50_000))
+        wasmUnmetered = min(wasmUnmetered, deliveryP50(try! unmetered.makePlugin(), posts: 50_000))
+        inProcess = min(inProcess, deliveryP50(InProcessNull(), posts: 50_000))
         let plugin = try! ExternalPlugin(ExternalPlugin.Configuration(command: [nullProcess]), header: header)
-        external = min(external, p50(plugin, posts: 20_000))
+        external = min(external, deliveryP50(plugin, posts: 20_000))
         plugin.shutDown()
     }
     results.add(
