@@ -14,9 +14,11 @@ extension ReadAhead {
     ///
     /// Filled by ``read(_:capacity:)`` on the reader's thread before the channel hands it over, then
     /// used by one thread only, the replay's. The first ``count`` entries of `kinds`, `times` and
-    /// `views` are initialized; of `records` and `locations`, those whose kind is not a problem. A
-    /// record is moved out exactly once (``take()`` or ``takeRecord()``, which advance ``taken``), and
-    /// `deinit` deinitializes only the records not taken, so none is destroyed twice or leaked.
+    /// `views` are initialized; of `records` and `locations`, those whose kind is not a problem. An
+    /// item's record and view are moved out exactly once (``take()`` or ``takeRecord()``, which
+    /// advance ``taken``), and `deinit` deinitializes only the records and views not taken, so none
+    /// is destroyed twice or leaked (and a batch the replay went through, the usual case, has
+    /// nothing left to destroy).
     final class Batch {
         /// What an item is.
         enum Kind: UInt8 {
@@ -55,11 +57,9 @@ extension ReadAhead {
         @inline(__always) var nextKind: Kind { kinds[taken] }
         /// The next item's `t`; call only when ``hasItem``.
         @inline(__always) var nextTime: Double { times[taken] }
-        /// The view the next item names; call only when ``hasItem``.
-        @inline(__always) var nextView: ViewID? { views[taken] }
-
         /// Moves the next item out; call only when ``hasItem``.
         func take() -> LogReader.Item {
+            (views + taken).deinitialize(count: 1)
             if kinds[taken] == .problem {
                 defer {
                     problemsTaken += 1
@@ -71,9 +71,17 @@ extension ReadAhead {
             return .record((records + taken).move(), locations[taken])
         }
 
-        /// Moves the next record out, with where it came from; call only when ``hasItem`` and the
-        /// next kind is not a problem. (A record moved straight out of its own buffer: the replay's
-        /// path for every external record, with no ``LogReader/Item`` made and taken apart.)
+        /// Moves the view the next item names out; call only when ``hasItem``, once, right before
+        /// ``takeRecord()``.
+        @inline(__always)
+        func takeView() -> ViewID? {
+            (views + taken).move()
+        }
+
+        /// Moves the next record out, with where it came from; call only when ``hasItem``, the next
+        /// kind is not a problem and its view was taken (``takeView()``). (A record moved straight
+        /// out of its own buffer: the replay's path for every external record, with no
+        /// ``LogReader/Item`` made and taken apart.)
         @inline(__always)
         func takeRecord() -> (record: LogRecord, location: RecordLocation) {
             defer { taken += 1 }
@@ -85,8 +93,8 @@ extension ReadAhead {
             let batch = Batch(capacity: capacity)
             var problems: [LogReadError] = []
             var count = 0
-            while count < capacity, let item = reader.next() {
-                switch item {
+            _ = reader.next(upTo: capacity) { item in
+                switch consume item {
                 case .problem(let error):
                     batch.kinds[count] = .problem
                     batch.times[count] = 0
@@ -112,7 +120,7 @@ extension ReadAhead {
             for index in taken..<count where kinds[index] != .problem {
                 (records + index).deinitialize(count: 1)
             }
-            views.deinitialize(count: count)
+            if taken < count { (views + taken).deinitialize(count: count - taken) }
             records.deallocate()
             locations.deallocate()
             kinds.deallocate()

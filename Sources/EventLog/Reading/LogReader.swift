@@ -167,6 +167,22 @@ public final class LogReader {
         state.next()
     }
 
+    /// Reads up to `limit` items, handing each to `body` in order, and returns how many it read
+    /// (fewer at the end of the input). What ``next()`` does `limit` times, in one access to the
+    /// reader's state rather than one per item; `body` must not use this reader.
+    func next(upTo limit: Int, _ body: (consuming Item) -> Void) -> Int {
+        Self.next(&state, upTo: limit, body)
+    }
+
+    private static func next(_ state: inout State, upTo limit: Int, _ body: (consuming Item) -> Void) -> Int {
+        var count = 0
+        while count < limit, let item = state.next() {
+            body(item)
+            count += 1
+        }
+        return count
+    }
+
     /// The header and records of a reader of records in memory, and how many were handed out.
     private final class GivenRecords {
         let header: LogHeader

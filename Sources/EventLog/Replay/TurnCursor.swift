@@ -78,7 +78,7 @@ struct TurnCursor {
                 }
                 guard count < maxTurnSize, count == 0 || batch!.nextTime == t else { return }
                 countItem()
-                let view = batch!.nextView
+                let view = batch!.takeView()
                 let next = batch!.takeRecord()
                 post(next.record, at: next.location, naming: view)
                 count += 1

@@ -22,12 +22,12 @@ public struct Coalescing: OptionSet, Hashable, Sendable {
     public let rawValue: Int
 
     /// Creates a mask from its bits.
-    public init(rawValue: Int) { self.rawValue = rawValue }
+    @inlinable public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// Queued events with the same name are replaced.
-    public static let onName = Coalescing(rawValue: 1 << 0)
+    @inlinable public static var onName: Coalescing { Coalescing(rawValue: 1 << 0) }
     /// Queued events from the same sender (by identity; no sender matches no sender) are replaced.
-    public static let onSender = Coalescing(rawValue: 1 << 1)
+    @inlinable public static var onSender: Coalescing { Coalescing(rawValue: 1 << 1) }
     /// Nothing is replaced.
-    public static let none: Coalescing = []
+    @inlinable public static var none: Coalescing { Coalescing(rawValue: 0) }
 }
