@@ -302,10 +302,10 @@ public final class LogReader {
                 var parser = RecordParser(bytes, line: number, endsFile: endsFile)
                 do throws(LogReadError) {
                     let item = try LogReader.record(from: &parser, after: &lastT)
-                    guard parser.warnings.isEmpty else {
+                    if let warnings = parser.extras?.warnings, !warnings.isEmpty {
                         // The warnings first, in column order, then the record they are about.
-                        queued = parser.warnings.dropFirst().map { .problem($0) } + [item].compactMap { $0 }
-                        return .problem(parser.warnings[0])
+                        queued = warnings.dropFirst().map { .problem($0) } + [item].compactMap { $0 }
+                        return .problem(warnings[0])
                     }
                     return item
                 } catch {
@@ -403,7 +403,7 @@ public final class LogReader {
         case .didEndEditing: return .didEndEditing(EditingInfo(view: try requireView()))
         case .returnKey: return .returnKey(ReturnKeyInfo(view: try requireView()))
         case .scene:
-            return .scene(SceneInfo(root: try require(parser.root?.view, "root"), lastFieldAction: f.lastFieldAction.map { parser.string($0) }))
+            return .scene(SceneInfo(root: try require(parser.extras?.root, "root"), lastFieldAction: f.lastFieldAction.map { parser.string($0) }))
         case .setFrame:
             let view = try requireView()
             return .setFrame(FrameChange(view: view, frame: try require(f.frame, "frame")))
@@ -441,8 +441,8 @@ public final class LogReader {
             }
             return .diagnostic(
                 Diagnostic(
-                    level: level, message: f.message.map { parser.string($0) } ?? "", views: parser.diagnosticExtras?.views ?? [],
-                    metadata: parser.diagnosticExtras?.metadata ?? [:]))
+                    level: level, message: f.message.map { parser.string($0) } ?? "", views: parser.extras?.views ?? [],
+                    metadata: parser.extras?.metadata ?? [:]))
         default:
             // The keyboard's events are read above; `turnSettled` is in no log, so no look-up finds it.
             preconditionFailure("\(kind) is not read here")

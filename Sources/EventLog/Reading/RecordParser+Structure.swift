@@ -143,7 +143,7 @@ extension RecordParser {
             case .id:
                 let at = parser.position
                 let value = try parser.parseString()
-                guard parser.sceneViewIDs.insert(value).inserted else {
+                guard parser.lineExtras().sceneViewIDs.insert(value).inserted else {
                     throw parser.error(.invalidValue, at: at, "view id '\(value)' appears twice in the scene; each view needs an id of its own")
                 }
                 id = value
@@ -158,7 +158,7 @@ extension RecordParser {
                     // A newer writer's kind: the view is kept, as a plain view that remembers it.
                     kind = .view
                     unrecognizedKind = text
-                    parser.warnings.append(
+                    parser.lineExtras().warnings.append(
                         parser.error(
                             .unknownViewKind, at: at,
                             "unknown view kind '\(text)'; the view is kept as a plain view (this reader knows \(ViewKind.spelledOut))"))
@@ -252,8 +252,9 @@ extension RecordParser {
                 case .height: fields.height = try parseNumber()
                 case .safeArea: fields.safeArea = parseNull() ? nil : try parseInsets()
                 case .root:
-                    sceneViewIDs.removeAll(keepingCapacity: true)
-                    root = ParsedView(try parseView(depth: 0))
+                    extras?.sceneViewIDs.removeAll(keepingCapacity: true)
+                    let root = try parseView(depth: 0)
+                    lineExtras().root = root
                 case .lastFieldAction: fields.lastFieldAction = try nullableString()
                 case .originY: fields.originY = try parseNumber()
                 case .contentOffsetY: fields.contentOffsetY = try parseNumber()
@@ -268,13 +269,11 @@ extension RecordParser {
                     fields.keyboardDistance = parseNull() ? nil : try parseNumber()
                 case .avoidsKeyboard: fields.avoidsKeyboard = try parseBool()
                 case .views:
-                    let extras = diagnosticExtras ?? DiagnosticExtras()
-                    diagnosticExtras = extras
-                    extras.views = try parseStringArray().map { ViewID($0) }
+                    let views = try parseStringArray().map { ViewID($0) }
+                    lineExtras().views = views
                 case .metadata:
-                    let extras = diagnosticExtras ?? DiagnosticExtras()
-                    diagnosticExtras = extras
-                    extras.metadata = try parseStringMap()
+                    let metadata = try parseStringMap()
+                    lineExtras().metadata = metadata
                 case .format: fields.format = try parseStringRef()
                 case .version:
                     fields.versionColumn = position + 1

@@ -17,11 +17,6 @@ import ResponderBus
 // number with an exponent) takes the general path, which reads, checks and reports exactly as
 // before.
 
-final class ParsedView {
-    let view: ViewSpec
-
-    init(_ view: ViewSpec) { self.view = view }
-}
 
 /// Parses one line of a log. `bytes` excludes the newline.
 struct RecordParser {
@@ -31,16 +26,17 @@ struct RecordParser {
     /// the file was cut off.
     let endsFile: Bool
     var position = 0
-    /// The line's `root` view tree, when it has one (kept here rather than in ``RawFields``, which
-    /// stays plain data; boxed, so that a parser without one is a null reference to create and drop).
-    var root: ParsedView?
-    /// The view ids of the scene being read, to reject one that repeats.
-    var sceneViewIDs: Set<String> = []
-    /// What the line has that the reader accepted with a warning (a view kind it does not know): the
-    /// record is read all the same, and the reader reports these before it.
-    var warnings: [LogReadError] = []
-    /// A diagnostic's `views` and `metadata`, when the line has them (boxed, like ``root``).
-    var diagnosticExtras: DiagnosticExtras?
+    /// What only some lines have (a scene's views, a diagnostic's extras, warnings), made by the
+    /// first that needs it: a parser without it, as for most lines, is plain data to make and drop.
+    private(set) var extras: LineExtras?
+
+    /// ``extras``, made if the line has none yet.
+    mutating func lineExtras() -> LineExtras {
+        if let extras { return extras }
+        let made = LineExtras()
+        extras = made
+        return made
+    }
 
     /// How deeply a scene's views may nest: scenes imported from real app windows can nest deeper
     /// than the 64 levels this once was. The bound keeps a hostile line from exhausting the
@@ -102,8 +98,18 @@ struct RecordParser {
 
 }
 
-/// What a diagnostic record carries beyond its level and message.
-final class DiagnosticExtras {
+/// What only some lines have, beside the ``RawFields`` every line fills.
+final class LineExtras {
+    /// The line's `root` view tree, when it has one (kept here rather than in ``RawFields``, which
+    /// stays plain data).
+    var root: ViewSpec?
+    /// The view ids of the scene being read, to reject one that repeats.
+    var sceneViewIDs: Set<String> = []
+    /// What the line has that the reader accepted with a warning (a view kind it does not know):
+    /// the record is read all the same, and the reader reports these before it.
+    var warnings: [LogReadError] = []
+    /// A diagnostic's `views`.
     var views: [ViewID] = []
+    /// A diagnostic's `metadata`.
     var metadata: [String: String] = [:]
 }

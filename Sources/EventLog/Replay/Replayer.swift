@@ -97,12 +97,10 @@ public final class Replayer {
         while !stopRequested, let t = run.nextExternalTime() {
             let nanoseconds = Duration.saturatingNanoseconds(t)
             let due = Duration.nanoseconds(nanoseconds)
-            loop.advance(to: due)
             time.turn = (due, nanoseconds)
             time.anchor = nil
-            // The turn's events are posted from one callback, as a timer due now would be; nothing
-            // else is due after advance(to:), so running the callback here is the same thing.
-            loop.runAsTurn { run.postTurn(at: t) }
+            // The turn's events are posted from one callback, as a timer due at `t` would be.
+            loop.runTurn(at: due) { run.postTurn(at: t) }
         }
         if !run.stopped && !stopRequested { loop.runUntilQuiet(limit: 1_000_000) }
         run.finish()

@@ -196,6 +196,11 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
     /// after each, then the idle hooks — until nothing is left for now. Time does not move.
     public func run() {
         adoptCallingThread()
+        runDue()
+    }
+
+    /// ``run()``, on the thread that drives the loop already.
+    private func runDue() {
         while true {
             if hasEndOfTurnWork { drainEndOfTurn() }
             if inboxCount.load(ordering: .acquiring) > 0 { moveInboxToTasks() }
@@ -232,7 +237,23 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
     package func runAsTurn(_ work: () -> Void) {
         if hasNothingDueNow { adoptCallingThread() } else { run() }
         work()
-        run()
+        runDue()
+    }
+
+    /// Moves the clock to `time` (never back), running what falls due on the way as
+    /// ``advance(to:)`` does, then runs `work` as one callback of the loop at `time` (what a task
+    /// due then would be), then everything that becomes due. For replayers: each recorded turn is
+    /// posted this way, with no timer allocated for it.
+    package func runTurn(at time: Duration, _ work: () -> Void) {
+        if hasNothingDueNow && !(state.value.earliest.map { $0 <= time } ?? false) {
+            // What a replay does between two turns: nothing is due on the way, the clock just moves.
+            adoptCallingThread()
+            if now < time { now = time }
+        } else {
+            advance(to: time)
+        }
+        work()
+        runDue()
     }
 
     /// Moves the clock forward by `delta`, running everything that falls due on the way, each at
