@@ -1,6 +1,5 @@
 import EventLog
 import ResponderBus
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -65,6 +64,11 @@ package final class Output {
 
     /// The error to end a command with, after the last ``flush()``, if a write failed.
     package var error: OutputError? { failure.map { .writeFailed(name, $0) } }
+
+    /// The thread the lines are written on, from ``writeInBackground()`` until ``flush()``: a
+    /// replay reads its log ahead on it too (`ReplaySession.replay(_:strict:readAhead:helper:)`),
+    /// so that the two share one thread.
+    package var backgroundThread: HelperThread? { lines.value.background?.thread }
 
     /// From now until ``flush()``, encodes and writes lines on a thread of its own (when one can be
     /// had). What was written before goes out first.
@@ -147,8 +151,9 @@ package final class Output {
     }
 }
 
-/// ``Output``'s thread: the caller collects lines in batches of ``batchSize`` and hands them over;
-/// the thread encodes them and writes 64 KiB at a time.
+/// ``Output``'s writing in the background: the caller collects lines in batches of ``batchSize``
+/// and hands them over; a helper thread encodes them and writes 64 KiB at a time. The replay may
+/// read its log ahead on the same thread (``Output/backgroundThread``).
 private final class BackgroundWriter: Sendable {
     enum Item: Sendable {
         case record(LogRecord)
@@ -156,47 +161,79 @@ private final class BackgroundWriter: Sendable {
     }
 
     package static let batchSize = 256
-    // The writer only has to keep up: it is woken when half the batches wait, not for each one.
-    private let channel = BatchChannel<[Item]>(capacity: 32, wakesConsumerAt: 16)
-    /// The errno of the first failed write, set by the thread.
-    private let failure = Mutex<Int32?>(nil)
+    /// The thread the lines are written on.
+    let thread: HelperThread
+    /// What the thread changes as it writes.
+    private let state: BackgroundWriterState
 
     /// Starts the thread; `nil` when none can be had.
     package init?(descriptor: Int32) {
-        let started = channel.spawn { [self] in
-            var buffer: [UInt8] = []
-            buffer.reserveCapacity((1 << 16) + 4096)
-            var failed: Int32?
-            while let batch = channel.take() {
-                for item in batch {
-                    switch item {
-                    case .record(let record): Output.append(record, to: &buffer)
-                    case .text(let text): Output.append(text, to: &buffer)
-                    }
-                }
-                if buffer.count >= 1 << 16 {
-                    if failed == nil { failed = DescriptorIO.writeAll(buffer, to: descriptor) }
-                    buffer.removeAll(keepingCapacity: true)
-                }
-            }
-            if failed == nil && !buffer.isEmpty { failed = DescriptorIO.writeAll(buffer, to: descriptor) }
-            failure.withLock { $0 = failed }
-        }
-        guard started else { return nil }
+        // The writer only has to keep up: the thread is woken when half the batches wait, not for
+        // each one.
+        guard let thread = HelperThread(writeCapacity: 32, writeWakeUp: 16) else { return nil }
+        self.thread = thread
+        state = BackgroundWriterState(descriptor: descriptor)
     }
 
     /// Hands a batch of lines to the thread (waiting while it is 32 batches behind: the thread may
     /// wait to be scheduled on a loaded machine, and the replay should not wait with it).
     package func put(_ batch: [Item]) {
-        channel.put(batch)
+        thread.writeBehind { [state] in state.write(batch) }
     }
 
-    /// Hands over the rest, waits until all is written, and returns the errno of the write that
-    /// failed, if one did.
+    /// Hands over the rest, waits until all is written, ends the thread, and returns the errno of
+    /// the write that failed, if one did.
     package func finish(handingOver rest: [Item]) -> Int32? {
-        if !rest.isEmpty { channel.put(rest) }
-        channel.close()
-        channel.join()
-        return failure.withLock { $0 }
+        if !rest.isEmpty { put(rest) }
+        thread.writeBehind { [state] in state.flush() }
+        thread.shutDown()
+        return state.failure
+    }
+}
+
+/// The encoded lines not yet written and the first failure, written by the writing thread alone,
+/// one piece of work at a time (``HelperThread/writeBehind(_:)`` runs them in order), and read once
+/// the thread has ended. Behind a lock all the same, taken once a batch of lines, so that the
+/// compiler can check that it is shared safely.
+private final class BackgroundWriterState: Sendable {
+    private struct Encoded {
+        var buffer: [UInt8] = []
+        var failed: Int32?
+    }
+    private let descriptor: Int32
+    private let encoded: Locked<Encoded>
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+        var empty = Encoded()
+        empty.buffer.reserveCapacity((1 << 16) + 4096)
+        encoded = Locked(empty)
+    }
+
+    /// The errno of the first failed write, if one failed.
+    var failure: Int32? { encoded.withLock { $0.failed } }
+
+    /// Encodes a batch, and writes once 64 KiB are encoded.
+    func write(_ batch: [BackgroundWriter.Item]) {
+        encoded.withLock { [descriptor] encoded in
+            for item in batch {
+                switch item {
+                case .record(let record): Output.append(record, to: &encoded.buffer)
+                case .text(let text): Output.append(text, to: &encoded.buffer)
+                }
+            }
+            if encoded.buffer.count >= 1 << 16 {
+                if encoded.failed == nil { encoded.failed = DescriptorIO.writeAll(encoded.buffer, to: descriptor) }
+                encoded.buffer.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+
+    /// Writes what is left.
+    func flush() {
+        encoded.withLock { [descriptor] encoded in
+            if encoded.failed == nil && !encoded.buffer.isEmpty { encoded.failed = DescriptorIO.writeAll(encoded.buffer, to: descriptor) }
+            encoded.buffer.removeAll()
+        }
     }
 }

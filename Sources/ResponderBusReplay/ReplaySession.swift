@@ -264,11 +264,17 @@ public final class ReplaySession {
     ///   - strict: stop at the first rejected line.
     ///   - readAhead: read and parse on a second thread, when the input ends (a file, bytes).
     public func replay(_ reader: LogReader, strict: Bool = false, readAhead: Bool = true) -> Replayer.Summary {
+        replay(reader, strict: strict, readAhead: readAhead, helper: nil)
+    }
+
+    /// ``replay(_:strict:readAhead:)``, reading ahead on `helper` (the one the command's output
+    /// writes behind on: one background thread for both).
+    package func replay(_ reader: LogReader, strict: Bool = false, readAhead: Bool = true, helper: HelperThread?) -> Replayer.Summary {
         guard let loop = bus.loop as? VirtualTimeLoop else {
             preconditionFailure("ReplaySession.replay runs on a VirtualTimeLoop; use replayInRealTime on another loop")
         }
         begin()
-        return replayer.replay(reader, on: loop, strict: strict, readAhead: readAhead)
+        return replayer.replay(reader, on: loop, strict: strict, readAhead: readAhead, helper: helper)
     }
 
     /// Replays records held in memory (what the console importer returns) as fast as possible, as

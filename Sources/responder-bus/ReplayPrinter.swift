@@ -199,9 +199,10 @@ final class ReplayPrinter {
         // printed then, flushed at the end of its turn, not when the input ends.
         streamsInput = reader.totalBytes == nil
         let session = try startSession(header: header, on: nil, progress: progress)
-        // As fast as possible: encoding and writing what is printed overlaps with the replay.
+        // As fast as possible: encoding and writing what is printed overlaps with the replay, on
+        // the thread that reads the log ahead.
         if !streamsInput { output.writeInBackground() }
-        let summary = session.replay(reader, strict: command.strict)
+        let summary = session.replay(reader, strict: command.strict, helper: output.backgroundThread)
         progress.finish()
         endSession(session, summary: summary)
         return finish(summary)

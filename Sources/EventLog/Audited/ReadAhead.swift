@@ -1,7 +1,8 @@
 import ResponderBus
 
-/// Reads and parses a log on a thread of its own, a few batches ahead of the replay that consumes
-/// it, so that parsing overlaps with delivery on a second core.
+/// Reads and parses a log on another thread, a few batches ahead of the replay that consumes it, so
+/// that parsing overlaps with delivery on a second core: a thread of its own, or a ``HelperThread``
+/// it shares with the replay's other background work (its output).
 ///
 /// A virtual-time replay spends about a fifth of its time reading and parsing lines; the rest is
 /// the bus, the plugins and the output, which must stay on the loop. The reader thread hands over
@@ -20,46 +21,71 @@ final class ReadAhead: @unchecked Sendable {
     /// How many items a batch holds at most.
     let batchSize: Int
     private let channel: BatchChannel<Batch>
-    /// Touched only by the reader thread between `init` and ``finish()`` (or by the caller's
+    /// Touched only by the reading thread between `init` and ``finish()`` (or by the caller's
     /// thread, when no thread could be made).
     let reader: LogReader
-    private var threaded = false
+    /// Where batches are read: on a thread of this read-ahead's own, on a helper thread that other
+    /// background work shares, or on the caller's thread.
+    private enum Reading {
+        case ownThread
+        case helper(HelperThread)
+        case callersThread
+    }
+    private var reading = Reading.callersThread
 
-    /// Starts reading `reader` on a new thread, or (with `threaded` false) on the caller's thread
-    /// as batches are asked for. Call ``finish()`` before touching `reader` again.
-    init(_ reader: LogReader, threaded: Bool = true, batchSize: Int = 256, capacity: Int = 16) {
+    /// Starts reading `reader` ahead: on `helper` when one is given, otherwise on a new thread; or
+    /// (with `threaded` false) on the caller's thread as batches are asked for. Call ``finish()``
+    /// before touching `reader` again.
+    init(_ reader: LogReader, threaded: Bool = true, batchSize: Int = 256, capacity: Int = 16, helper: HelperThread? = nil) {
         precondition(batchSize > 0)
         self.reader = reader
         self.batchSize = batchSize
         channel = BatchChannel(capacity: capacity)
         guard threaded else { return }
+        if let helper {
+            helper.startReadingAhead(capacity: capacity) { [self] in readBatch() }
+            reading = .helper(helper)
+            return
+        }
         // No thread to be had: `next()` reads on the caller's thread instead, as if none were asked.
-        self.threaded = channel.spawn { [self] in
+        let started = channel.spawn { [self] in
             while let batch = readBatch() {
                 guard channel.put(batch) else { return }
             }
             channel.close()
         }
+        if started { reading = .ownThread }
     }
 
     /// Whether ``next()`` would not wait for a writer: always, but for a stream read on the caller's
     /// thread (a pipe), whose writer may not have written the next line yet.
     var hasBatchReady: Bool {
-        threaded || reader.totalBytes != nil || reader.hasLineReady
+        if case .callersThread = reading { return reader.totalBytes != nil || reader.hasLineReady }
+        return true
     }
 
-    /// The next batch, waiting for the reader thread if need be; `nil` at the end of the input.
+    /// The next batch, waiting for the reading thread if need be; `nil` at the end of the input.
     func next() -> Batch? {
-        threaded ? channel.take() : readBatch()
+        switch reading {
+        case .ownThread: channel.take()
+        case .helper(let helper): helper.takeReadAhead()
+        case .callersThread: readBatch()
+        }
     }
 
-    /// Stops the reader thread (it may be ahead of the consumer) and waits for it. Idempotent; the
-    /// reader may be used again afterwards.
+    /// Stops reading ahead (the reading thread may be ahead of the consumer) and waits until the
+    /// reader is no longer read. Idempotent; the reader may be used again afterwards.
     func finish() {
-        guard threaded else { return }
-        channel.cancel()
-        channel.join()
-        threaded = false
+        switch reading {
+        case .ownThread:
+            channel.cancel()
+            channel.join()
+        case .helper(let helper):
+            helper.stopReadingAhead()
+        case .callersThread:
+            return
+        }
+        reading = .callersThread
     }
 
     /// Reads up to ``batchSize`` items; `nil` at the end of the input.

@@ -86,12 +86,19 @@ public final class Replayer {
     /// parsing overlaps with delivery; what is posted, reported and recorded is the same, in the
     /// same order. `reader` must not be used by anyone else until this returns.
     public func replay(_ reader: LogReader, on loop: VirtualTimeLoop, strict: Bool = false, readAhead: Bool = true) -> Summary {
+        replay(reader, on: loop, strict: strict, readAhead: readAhead, helper: nil)
+    }
+
+    /// ``replay(_:on:strict:readAhead:)``, reading ahead on `helper` (which the caller's output
+    /// may share) rather than on a thread of its own.
+    package func replay(_ reader: LogReader, on loop: VirtualTimeLoop, strict: Bool, readAhead: Bool, helper: HelperThread?) -> Summary {
         precondition(bus.loop === loop, "replay on the bus's own loop")
         begin()
         // Read a few thousand lines ahead, on a second thread when the input ends; a pipe or a
         // followed file is read one record at a time, so what arrives is posted at once.
         let ends = reader.totalBytes != nil && !reader.follows
-        var run = makeRun(ReadAhead(reader, threaded: readAhead && ends, batchSize: ends ? 256 : 1), strict: strict)
+        let source = ReadAhead(reader, threaded: readAhead && ends, batchSize: ends ? 256 : 1, helper: helper)
+        var run = makeRun(source, strict: strict)
         // A strict stop leaves the reader thread ahead of the replay: stop it before returning.
         defer { run.finish() }
         while !stopRequested, let t = run.nextExternalTime() {

@@ -1,0 +1,246 @@
+import DequeModule
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One thread for all of a replay's background work: reading the log ahead of the replay and
+/// writing its output behind it. A replay then keeps two threads busy, its loop and this one, where
+/// a thread for each would keep three; on a machine with two cores, the third would take turns on
+/// the loop's core (the benchmark documentation has what that cost).
+///
+/// Part of the reader's audited layer. Two lanes share one lock:
+///
+/// - **Reading ahead.** While a replay reads ahead (``startReadingAhead(capacity:_:)`` to
+///   ``stopReadingAhead()``), the thread calls the replay's `read` closure for batch after batch
+///   while fewer than its capacity wait, and the replay takes them in order (``takeReadAhead()``).
+/// - **Writing behind.** The replay hands over work (``writeBehind(_:)``: encoding and writing a
+///   batch of lines), which the thread runs in order. At most ``writeCapacity`` pieces wait;
+///   ``waitForWritesBehind()`` returns once all have run.
+///
+/// The thread reads first while fewer than half the read-ahead batches wait, unless the replay
+/// waits to hand over a write; otherwise it writes first. A side that waits is woken only when it
+/// has a run of work (as in `BatchChannel`): the thread once half the read-ahead batches are taken
+/// or ``writeWakeUp`` writes wait, the writing side once half the writes have run.
+///
+/// ## Invariant
+///
+/// Every field below `mutex` is read and changed with the mutex held, and only through this class:
+/// the `read` closure and each write run with it released, on the thread alone. While the thread
+/// runs `read`, ``stopReadingAhead()`` waits for it to return, so the reader it reads from is the
+/// caller's again when that returns. A pthread mutex and condition variable, which ThreadSanitizer
+/// understands.
+package final class HelperThread: @unchecked Sendable {
+    /// How many pieces of write-behind work may wait.
+    package let writeCapacity: Int
+    /// How many must wait before the thread, waiting, is woken for them.
+    package let writeWakeUp: Int
+
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let changed: UnsafeMutablePointer<pthread_cond_t>
+    private var thread: pthread_t?
+
+    // Reading ahead (guarded by `mutex`).
+    private var read: (() -> ReadAhead.Batch?)?
+    private var readCapacity = 0
+    private var batches = Deque<ReadAhead.Batch>()
+    private var readEnded = false
+    private var reading = false
+    // Writing behind (guarded by `mutex`).
+    private var writes = Deque<@Sendable () -> Void>()
+    private var writing = false
+    // Who waits (guarded by `mutex`): each is woken only when what it waits for may have come.
+    private var threadWaits = false
+    private var takerWaits = false
+    private var writerWaits = false
+    private var flusherWaits = false
+    private var stopperWaits = false
+    private var stopping = false
+
+    /// Starts the thread; `nil` when no thread can be had.
+    ///
+    /// - Parameters:
+    ///   - writeCapacity: how many pieces of write-behind work may wait.
+    ///   - writeWakeUp: how many must wait before the thread is woken for them (1: at once).
+    package init?(writeCapacity: Int = 32, writeWakeUp: Int = 16) {
+        precondition(writeCapacity > 0 && writeWakeUp > 0 && writeWakeUp <= writeCapacity)
+        self.writeCapacity = writeCapacity
+        self.writeWakeUp = writeWakeUp
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        changed = .allocate(capacity: 1)
+        changed.initialize(to: pthread_cond_t())
+        pthread_cond_init(changed, nil)
+        // The thread holds the helper until it ends (``shutDown()`` ends it).
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let rc = pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<HelperThread>.fromOpaque(context!).takeRetainedValue().run()
+                return nil
+            }, context)
+        guard rc == 0 else {
+            Unmanaged<HelperThread>.fromOpaque(context).release()
+            return nil
+        }
+        self.thread = thread
+    }
+
+    deinit {
+        pthread_cond_destroy(changed)
+        changed.deinitialize(count: 1)
+        changed.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    // MARK: The thread
+
+    private func run() {
+        pthread_mutex_lock(mutex)
+        while true {
+            // Reading comes first while fewer than half the batches wait (or the replay waits for
+            // one), unless the replay waits to hand over a write.
+            if !writerWaits, let read = readable, takerWaits || batches.count < readCapacity / 2 {
+                readBatch(read)
+            } else if let write = writes.popFirst() {
+                writing = true
+                if writerWaits && writes.count <= writeCapacity / 2 { pthread_cond_broadcast(changed) }
+                pthread_mutex_unlock(mutex)
+                write()
+                pthread_mutex_lock(mutex)
+                writing = false
+                if flusherWaits && writes.isEmpty { pthread_cond_broadcast(changed) }
+            } else if let read = readable {
+                readBatch(read)
+            } else if stopping {
+                break
+            } else {
+                threadWaits = true
+                pthread_cond_wait(changed, mutex)
+                threadWaits = false
+            }
+        }
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// The `read` closure, when a batch should be read now. Call with the mutex held.
+    private var readable: (() -> ReadAhead.Batch?)? {
+        guard let read, !readEnded, batches.count < readCapacity else { return nil }
+        return read
+    }
+
+    /// Reads a batch with the mutex released. Call with the mutex held.
+    private func readBatch(_ read: () -> ReadAhead.Batch?) {
+        reading = true
+        pthread_mutex_unlock(mutex)
+        let batch = read()
+        pthread_mutex_lock(mutex)
+        reading = false
+        if self.read == nil {
+            // Stopped meanwhile: the batch is dropped, and the stopper waits for this.
+            if stopperWaits { pthread_cond_broadcast(changed) }
+            return
+        }
+        if let batch { batches.append(batch) } else { readEnded = true }
+        if takerWaits { pthread_cond_broadcast(changed) }
+    }
+
+    // MARK: Reading ahead
+
+    /// Starts reading ahead: the thread calls `read` for batch after batch while fewer than
+    /// `capacity` wait, until it returns `nil` (the end of the input) or ``stopReadingAhead()``.
+    /// One replay reads ahead at a time.
+    func startReadingAhead(capacity: Int, _ read: @escaping @Sendable () -> ReadAhead.Batch?) {
+        precondition(capacity > 0)
+        pthread_mutex_lock(mutex)
+        precondition(self.read == nil, "a replay is reading ahead on this thread already")
+        self.read = read
+        readCapacity = capacity
+        readEnded = false
+        batches.removeAll()
+        if threadWaits { pthread_cond_broadcast(changed) }
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// The next batch read ahead, waiting for the thread if need be; `nil` at the end of the input
+    /// or once stopped.
+    func takeReadAhead() -> ReadAhead.Batch? {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while batches.isEmpty && !readEnded && read != nil {
+            takerWaits = true
+            if threadWaits { pthread_cond_broadcast(changed) }
+            pthread_cond_wait(changed, mutex)
+        }
+        takerWaits = false
+        guard let batch = batches.popFirst() else { return nil }
+        if threadWaits && !readEnded && batches.count <= readCapacity / 2 { pthread_cond_broadcast(changed) }
+        return batch
+    }
+
+    /// Stops reading ahead: batches not taken are dropped, and once this returns the thread no
+    /// longer runs (nor will run) `read`. Idempotent.
+    func stopReadingAhead() {
+        pthread_mutex_lock(mutex)
+        read = nil
+        batches.removeAll()
+        while reading {
+            stopperWaits = true
+            pthread_cond_wait(changed, mutex)
+        }
+        stopperWaits = false
+        pthread_mutex_unlock(mutex)
+    }
+
+    // MARK: Writing behind
+
+    /// Hands `work` to the thread, which runs it after the work handed over before; waits while
+    /// ``writeCapacity`` pieces wait already.
+    package func writeBehind(_ work: @escaping @Sendable () -> Void) {
+        pthread_mutex_lock(mutex)
+        while writes.count >= writeCapacity {
+            writerWaits = true
+            pthread_cond_wait(changed, mutex)
+        }
+        writerWaits = false
+        writes.append(work)
+        if threadWaits && writes.count >= writeWakeUp { pthread_cond_broadcast(changed) }
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Waits until all the work handed over has run.
+    package func waitForWritesBehind() {
+        pthread_mutex_lock(mutex)
+        while !writes.isEmpty || writing {
+            flusherWaits = true
+            if threadWaits { pthread_cond_broadcast(changed) }
+            pthread_cond_wait(changed, mutex)
+        }
+        flusherWaits = false
+        pthread_mutex_unlock(mutex)
+    }
+
+    // MARK: Ending
+
+    /// Stops reading ahead, runs the work handed over, ends the thread and waits for it. Call it
+    /// once, from a thread of the caller's (not from work run on this one).
+    package func shutDown() {
+        stopReadingAhead()
+        pthread_mutex_lock(mutex)
+        stopping = true
+        pthread_cond_broadcast(changed)
+        pthread_mutex_unlock(mutex)
+        if let thread {
+            pthread_join(thread, nil)
+            self.thread = nil
+        }
+    }
+}
