@@ -1,5 +1,6 @@
-@testable import EventLog
 import Testing
+
+@testable import EventLog
 
 #if canImport(Glibc)
     import Glibc

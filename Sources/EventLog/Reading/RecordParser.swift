@@ -17,7 +17,6 @@ import ResponderBus
 // number with an exponent) takes the general path, which reads, checks and reports exactly as
 // before.
 
-
 /// Parses one line of a log. `bytes` excludes the newline.
 struct RecordParser {
     let bytes: LineBytes
