@@ -295,6 +295,28 @@ struct RecordParserLineTests {
         #expect(cut.first?.problem?.code == .truncatedLine)
     }
 
+    @Test("rectangles of whole numbers read the same whichever way they are spelled")
+    func wholeRectangles() throws {
+        // The compact whole-number form, and spellings it hands on: decimals, signs, spaces, the
+        // largest whole numbers it takes and the first it does not, exponents.
+        let spellings: [(String, Rect)] = [
+            ("[0,812,375,0]", Rect(x: 0, y: 812, width: 375, height: 0)),
+            ("[999999999,1,22,333]", Rect(x: 999_999_999, y: 1, width: 22, height: 333)),
+            ("[1000000000,0,0,0]", Rect(x: 1_000_000_000, y: 0, width: 0, height: 0)),
+            ("[0,812.5,375,0]", Rect(x: 0, y: 812.5, width: 375, height: 0)),
+            ("[-20,0,375,44]", Rect(x: -20, y: 0, width: 375, height: 44)),
+            ("[ 20,0,375,44]", Rect(x: 20, y: 0, width: 375, height: 44)),
+            ("[20,0,375,4e1]", Rect(x: 20, y: 0, width: 375, height: 40)),
+        ]
+        for (text, rect) in spellings {
+            let record = try #require(only(#"{"t":0,"event":"setFrame","view":"a","frame":"# + text + "}").record, "\(text)")
+            #expect(record.event == .setFrame(FrameChange(view: "a", frame: rect)), "\(text)")
+        }
+        for text in ["[0,812,375]", "[0,812,375,0,1]", "[0,812,375,0", "[00,812,375,0]", "[0,812,,0]"] {
+            #expect(only(#"{"t":0,"event":"setFrame","view":"a","frame":"# + text + "}").problem != nil, "\(text)")
+        }
+    }
+
     @Test("whole numbers: 7 and 7.0 are 7; 7.5 is not whole")
     func wholeNumbers() throws {
         #expect(only(#"{"t":0,"event":"keyboardDidShow","curve":7}"#).record?.event == .keyboard(.keyboardDidShow, KeyboardInfo(curve: 7)))

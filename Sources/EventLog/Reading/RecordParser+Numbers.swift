@@ -166,9 +166,45 @@ extension RecordParser {
     /// `[x, y, width, height]`, read into four numbers.
     mutating func parseRect() throws(LogReadError) -> Rect {
         let start = position
-        if let rect = shortRect() { return rect }
+        if let rect = wholeRect() ?? shortRect() { return rect }
         position = start
         return try parseAnyRect()
+    }
+
+    /// The commonest rectangle of all, `[x,y,width,height]` of whole numbers from 0 to 999,999,999
+    /// with no sign, no leading zero and no whitespace inside, read in one tight pass; `nil` (and
+    /// nothing consumed) for anything else, which ``shortRect()`` reads. Its value is the one
+    /// ``shortRect()`` gives: each a whole number, exactly.
+    @inline(__always)
+    private mutating func wholeRect() -> Rect? {
+        let count = bytes.count
+        var index = position
+        guard index < count, bytes[index] == UInt8(ascii: "[") else { return nil }
+        index &+= 1
+        var values: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        for element in 0..<4 {
+            let start = index
+            var value: UInt64 = 0
+            while index < count {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                value = value &* 10 &+ UInt64(digit)
+                index &+= 1
+            }
+            let digits = index &- start
+            guard digits > 0, digits <= 9, digits == 1 || bytes[start] != UInt8(ascii: "0"), index < count,
+                bytes[index] == (element == 3 ? UInt8(ascii: "]") : UInt8(ascii: ","))
+            else { return nil }
+            index &+= 1
+            switch element {
+            case 0: values.0 = value
+            case 1: values.1 = value
+            case 2: values.2 = value
+            default: values.3 = value
+            }
+        }
+        position = index
+        return Rect(x: Double(values.0), y: Double(values.1), width: Double(values.2), height: Double(values.3))
     }
 
     /// The common rectangle, four numbers ``shortDecimal()`` reads, in one pass; `nil` (and nothing
