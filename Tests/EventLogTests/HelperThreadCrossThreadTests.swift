@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 
 @testable import EventLog
@@ -102,6 +103,55 @@ struct HelperThreadCrossThreadTests {
             ahead.finish()
             #expect(count == records)
         }
+        helper.shutDown()
+    }
+
+    @Test("a replay that finds nothing read ahead while the helper is busy writing reads the next batch itself")
+    func replayReadsWhileTheHelperWrites() throws {
+        let helper = try #require(HelperThread(writeCapacity: 4, writeWakeUp: 1))
+        let started = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        helper.writeBehind {
+            started.signal()
+            gate.wait()
+        }
+        started.wait()
+        // The helper is stuck in that write: every batch below is read on this thread, or none is.
+        let reader = LogReader(bytes: Self.log(records: 2_000))
+        _ = try reader.readHeader()
+        let ahead = ReadAhead(reader, batchSize: 64, capacity: 4, helper: helper)
+        var times: [Double] = []
+        while let batch = ahead.next() {
+            while batch.hasItem {
+                _ = batch.takeView()
+                times.append(batch.takeRecord().record.t)
+            }
+        }
+        ahead.finish()
+        gate.signal()
+        helper.shutDown()
+        #expect(times == (0..<2_000).map { Double($0) })
+    }
+
+    @Test("writes handed over while the helper is busy reading run on the replay's thread, in order, once they are full")
+    func replayWritesWhileTheHelperReads() throws {
+        let helper = try #require(HelperThread(writeCapacity: 4, writeWakeUp: 4))
+        let started = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        helper.startReadingAhead(capacity: 2) {
+            started.signal()
+            gate.wait()
+            return nil
+        }
+        started.wait()
+        // The helper is stuck in that read: past the first four, each write waits for none.
+        let written = Written()
+        for value in 0..<40 { helper.writeBehind { written.append(value) } }
+        #expect(written.values == Array(0..<36), "all but the last four ran here, in order")
+        gate.signal()
+        helper.waitForWritesBehind()
+        #expect(written.values == Array(0..<40))
+        helper.stopReadingAhead()
         helper.shutDown()
     }
 

@@ -23,17 +23,23 @@ import DequeModule
 ///   ``waitForWritesBehind()`` returns once all have run.
 ///
 /// The thread reads first while fewer than half the read-ahead batches wait, unless the replay
-/// waits to hand over a write; otherwise it writes first. A side that waits is woken only when it
-/// has a run of work (as in `BatchChannel`): the thread once half the read-ahead batches are taken
-/// or ``writeWakeUp`` writes wait, the writing side once half the writes have run.
+/// waits to hand over a write; otherwise it writes first. The replay does not wait for the thread
+/// when it can do the work itself: with no batch read ahead and none being read, it reads the
+/// next one; with the writes full and none being written, it runs the oldest. (On a machine whose
+/// cores are not all as fast, or as free, the two then share the work as they can.) A side that
+/// waits is woken only when it has a run of work (as in `BatchChannel`): the thread once half the
+/// read-ahead batches are taken or ``writeWakeUp`` writes wait, the writing side once half the
+/// writes have run.
 ///
 /// ## Invariant
 ///
-/// Every field below `mutex` is read and changed with the mutex held, and only through this class:
-/// the `read` closure and each write run with it released, on the thread alone. While the thread
-/// runs `read`, ``stopReadingAhead()`` waits for it to return, so the reader it reads from is the
-/// caller's again when that returns. A pthread mutex and condition variable, which ThreadSanitizer
-/// understands.
+/// Every field below `mutex` is read and changed with the mutex held, and only through this class.
+/// The `read` closure and each write run with it released, one at a time each — whoever sets
+/// `reading` (or `writing`) runs the one read (or write) there is: the thread, or the replay's own
+/// thread instead of waiting — so batches are read, and writes run, in order and never two at once.
+/// While a read runs, ``stopReadingAhead()`` waits for it to return, so the reader it reads from is
+/// the caller's again when that returns. A pthread mutex and condition variable, which
+/// ThreadSanitizer understands.
 package final class HelperThread: @unchecked Sendable {
     /// How many pieces of write-behind work may wait.
     package let writeCapacity: Int
@@ -110,14 +116,14 @@ package final class HelperThread: @unchecked Sendable {
             // one), unless the replay waits to hand over a write.
             if !writerWaits, let read = readable, takerWaits || batches.count < readCapacity / 2 {
                 readBatch(read)
-            } else if let write = writes.popFirst() {
+            } else if !writing, let write = writes.popFirst() {
                 writing = true
                 if writerWaits && writes.count <= writeCapacity / 2 { pthread_cond_broadcast(changed) }
                 pthread_mutex_unlock(mutex)
                 write()
                 pthread_mutex_lock(mutex)
                 writing = false
-                if flusherWaits && writes.isEmpty { pthread_cond_broadcast(changed) }
+                if (flusherWaits && writes.isEmpty) || writerWaits { pthread_cond_broadcast(changed) }
             } else if let read = readable {
                 readBatch(read)
             } else if stopping {
@@ -131,26 +137,39 @@ package final class HelperThread: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
-    /// The `read` closure, when a batch should be read now. Call with the mutex held.
+    /// The `read` closure, when a batch should be read now and none is being read. Call with the
+    /// mutex held.
     private var readable: (() -> ReadAhead.Batch?)? {
-        guard let read, !readEnded, batches.count < readCapacity else { return nil }
+        guard let read, !readEnded, !reading, batches.count < readCapacity else { return nil }
         return read
     }
 
-    /// Reads a batch with the mutex released. Call with the mutex held.
+    /// Reads a batch with the mutex released and queues it. Call with the mutex held.
     private func readBatch(_ read: () -> ReadAhead.Batch?) {
+        guard let batch = readOne(read) else { return }
+        batches.append(batch)
+        if takerWaits { pthread_cond_broadcast(changed) }
+    }
+
+    /// Reads one batch with the mutex released, on the calling thread; `nil` at the end of the
+    /// input (which it notes) or when reading stopped meanwhile (the batch is dropped). Call with
+    /// the mutex held and no read running.
+    private func readOne(_ read: () -> ReadAhead.Batch?) -> ReadAhead.Batch? {
         reading = true
         pthread_mutex_unlock(mutex)
         let batch = read()
         pthread_mutex_lock(mutex)
         reading = false
         if self.read == nil {
-            // Stopped meanwhile: the batch is dropped, and the stopper waits for this.
+            // Stopped meanwhile: the stopper waits for this.
             if stopperWaits { pthread_cond_broadcast(changed) }
-            return
+            return nil
         }
-        if let batch { batches.append(batch) } else { readEnded = true }
-        if takerWaits { pthread_cond_broadcast(changed) }
+        if batch == nil {
+            readEnded = true
+            if takerWaits { pthread_cond_broadcast(changed) }
+        }
+        return batch
     }
 
     // MARK: Reading ahead
@@ -176,8 +195,10 @@ package final class HelperThread: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while batches.isEmpty && !readEnded && read != nil {
+            // Nothing read ahead and nothing being read: the next batch is read here rather than
+            // waited for.
+            if let read = readable { return readOne(read) }
             takerWaits = true
-            if threadWaits { pthread_cond_broadcast(changed) }
             pthread_cond_wait(changed, mutex)
         }
         takerWaits = false
@@ -207,6 +228,16 @@ package final class HelperThread: @unchecked Sendable {
     package func writeBehind(_ work: @escaping @Sendable () -> Void) {
         pthread_mutex_lock(mutex)
         while writes.count >= writeCapacity {
+            if !writing, let write = writes.popFirst() {
+                // The writes are full and none is running: the oldest runs here, not waited for.
+                writing = true
+                pthread_mutex_unlock(mutex)
+                write()
+                pthread_mutex_lock(mutex)
+                writing = false
+                if flusherWaits && writes.isEmpty { pthread_cond_broadcast(changed) }
+                continue
+            }
             writerWaits = true
             pthread_cond_wait(changed, mutex)
         }
