@@ -13,7 +13,7 @@ import DequeModule
 ///
 /// Batches, not items, cross the lock, so its cost is spread over hundreds of records. At most
 /// ``capacity`` batches wait, so memory stays flat however far ahead the producer could run. A
-/// pthread mutex and condition variable, which ThreadSanitizer understands (see `Locked`).
+/// pthread mutex and condition variable (``ConditionLock``), which ThreadSanitizer understands.
 ///
 /// A side that waits is woken only when it has a run of work: a producer waiting for room once
 /// half the batches are taken, a consumer waiting for batches once ``wakesConsumerAt`` of them wait
@@ -27,9 +27,8 @@ package final class BatchChannel<Batch>: @unchecked Sendable {
     /// How many batches must wait before a waiting consumer is woken (1: at once).
     package let wakesConsumerAt: Int
 
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let changed: UnsafeMutablePointer<pthread_cond_t>
-    // Guarded by `mutex`.
+    private let guarded = ConditionLock()
+    // Guarded by `guarded`.
     private var ready = Deque<Batch>()
     private var closed = false
     private var cancelled = false
@@ -47,39 +46,13 @@ package final class BatchChannel<Batch>: @unchecked Sendable {
         precondition(capacity > 0 && wakesConsumerAt > 0 && wakesConsumerAt <= capacity)
         self.capacity = capacity
         self.wakesConsumerAt = wakesConsumerAt
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        changed = .allocate(capacity: 1)
-        changed.initialize(to: pthread_cond_t())
-        pthread_cond_init(changed, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(changed)
-        changed.deinitialize(count: 1)
-        changed.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
     }
 
     /// Runs `body` on a new thread (the producer's or the consumer's side); ``join()`` waits for it.
     ///
     /// - Returns: `false` when no thread could be made; `body` has not run then.
     package func spawn(_ body: @escaping @Sendable () -> Void) -> Bool {
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(ThreadStart(body)).toOpaque()
-        let rc = pthread_create(
-            &thread, nil,
-            { context in
-                Unmanaged<ThreadStart>.fromOpaque(context!).takeRetainedValue().body()
-                return nil
-            }, context)
-        guard rc == 0 else {
-            Unmanaged<ThreadStart>.fromOpaque(context).release()
-            return false
-        }
+        guard let thread = startThread(body) else { return false }
         self.thread = thread
         return true
     }
@@ -87,7 +60,7 @@ package final class BatchChannel<Batch>: @unchecked Sendable {
     /// Waits for the thread ``spawn(_:)`` made, if any, to end. Call it from the other side only.
     package func join() {
         guard let thread else { return }
-        pthread_join(thread, nil)
+        joinThread(thread)
         self.thread = nil
     }
 
@@ -96,53 +69,47 @@ package final class BatchChannel<Batch>: @unchecked Sendable {
     /// - Returns: `false` (and drops the batch) once the consumer has cancelled.
     @discardableResult
     package func put(_ batch: Batch) -> Bool {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        guarded.lock()
+        defer { guarded.unlock() }
         while ready.count >= capacity && !cancelled {
             producerWaits = true
-            pthread_cond_wait(changed, mutex)
+            guarded.wait()
         }
         producerWaits = false
         guard !cancelled else { return false }
         ready.append(batch)
-        if consumerWaits && ready.count >= wakesConsumerAt { pthread_cond_broadcast(changed) }
+        if consumerWaits && ready.count >= wakesConsumerAt { guarded.wake() }
         return true
     }
 
     /// The producer's last word: ``take()`` returns `nil` once the waiting batches are taken.
     package func close() {
-        pthread_mutex_lock(mutex)
+        guarded.lock()
         closed = true
-        pthread_cond_broadcast(changed)
-        pthread_mutex_unlock(mutex)
+        guarded.wake()
+        guarded.unlock()
     }
 
     /// The consumer's way out: waiting batches are dropped and ``put(_:)`` refuses from now on.
     package func cancel() {
-        pthread_mutex_lock(mutex)
+        guarded.lock()
         cancelled = true
         ready.removeAll()
-        pthread_cond_broadcast(changed)
-        pthread_mutex_unlock(mutex)
+        guarded.wake()
+        guarded.unlock()
     }
 
     /// The next batch, waiting for one; `nil` once the producer has closed and all are taken.
     package func take() -> Batch? {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        guarded.lock()
+        defer { guarded.unlock() }
         while ready.isEmpty && !closed && !cancelled {
             consumerWaits = true
-            pthread_cond_wait(changed, mutex)
+            guarded.wait()
         }
         consumerWaits = false
         guard let batch = ready.popFirst() else { return nil }
-        if producerWaits && ready.count <= capacity / 2 { pthread_cond_broadcast(changed) }
+        if producerWaits && ready.count <= capacity / 2 { guarded.wake() }
         return batch
     }
-}
-
-/// What a new thread runs, passed through `pthread_create`'s context pointer.
-private final class ThreadStart {
-    let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 }

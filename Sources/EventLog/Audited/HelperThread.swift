@@ -33,33 +33,32 @@ import DequeModule
 ///
 /// ## Invariant
 ///
-/// Every field below `mutex` is read and changed with the mutex held, and only through this class.
+/// Every field below `guarded` is read and changed with its lock held, and only through this class.
 /// The `read` closure and each write run with it released, one at a time each — whoever sets
 /// `reading` (or `writing`) runs the one read (or write) there is: the thread, or the replay's own
 /// thread instead of waiting — so batches are read, and writes run, in order and never two at once.
 /// While a read runs, ``stopReadingAhead()`` waits for it to return, so the reader it reads from is
-/// the caller's again when that returns. A pthread mutex and condition variable, which
-/// ThreadSanitizer understands.
+/// the caller's again when that returns. A pthread mutex and condition variable
+/// (``ConditionLock``), which ThreadSanitizer understands.
 package final class HelperThread: @unchecked Sendable {
     /// How many pieces of write-behind work may wait.
     package let writeCapacity: Int
     /// How many must wait before the thread, waiting, is woken for them.
     package let writeWakeUp: Int
 
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let changed: UnsafeMutablePointer<pthread_cond_t>
+    private let guarded = ConditionLock()
     private var thread: pthread_t?
 
-    // Reading ahead (guarded by `mutex`).
+    // Reading ahead (guarded by `guarded`).
     private var read: (() -> ReadAhead.Batch?)?
     private var readCapacity = 0
     private var batches = Deque<ReadAhead.Batch>()
     private var readEnded = false
     private var reading = false
-    // Writing behind (guarded by `mutex`).
+    // Writing behind (guarded by `guarded`).
     private var writes = Deque<@Sendable () -> Void>()
     private var writing = false
-    // Who waits (guarded by `mutex`): each is woken only when what it waits for may have come.
+    // Who waits (guarded by `guarded`): each is woken only when what it waits for may have come.
     private var threadWaits = false
     private var takerWaits = false
     private var writerWaits = false
@@ -76,41 +75,15 @@ package final class HelperThread: @unchecked Sendable {
         precondition(writeCapacity > 0 && writeWakeUp > 0 && writeWakeUp <= writeCapacity)
         self.writeCapacity = writeCapacity
         self.writeWakeUp = writeWakeUp
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        changed = .allocate(capacity: 1)
-        changed.initialize(to: pthread_cond_t())
-        pthread_cond_init(changed, nil)
         // The thread holds the helper until it ends (``shutDown()`` ends it).
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let rc = pthread_create(
-            &thread, nil,
-            { context in
-                Unmanaged<HelperThread>.fromOpaque(context!).takeRetainedValue().run()
-                return nil
-            }, context)
-        guard rc == 0 else {
-            Unmanaged<HelperThread>.fromOpaque(context).release()
-            return nil
-        }
+        guard let thread = startThread({ [self] in run() }) else { return nil }
         self.thread = thread
-    }
-
-    deinit {
-        pthread_cond_destroy(changed)
-        changed.deinitialize(count: 1)
-        changed.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
     }
 
     // MARK: The thread
 
     private func run() {
-        pthread_mutex_lock(mutex)
+        guarded.lock()
         while true {
             // Reading comes first while fewer than half the batches wait (or the replay waits for
             // one), unless the replay waits to hand over a write.
@@ -118,56 +91,56 @@ package final class HelperThread: @unchecked Sendable {
                 readBatch(read)
             } else if !writing, let write = writes.popFirst() {
                 writing = true
-                if writerWaits && writes.count <= writeCapacity / 2 { pthread_cond_broadcast(changed) }
-                pthread_mutex_unlock(mutex)
+                if writerWaits && writes.count <= writeCapacity / 2 { guarded.wake() }
+                guarded.unlock()
                 write()
-                pthread_mutex_lock(mutex)
+                guarded.lock()
                 writing = false
-                if (flusherWaits && writes.isEmpty) || writerWaits { pthread_cond_broadcast(changed) }
+                if (flusherWaits && writes.isEmpty) || writerWaits { guarded.wake() }
             } else if let read = readable {
                 readBatch(read)
             } else if stopping {
                 break
             } else {
                 threadWaits = true
-                pthread_cond_wait(changed, mutex)
+                guarded.wait()
                 threadWaits = false
             }
         }
-        pthread_mutex_unlock(mutex)
+        guarded.unlock()
     }
 
     /// The `read` closure, when a batch should be read now and none is being read. Call with the
-    /// mutex held.
+    /// lock held.
     private var readable: (() -> ReadAhead.Batch?)? {
         guard let read, !readEnded, !reading, batches.count < readCapacity else { return nil }
         return read
     }
 
-    /// Reads a batch with the mutex released and queues it. Call with the mutex held.
+    /// Reads a batch with the lock released and queues it. Call with the lock held.
     private func readBatch(_ read: () -> ReadAhead.Batch?) {
         guard let batch = readOne(read) else { return }
         batches.append(batch)
-        if takerWaits { pthread_cond_broadcast(changed) }
+        if takerWaits { guarded.wake() }
     }
 
-    /// Reads one batch with the mutex released, on the calling thread; `nil` at the end of the
+    /// Reads one batch with the lock released, on the calling thread; `nil` at the end of the
     /// input (which it notes) or when reading stopped meanwhile (the batch is dropped). Call with
-    /// the mutex held and no read running.
+    /// the lock held and no read running.
     private func readOne(_ read: () -> ReadAhead.Batch?) -> ReadAhead.Batch? {
         reading = true
-        pthread_mutex_unlock(mutex)
+        guarded.unlock()
         let batch = read()
-        pthread_mutex_lock(mutex)
+        guarded.lock()
         reading = false
         if self.read == nil {
             // Stopped meanwhile: the stopper waits for this.
-            if stopperWaits { pthread_cond_broadcast(changed) }
+            if stopperWaits { guarded.wake() }
             return nil
         }
         if batch == nil {
             readEnded = true
-            if takerWaits { pthread_cond_broadcast(changed) }
+            if takerWaits { guarded.wake() }
         }
         return batch
     }
@@ -179,46 +152,46 @@ package final class HelperThread: @unchecked Sendable {
     /// One replay reads ahead at a time.
     func startReadingAhead(capacity: Int, _ read: @escaping @Sendable () -> ReadAhead.Batch?) {
         precondition(capacity > 0)
-        pthread_mutex_lock(mutex)
+        guarded.lock()
         precondition(self.read == nil, "a replay is reading ahead on this thread already")
         self.read = read
         readCapacity = capacity
         readEnded = false
         batches.removeAll()
-        if threadWaits { pthread_cond_broadcast(changed) }
-        pthread_mutex_unlock(mutex)
+        if threadWaits { guarded.wake() }
+        guarded.unlock()
     }
 
     /// The next batch read ahead, waiting for the thread if need be; `nil` at the end of the input
     /// or once stopped.
     func takeReadAhead() -> ReadAhead.Batch? {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        guarded.lock()
+        defer { guarded.unlock() }
         while batches.isEmpty && !readEnded && read != nil {
             // Nothing read ahead and nothing being read: the next batch is read here rather than
             // waited for.
             if let read = readable { return readOne(read) }
             takerWaits = true
-            pthread_cond_wait(changed, mutex)
+            guarded.wait()
         }
         takerWaits = false
         guard let batch = batches.popFirst() else { return nil }
-        if threadWaits && !readEnded && batches.count <= readCapacity / 2 { pthread_cond_broadcast(changed) }
+        if threadWaits && !readEnded && batches.count <= readCapacity / 2 { guarded.wake() }
         return batch
     }
 
     /// Stops reading ahead: batches not taken are dropped, and once this returns the thread no
     /// longer runs (nor will run) `read`. Idempotent.
     func stopReadingAhead() {
-        pthread_mutex_lock(mutex)
+        guarded.lock()
         read = nil
         batches.removeAll()
         while reading {
             stopperWaits = true
-            pthread_cond_wait(changed, mutex)
+            guarded.wait()
         }
         stopperWaits = false
-        pthread_mutex_unlock(mutex)
+        guarded.unlock()
     }
 
     // MARK: Writing behind
@@ -226,37 +199,37 @@ package final class HelperThread: @unchecked Sendable {
     /// Hands `work` to the thread, which runs it after the work handed over before; waits while
     /// ``writeCapacity`` pieces wait already.
     package func writeBehind(_ work: @escaping @Sendable () -> Void) {
-        pthread_mutex_lock(mutex)
+        guarded.lock()
         while writes.count >= writeCapacity {
             if !writing, let write = writes.popFirst() {
                 // The writes are full and none is running: the oldest runs here, not waited for.
                 writing = true
-                pthread_mutex_unlock(mutex)
+                guarded.unlock()
                 write()
-                pthread_mutex_lock(mutex)
+                guarded.lock()
                 writing = false
-                if flusherWaits && writes.isEmpty { pthread_cond_broadcast(changed) }
+                if flusherWaits && writes.isEmpty { guarded.wake() }
                 continue
             }
             writerWaits = true
-            pthread_cond_wait(changed, mutex)
+            guarded.wait()
         }
         writerWaits = false
         writes.append(work)
-        if threadWaits && writes.count >= writeWakeUp { pthread_cond_broadcast(changed) }
-        pthread_mutex_unlock(mutex)
+        if threadWaits && writes.count >= writeWakeUp { guarded.wake() }
+        guarded.unlock()
     }
 
     /// Waits until all the work handed over has run.
     package func waitForWritesBehind() {
-        pthread_mutex_lock(mutex)
+        guarded.lock()
         while !writes.isEmpty || writing {
             flusherWaits = true
-            if threadWaits { pthread_cond_broadcast(changed) }
-            pthread_cond_wait(changed, mutex)
+            if threadWaits { guarded.wake() }
+            guarded.wait()
         }
         flusherWaits = false
-        pthread_mutex_unlock(mutex)
+        guarded.unlock()
     }
 
     // MARK: Ending
@@ -265,12 +238,12 @@ package final class HelperThread: @unchecked Sendable {
     /// once, from a thread of the caller's (not from work run on this one).
     package func shutDown() {
         stopReadingAhead()
-        pthread_mutex_lock(mutex)
+        guarded.lock()
         stopping = true
-        pthread_cond_broadcast(changed)
-        pthread_mutex_unlock(mutex)
+        guarded.wake()
+        guarded.unlock()
         if let thread {
-            pthread_join(thread, nil)
+            joinThread(thread)
             self.thread = nil
         }
     }

@@ -33,25 +33,15 @@ extension RecordParser {
         let negative = bytes[index] == UInt8(ascii: "-")
         if negative { index &+= 1 }
         let integerStart = index
-        var mantissa: UInt64 = 0
-        while index < count {
-            let digit = bytes[index] &- UInt8(ascii: "0")
-            guard digit < 10 else { break }
-            mantissa = mantissa &* 10 &+ UInt64(digit)
-            index &+= 1
-        }
+        var mantissa: UInt64
+        (mantissa, index) = digits(from: index)
         let integerDigits = index &- integerStart
         guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { return nil }
         var fractionDigits = 0
         if index < count, bytes[index] == UInt8(ascii: ".") {
             index &+= 1
             let fractionStart = index
-            while index < count {
-                let digit = bytes[index] &- UInt8(ascii: "0")
-                guard digit < 10 else { break }
-                mantissa = mantissa &* 10 &+ UInt64(digit)
-                index &+= 1
-            }
+            (mantissa, index) = digits(from: index, after: mantissa)
             fractionDigits = index &- fractionStart
             guard fractionDigits > 0 else { return nil }
         }
@@ -61,6 +51,21 @@ extension RecordParser {
         // Exact: both operands are exact doubles, so the quotient is correctly rounded.
         let value = Double(mantissa) / Self.exactPowerOfTen(fractionDigits)
         return negative ? -value : value
+    }
+
+    /// The decimal digits from `index` on, appended to `value` (wrapping: the callers bound how
+    /// many digits they take), and the index after the last.
+    @inline(__always)
+    private func digits(from index: Int, after value: UInt64 = 0) -> (value: UInt64, end: Int) {
+        var index = index
+        var value = value
+        while index < bytes.count {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            value = value &* 10 &+ UInt64(digit)
+            index &+= 1
+        }
+        return (value, index)
     }
 
     /// Any JSON number, with the reasons a number is rejected.
@@ -184,13 +189,8 @@ extension RecordParser {
         var values: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         for element in 0..<4 {
             let start = index
-            var value: UInt64 = 0
-            while index < count {
-                let digit = bytes[index] &- UInt8(ascii: "0")
-                guard digit < 10 else { break }
-                value = value &* 10 &+ UInt64(digit)
-                index &+= 1
-            }
+            let value: UInt64
+            (value, index) = self.digits(from: index)
             let digits = index &- start
             guard digits > 0, digits <= 9, digits == 1 || bytes[start] != UInt8(ascii: "0"), index < count,
                 bytes[index] == (element == 3 ? UInt8(ascii: "]") : UInt8(ascii: ","))
