@@ -17,7 +17,7 @@ struct StringRef {
 
 /// The fields a record line may carry, filled as the parser meets them (in any order; when a key
 /// is repeated, the last value wins). Plain data (the scene's view tree is kept by the parser,
-/// ``RecordParser/root``), so that it costs nothing to drop, and it is filled in place.
+/// ``RecordParser/extras``), so that it costs nothing to drop, and it is filled in place.
 struct RawFields {
     var t: Double?
     var tColumn = 1

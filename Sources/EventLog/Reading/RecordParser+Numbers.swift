@@ -141,7 +141,8 @@ extension RecordParser {
     mutating func parseInt() throws(LogReadError) -> Int {
         let start = position
         skipWhitespace()
-        if let short = shortDecimal(), short == short.rounded() { return Int(short) }
+        // A short decimal is below 10^15, so it is whole exactly when its Int is it.
+        if let short = shortDecimal(), Double(Int(short)) == short { return Int(short) }
         position = start
         let value = try parseNumber()
         guard value == value.rounded(), abs(value) < 1e15 else {
