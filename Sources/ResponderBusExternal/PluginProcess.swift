@@ -113,8 +113,11 @@ final class PluginProcess {
             bytes.withUnsafeBytes { raw in handles.startWrite(raw.baseAddress! + offset, count: raw.count - offset) }
             while handles.writePending {
                 try runOnce(before: deadline, doing: "reading its input")
-                // Exited, while a child it started holds its input open without reading.
-                if handles.checkExit() { throw ProcessFault(kind: .exited, message: Self.describe(handles.exit.pointee)) }
+                // Exited, while a child it started holds its input open without reading. A plugin
+                // that read it all may exit right after: the write is done then, not failed.
+                if handles.writePending, handles.checkExit() {
+                    throw ProcessFault(kind: .exited, message: Self.describe(handles.exit.pointee))
+                }
             }
             guard handles.writeStatus == 0 else {
                 throw ProcessFault(kind: .exited, message: exitDescription(or: "closed its input"))

@@ -16,6 +16,20 @@ struct PluginProcessTests {
         #expect(String(decoding: line, as: UTF8.self) == "1048576")
     }
 
+    @Test("a plugin that reads a big write whole, answers and exits at once: the write is done and the answer read")
+    func readAllThenExit() throws {
+        // The write's last chunk and the exit can be noticed in one turn of the loop: the write
+        // must count as done, not as cut short by the exit.
+        let script = "import sys; d=sys.stdin.buffer.read(1048576); sys.stdout.write(str(len(d))+chr(10)); sys.stdout.flush()"
+        for _ in 0..<20 {
+            let process = try PluginProcess(arguments: ["python3", "-c", script])
+            defer { process.terminate(grace: .milliseconds(100)) }
+            try process.write([UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20), before: .now + .seconds(10))
+            let line = try process.readLine(before: .now + .seconds(10))
+            #expect(String(decoding: line, as: UTF8.self) == "1048576")
+        }
+    }
+
     @Test("a plugin that never reads its input makes a big write time out, and ends cleanly")
     func stuckWriter() throws {
         let process = try PluginProcess(arguments: ["sleep", "30"])
