@@ -43,7 +43,7 @@ public final class WasmPlugin: KeyboardObserving, EventObserving, ContainedPlugi
 
     private var instance: GuestInstance?
     /// The keyboard events asked for, as bits of their ABI kinds.
-    private let keyboardKinds: UInt32
+    private let keyboardKinds: UInt64
 
     init(module: WasmPluginModule) throws(WasmPluginError) {
         self.module = module
@@ -51,12 +51,16 @@ public final class WasmPlugin: KeyboardObserving, EventObserving, ContainedPlugi
         self.instance = instance
         name = instance.hello.name
         preferredPosition = instance.hello.position
-        var keyboard: UInt32 = 0
+        // A kind is a keyboard event's when the bus's vocabulary says its event is one, so that a
+        // keyboard event given a kind later is routed as one with no second list to change.
+        let keyboardEvents = Set(EventName<KeyboardInfo>.allKeyboardEvents.map(\.erased))
+        var keyboard: UInt64 = 0
         var others = Set<AnyEventName>()
         for kind in instance.hello.events {
             guard let event = WasmPluginABI.event(ofKind: kind) else { continue }
-            if WasmPluginABI.keyboardKinds.contains(kind) {
-                keyboard |= 1 << UInt32(kind)
+            if keyboardEvents.contains(event) {
+                precondition(kind < 64, "a keyboard event's ABI kind must be below 64: \(kind)")
+                keyboard |= 1 << UInt64(kind)
             } else {
                 others.insert(event)
             }
@@ -75,7 +79,7 @@ public final class WasmPlugin: KeyboardObserving, EventObserving, ContainedPlugi
 
     /// Delivers a keyboard event the module asked for.
     public func keyboardEvent(_ event: Event<KeyboardInfo>, context: PluginContext) {
-        guard let kind = WasmPluginABI.kind(of: event.name.erased), keyboardKinds & (1 << UInt32(kind)) != 0 else { return }
+        guard let kind = WasmPluginABI.kind(of: event.name.erased), keyboardKinds & (1 << UInt64(kind)) != 0 else { return }
         let info = event.payload
         deliver(kind: kind, context) { record, _ in
             var flags: Int32 = 0

@@ -48,7 +48,9 @@ public enum WasmPluginABI {
         (19, EventName.diagnostic.erased),
     ]
 
-    /// The kinds of the keyboard's events (a keyboard payload).
+    /// The kinds of the keyboard's events (a keyboard payload) in this version of the ABI: the
+    /// kinds in ``eventKinds`` whose events are the bus's keyboard events
+    /// (`EventName.allKeyboardEvents`), which is how the host routes them.
     public static let keyboardKinds: ClosedRange<Int32> = 1...6
 
     /// The ABI kind of a bus event, `nil` for one modules are not sent.

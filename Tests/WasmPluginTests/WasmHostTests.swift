@@ -129,4 +129,19 @@ struct WasmHostTests {
             }
         }
     }
+
+    @Test("the ABI's kinds are one each, and its keyboard kinds are exactly those of the bus's keyboard events")
+    func kindsFollowTheVocabulary() {
+        let kinds = WasmPluginABI.eventKinds
+        #expect(Set(kinds.map(\.kind)).count == kinds.count)
+        #expect(Set(kinds.map(\.name)).count == kinds.count)
+        let keyboardEvents = Set(EventName<KeyboardInfo>.allKeyboardEvents.map(\.erased))
+        let keyboardKinds = Set(kinds.filter { keyboardEvents.contains($0.name) }.map(\.kind))
+        #expect(keyboardKinds == Set(WasmPluginABI.keyboardKinds))
+        for (kind, name) in kinds {
+            #expect(WasmPluginABI.kind(of: name) == kind)
+            #expect(WasmPluginABI.event(ofKind: kind) == name)
+        }
+        #expect(WasmPluginABI.kind(of: EventName.turnSettled.erased) == nil)
+    }
 }
