@@ -20,14 +20,13 @@ import ResponderBus
 final class ReadAhead: @unchecked Sendable {
     /// How many items a batch holds at most.
     let batchSize: Int
-    private let channel: BatchChannel<Batch>
     /// Touched only by the reading thread between `init` and ``finish()`` (or by the caller's
     /// thread, when no thread could be made).
     let reader: LogReader
     /// Where batches are read: on a thread of this read-ahead's own, on a helper thread that other
     /// background work shares, or on the caller's thread.
     private enum Reading {
-        case ownThread
+        case ownThread(BatchChannel<Batch>)
         case helper(HelperThread)
         case callersThread
     }
@@ -40,7 +39,6 @@ final class ReadAhead: @unchecked Sendable {
         precondition(batchSize > 0)
         self.reader = reader
         self.batchSize = batchSize
-        channel = BatchChannel(capacity: capacity)
         guard threaded else { return }
         if let helper {
             helper.startReadingAhead(capacity: capacity) { [self] in readBatch() }
@@ -48,13 +46,14 @@ final class ReadAhead: @unchecked Sendable {
             return
         }
         // No thread to be had: `next()` reads on the caller's thread instead, as if none were asked.
+        let channel = BatchChannel<Batch>(capacity: capacity)
         let started = channel.spawn { [self] in
             while let batch = readBatch() {
                 guard channel.put(batch) else { return }
             }
             channel.close()
         }
-        if started { reading = .ownThread }
+        if started { reading = .ownThread(channel) }
     }
 
     /// Whether ``next()`` would not wait for a writer: always, but for a stream read on the caller's
@@ -67,7 +66,7 @@ final class ReadAhead: @unchecked Sendable {
     /// The next batch, waiting for the reading thread if need be; `nil` at the end of the input.
     func next() -> Batch? {
         switch reading {
-        case .ownThread: channel.take()
+        case .ownThread(let channel): channel.take()
         case .helper(let helper): helper.takeReadAhead()
         case .callersThread: readBatch()
         }
@@ -77,7 +76,7 @@ final class ReadAhead: @unchecked Sendable {
     /// reader is no longer read. Idempotent; the reader may be used again afterwards.
     func finish() {
         switch reading {
-        case .ownThread:
+        case .ownThread(let channel):
             channel.cancel()
             channel.join()
         case .helper(let helper):

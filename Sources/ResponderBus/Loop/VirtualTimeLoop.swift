@@ -245,13 +245,9 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
     /// due then would be), then everything that becomes due. For replayers: each recorded turn is
     /// posted this way, with no timer allocated for it.
     package func runTurn(at time: Duration, _ work: () -> Void) {
-        if hasNothingDueNow && !(state.value.earliest.map { $0 <= time } ?? false) {
-            // What a replay does between two turns: nothing is due on the way, the clock just moves.
-            adoptCallingThread()
-            if now < time { now = time }
-        } else {
-            advance(to: time)
-        }
+        // Nothing is due once the clock is there (advance(to:) ran it), and the calling thread is
+        // the loop's: the turn needs neither looked at again.
+        advance(to: time)
         work()
         runDue()
     }
