@@ -155,8 +155,21 @@ struct HelperThreadCrossThreadTests {
         helper.shutDown()
     }
 
+    @Test("shutting the helper down under a replay that reads ahead stops the program, rather than ending its input early")
+    func shutDownUnderAReplayStops() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            guard let helper = HelperThread() else { return }
+            let reader = LogReader(bytes: HelperThreadCrossThreadTests.log(records: 10_000))
+            _ = try reader.readHeader()
+            let ahead = ReadAhead(reader, batchSize: 64, capacity: 2, helper: helper)
+            _ = ahead.next()
+            helper.shutDown()
+        }
+        #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("shut down while a replay reads ahead"))
+    }
+
     /// A log of `records` keyboard events, one a second.
-    private static func log(records: Int) -> [UInt8] {
+    static func log(records: Int) -> [UInt8] {
         var text = #"{"format":"responder-bus-log","version":1,"screen":{"width":375,"height":812}}"# + "\n"
         for t in 0..<records {
             text += #"{"event":"keyboardWillShow","t":\#(t),"begin":[0,812,375,0],"end":[0,521,375,291],"duration":0.25,"curve":7}"# + "\n"

@@ -234,11 +234,13 @@ package final class HelperThread: @unchecked Sendable {
 
     // MARK: Ending
 
-    /// Stops reading ahead, runs the work handed over, ends the thread and waits for it. Call it
-    /// once, from a thread of the caller's (not from work run on this one).
+    /// Runs the work handed over, ends the thread and waits for it. Call it once, from a thread of
+    /// the caller's (not from work run on this one), after the replay that read ahead on it stopped
+    /// (``stopReadingAhead()``): shutting down under a replay would end its input early, so that
+    /// stops the program instead.
     package func shutDown() {
-        stopReadingAhead()
         guarded.lock()
+        precondition(read == nil, "HelperThread shut down while a replay reads ahead on it; stop the replay first")
         stopping = true
         guarded.wake()
         guarded.unlock()
