@@ -153,7 +153,10 @@ let package = Package(
         .testTarget(name: "ExternalPluginTests", dependencies: ["ResponderBusExternal", "ResponderBus", "EventLog", "KeyboardAvoidance"]),
         .testTarget(
             name: "ReplayTests",
-            dependencies: ["ResponderBusReplay", "ResponderBus", "EventLog", "ResponderBusTesting", "ResponderBusReport", "ResponderBusExternal"]
+            dependencies: [
+                "ResponderBusReplay", "ResponderBus", "EventLog", "ResponderBusTesting", "ResponderBusReport", "ResponderBusExternal",
+                "ResponderBusUV",
+            ]
         ),
         .testTarget(
             name: "WasmPluginTests",

@@ -25,8 +25,11 @@ import ResponderBus
 ///   and runs up to about a millisecond after it (plus whatever the loop is busy with). Timers fire
 ///   in deadline order to that resolution; deadlines within the same millisecond fire in the order
 ///   they were scheduled. Cancelling stops the timer and closes its handle. With libuv 1.44, a
-///   zero-delay timer scheduled from a timer runs in the same timer pass, so a timer that keeps
-///   rescheduling itself with no delay starves the loop (as it would a `VirtualTimeLoop`).
+///   timer scheduled from a timer runs in the same timer pass, and so in the same turn, when
+///   libuv's clock has already reached its millisecond (a delay of zero or less does when a
+///   millisecond begins between the two clock readings); later libuv runs it on the next
+///   iteration. Work that must have a turn of its own (a replayer's next recorded `t`) is
+///   scheduled from end-of-turn work, after which no timer of the turn can run.
 /// - ``runAtEndOfTurn(_:)`` runs on a `uv_check_t`, after the callbacks of the current loop
 ///   iteration (the timers that were due, then the work posted through ``execute(_:)``) and before
 ///   the loop waits for anything new. A turn is therefore one iteration of the libuv loop: two
@@ -147,6 +150,14 @@ public final class UVEventLoop: BusLoop, BusLoopWakingTargets, BusLoopEndNotifyi
     /// FIFO. Idle work queued by idle work runs on a later iteration of the loop.
     public func runWhenIdle(_ work: @escaping () -> Void) {
         core.runWhenIdle(work)
+    }
+
+    /// How many turns the loop has ended: the count moves in the `uv_check_t` phase of each
+    /// iteration that had end-of-turn work, once that work (and what it queued) has all run.
+    /// Loop-confined. An iteration without end-of-turn work does not move it.
+    public var turnsEnded: UInt64? {
+        core.requireInLoop("turnsEnded")
+        return core.onLoop.turnsEnded
     }
 
     // MARK: Watching files and signals

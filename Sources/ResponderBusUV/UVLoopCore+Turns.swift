@@ -44,6 +44,7 @@ extension UVLoopCore {
     func runEndOfTurnWork() {
         onLoop.phase = .pollOrLater
         while let work = onLoop.endOfTurnWork.popFirst() { work.run() }
+        onLoop.turnsEnded &+= 1
         checkActive = false
         uv_check_stop(checkHandle)
         finishIfDrained()

@@ -396,6 +396,8 @@ struct UVLoopThreadState {
     var signals: [UVLoopCore.Signal] = []
     /// Work for the end of the current turn (``UVEventLoop/runAtEndOfTurn(_:)``).
     var endOfTurnWork = Deque<QueuedWork>()
+    /// How many check phases have drained end-of-turn work (``UVEventLoop/turnsEnded``).
+    var turnsEnded: UInt64 = 0
     /// Work for when the loop is idle.
     var idleWork = Deque<QueuedWork>()
 }

@@ -160,12 +160,16 @@ public final class Replayer {
             let due = following ? loop.now : start + .saturating(seconds: min(t / speed, LogLimits.maximumSeconds))
             loop.schedule(after: due - loop.now) { [self] in
                 if stopRequested { return step() }
-                time.anchor = (t, loop.now, speed)
-                time.postingTurn = true
+                time.beginTurn(at: t, speed: speed)
                 live.advance { $0.postTurn(at: t) }
-                // What the plugins decide at the end of this turn is timed at the turn's t.
-                loop.runAtEndOfTurn { [time] in time.postingTurn = false }
-                step()
+                // The next turn is scheduled from this one's end-of-turn work, so that it fires in
+                // a turn of its own even when it is already due: libuv 1.44 runs a due timer
+                // started from a timer in the same pass, and the two turns' events would share a
+                // turn (one `turnSettled`, one decision) that they do not share in the log.
+                loop.runAtEndOfTurn { [self] in
+                    time.endTurnUncounted()
+                    step()
+                }
             }
         }
         step()
@@ -183,7 +187,8 @@ public final class Replayer {
     /// On the virtual-time loop it is the loop's clock. In a real-time replay it is the last posted
     /// turn's `t` during that turn (its end-of-turn work included), so that decisions are timed as
     /// exactly as in a fast replay; later (a plugin's timer), that `t` plus the loop time since,
-    /// times the speed.
+    /// times the speed. The turn's end is the loop's (``BusLoop/turnsEnded``); on a loop that does
+    /// not count its turns, it is when the replayer's own end-of-turn work runs.
     public var logTime: Double { time.seconds }
 
     /// ``logTime`` as a closure for a recorder's clock (`LogRecorder`), holding the replay's time
@@ -199,9 +204,7 @@ public final class Replayer {
     private func begin() {
         summary = Summary()
         live = nil
-        time.anchor = nil
-        time.turn = nil
-        time.postingTurn = false
+        time.reset()
     }
 
     private func makeRun(_ source: ReadAhead, strict: Bool) -> TurnCursor {
@@ -243,8 +246,16 @@ private final class ReplayTime {
     /// which give its seconds cheaply (reading a `Duration`'s seconds costs a 128-bit division, and
     /// every derived record is timed).
     var turn: (time: Duration, nanoseconds: Int64)?
-    /// Whether a real-time replay is posting a turn (its end-of-turn work included).
-    var postingTurn = false
+    /// Which turn of a real-time replay is the posted one, its end-of-turn work included: the
+    /// loop's ``BusLoop/turnsEnded`` when the turn was posted, or, on a loop that does not count
+    /// its turns, whether the replayer's own end-of-turn work is still to run.
+    private var posted: PostedTurn = .none
+
+    private enum PostedTurn {
+        case none
+        case counted(UInt64)
+        case uncounted
+    }
 
     init(loop: any BusLoop) {
         self.loop = loop
@@ -253,6 +264,34 @@ private final class ReplayTime {
 
     private var now: Duration { virtualLoop?.now ?? loop.now }
 
+    /// Forgets the last replay's times.
+    func reset() {
+        anchor = nil
+        turn = nil
+        posted = .none
+    }
+
+    /// A real-time replay posts the turn of `t`, now.
+    func beginTurn(at t: Double, speed: Double) {
+        anchor = (t, loop.now, speed)
+        posted = loop.turnsEnded.map(PostedTurn.counted) ?? .uncounted
+    }
+
+    /// The replayer's end-of-turn work for the posted turn has run: on a loop that does not count
+    /// its turns, the turn is taken to be over.
+    func endTurnUncounted() {
+        if case .uncounted = posted { posted = .none }
+    }
+
+    /// Whether the posted turn of a real-time replay is still running.
+    private var inPostedTurn: Bool {
+        switch posted {
+        case .none: false
+        case .counted(let count): loop.turnsEnded == count
+        case .uncounted: true
+        }
+    }
+
     /// The time in the log's own clock, in seconds (see ``Replayer/logTime``).
     var seconds: Double {
         guard let anchor else {
@@ -260,7 +299,7 @@ private final class ReplayTime {
             if let turn, turn.time == now { return Duration.seconds(nanoseconds: turn.nanoseconds) }
             return now.seconds
         }
-        if postingTurn { return anchor.t }
+        if inPostedTurn { return anchor.t }
         return anchor.t + (now - anchor.at).seconds * anchor.speed
     }
 }

@@ -24,6 +24,8 @@
 /// one timer); on the libuv loop it is one iteration of `uv_run` (the timers that were due and the
 /// work that was submitted, then the `uv_check_t` phase). Code that wants several events to share a
 /// turn on both — a replayer posting the events of one recorded `t` — posts them from one callback.
+/// Code that wants them in turns of their own schedules the next from end-of-turn work: a timer
+/// scheduled from a timer may fire in the same turn on the libuv loop.
 public protocol BusLoop: AnyObject, Sendable {
     /// Whether the caller is running on the loop, where loop-confined calls are allowed.
     var inLoop: Bool { get }
@@ -57,9 +59,22 @@ public protocol BusLoop: AnyObject, Sendable {
 
     /// Runs `work` once the loop has nothing else due, after the end-of-turn work. Loop-confined.
     func runWhenIdle(_ work: @escaping () -> Void)
+
+    /// How many turns the loop has ended, or `nil` for a loop that does not count them.
+    /// Loop-confined.
+    ///
+    /// The count moves once a turn's end-of-turn work has all run (work added while it ran
+    /// included), so everything a turn does, its end-of-turn work too, sees one value, and work
+    /// with end-of-turn work between it sees two. It may also move at the end of a turn that had no
+    /// end-of-turn work. A real-time replay times what the plugins decide by it (a decision of the
+    /// posted turn is timed at the turn's `t`). The default implementation returns `nil`.
+    var turnsEnded: UInt64? { get }
 }
 
 extension BusLoop {
+    /// `nil`: the loop does not count its turns.
+    public var turnsEnded: UInt64? { nil }
+
     /// Calls ``execute(_:)`` and returns `true`: the loop never refuses work.
     @discardableResult
     public func submit(_ work: @escaping @Sendable () -> Void) -> Bool {

@@ -69,7 +69,7 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
     /// How many turns the loop has ended: it moves when a turn's end-of-turn work has all run, and
     /// when ``run()`` returns, so that two events share a value exactly when they are of one turn.
     /// The bus tells the turns of its plugins' decisions apart by it.
-    package var turnsEnded: UInt64 { state.value.turnsEnded }
+    public var turnsEnded: UInt64? { state.value.turnsEnded }
     private var tasks: Heap<Task> {
         get { state.value.tasks }
         _modify { yield &state.value.tasks }
