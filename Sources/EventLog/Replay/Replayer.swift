@@ -187,7 +187,7 @@ public final class Replayer {
     /// On the virtual-time loop it is the loop's clock. In a real-time replay it is the last posted
     /// turn's `t` during that turn (its end-of-turn work included), so that decisions are timed as
     /// exactly as in a fast replay; later (a plugin's timer), that `t` plus the loop time since,
-    /// times the speed. The turn's end is the loop's (``BusLoop/turnsEnded``); on a loop that does
+    /// times the speed. The turn's end is the loop's (`BusLoop.turnsEnded`); on a loop that does
     /// not count its turns, it is when the replayer's own end-of-turn work runs.
     public var logTime: Double { time.seconds }
 
@@ -247,7 +247,7 @@ private final class ReplayTime {
     /// every derived record is timed).
     var turn: (time: Duration, nanoseconds: Int64)?
     /// Which turn of a real-time replay is the posted one, its end-of-turn work included: the
-    /// loop's ``BusLoop/turnsEnded`` when the turn was posted, or, on a loop that does not count
+    /// loop's `BusLoop.turnsEnded` when the turn was posted, or, on a loop that does not count
     /// its turns, whether the replayer's own end-of-turn work is still to run.
     private var posted: PostedTurn = .none
 
