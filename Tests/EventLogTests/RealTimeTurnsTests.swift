@@ -121,7 +121,7 @@ struct RealTimeTurnsTests {
     }
 
     @Test(
-        "on such a loop that does not count its turns, the recorded turns stay apart too, and what the built-ins decide is timed at the turn's t; a later end-of-turn pass is timed by the clock"
+        "on such a loop that does not count its turns, the recorded turns stay apart too, what the built-ins decide is timed at the turn's t, and every turn gets its note"
     )
     func lateReplayOnALoopThatDoesNotCount() throws {
         let log = ReplayerTests.session
