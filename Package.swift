@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(name: "ResponderBusUVTests", dependencies: ["ResponderBus", "ResponderBusUV"]),
         // Builds Examples/Embedding, a package of its own over this one, and runs its programs (and
         // `responder-bus test` beside session-checker).
-        .testTarget(name: "EmbeddingTests", dependencies: ["responder-bus"]),
+        .testTarget(name: "EmbeddingTests", dependencies: ["responder-bus", "ResponderBusTesting"]),
         .testTarget(name: "ExternalPluginTests", dependencies: ["ResponderBusExternal", "ResponderBus", "EventLog", "KeyboardAvoidance"]),
         .testTarget(
             name: "ReplayTests",

@@ -3,6 +3,8 @@
 # by (they do not move with the machine's pace, as times do). Builds the command and the benchmarks
 # in release mode (as run.sh does), makes the 100,000-event logs, and runs each case under callgrind.
 #
+# Then the records of the first log replayed from memory, fast and pushed into a live replay.
+#
 # For each log: the loop's own work (the bus and the plugins: the loop thread's count without the
 # reading and writing it took over from the helper thread, see below), the helper thread's count
 # and the whole replay's; then profile-post's count (200,000 posts to one observer,
@@ -73,3 +75,18 @@ valgrind --tool=callgrind --callgrind-out-file="$work/post" "$out/release/BusBen
   >/dev/null 2>"$work/post.err"
 echo
 echo "profile-post (200,000 posts to one observer): $(millions "$(inclusive "$work/post" 'BusBenchmarks_main')")"
+
+# The 100,000-event log's records replayed from memory through the built-ins: as fast as possible,
+# and pushed into a live replay 256 at a time (issue 45: at most 1.2x the fast replay's count).
+events=$(($(wc -l <"$out/log-100000.jsonl") - 1))
+for mode in records push; do
+  valgrind --tool=callgrind --callgrind-out-file="$work/$mode" "$out/release/BusBenchmarks-stripped" - - "$out/log-100000.jsonl" \
+    "$work/$mode.json" "profile-$mode" >/dev/null 2>"$work/$mode.err"
+done
+fast=$(inclusive "$work/records" 'replayRecordsFast')
+pushed=$(inclusive "$work/push" 'replayRecordsPushed')
+if [ "$fast" -eq 0 ] || [ "$pushed" -eq 0 ]; then
+  echo "callgrind.sh: replayRecordsFast or replayRecordsPushed was not found; update the names in this script" >&2
+  exit 1
+fi
+echo "records from memory, $events events: fast $(millions "$fast") ($((fast / events)) per event), pushed live $(millions "$pushed") ($((pushed / events)) per event): $(awk -v p="$pushed" -v f="$fast" 'BEGIN { printf "%.2f", p / f }')x"

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Three programs built on ResponderBus as a dependent package would build them (see the
+// Four programs built on ResponderBus as a dependent package would build them (see the
 // "Embedding ResponderBus" article of ResponderBusReplay); the repository's EmbeddingTests build
 // and run them.
 let package = Package(
@@ -25,6 +25,15 @@ let package = Package(
                 .product(name: "ResponderBus", package: "ResponderBus"),
                 .product(name: "ResponderBusUV", package: "ResponderBus"),
                 .product(name: "ResponderBusReplay", package: "ResponderBus"),
+            ]
+        ),
+        // Several devices' sessions pushed live from threads into one libuv loop.
+        .executableTarget(
+            name: "live-ingest",
+            dependencies: [
+                .product(name: "EventLog", package: "ResponderBus"),
+                .product(name: "ResponderBusReplay", package: "ResponderBus"),
+                .product(name: "ResponderBusUV", package: "ResponderBus"),
             ]
         ),
         // A console paste imported and replayed in memory into the HTML report and an SVG frame.

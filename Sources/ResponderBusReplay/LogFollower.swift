@@ -84,13 +84,18 @@ final class FollowedFile {
 ///
 /// - A log that is not there yet, or has no complete header line yet, is waited for (said once,
 ///   through ``onNotice``).
-/// - Appended records are replayed as they arrive, on the loop's thread.
+/// - Appended records are replayed as they arrive, on the loop's thread, by the live engine: the
+///   same turns, timers and decisions as a fast replay of the same records. The last turn read is
+///   held until a later `t` is appended (it may not be whole yet), unless ``allowedLateness`` says
+///   how long it may wait.
 /// - When the file is truncated, or its name points at a new file (rotation), the follower says so
 ///   and reads the file from its start as a new session: a new ``ReplaySession`` (a new bus, a new
 ///   screen model, the new header's screen); no later line is replayed against the old screen.
 /// - When the file is deleted, it waits for it to come back (said once).
-/// - ``stop()`` (an interrupt, say) ends it: the current session is finished and ``onFinish`` is
-///   called with what every session counted.
+/// - ``stop()`` (an interrupt, say) ends it: what was read of the current session is replayed to
+///   its end (the held turn, the plugins' timers), the session is finished and ``onFinish`` is
+///   called with what every session counted. A follow of a finished file, stopped, decides exactly
+///   what `replay` of it does.
 ///
 /// Loop-confined: make it, start it and stop it on the loop's thread.
 ///
@@ -113,6 +118,11 @@ public final class LogFollower {
     private let makeSession: SessionMaker
     /// Stop at the first rejected line (then the follower finishes, stopped).
     public var strict = false
+    /// How long (on the loop's clock) the turn read last, or a plugin's timer past what was read,
+    /// waits for the file at most before it is decided; `nil` (the default) waits for a later
+    /// record or the end, so the decisions are a fast replay's exactly. A record that arrives after
+    /// the replay moved past its time is reported as a problem (`lateRecord`) and posted then.
+    public var allowedLateness: Duration?
     /// Called with what the follower is doing or waiting for, once while it stays so: a log not
     /// there yet, a truncation, a rotation, a deletion.
     public var onNotice: ((String) -> Void)?
@@ -137,6 +147,8 @@ public final class LogFollower {
     private var timer: ScheduledWork?
     private var lastSaid: String?
     private var done = false
+    /// Set while a session's input is ended by the follower itself (a stop, a truncation).
+    private var endingSession = false
 
     /// A follower of `path` on `loop`, making each session with `makeSession`.
     ///
@@ -158,6 +170,12 @@ public final class LogFollower {
 
     /// Stops following: finishes the session under way and calls ``onFinish``. Loop-confined.
     public func stop() {
+        guard !done else { return }
+        // What the file holds now is all there is: a session it has not started yet starts.
+        look()
+        endingSession = true
+        session?.endInput()
+        endingSession = false
         finish(stopped: false)
     }
 
@@ -228,9 +246,14 @@ public final class LogFollower {
         }
         self.reader = reader
         watch = try? loop.watchFile(atPath: path) { [self] in look() }
+        // Completes by itself only at a strict stop or a read that ended; otherwise when the
+        // follower ends its input.
         session?.replayInRealTime(
-            reader, strict: strict, waitForMore: { [self] next in resume = next },
-            completion: { [self] _ in finish(stopped: false) })
+            reader, strict: strict, allowedLateness: allowedLateness, waitForMore: { [self] next in resume = next },
+            completion: { [self] summary in
+                guard !endingSession else { return }
+                finish(stopped: summary.stoppedAt != nil)
+            })
     }
 
     /// Ends the current session (its summary kept) and looks for the next.
@@ -238,6 +261,10 @@ public final class LogFollower {
         watch?.stop()
         watch = nil
         if let session {
+            // What was read of it is replayed to its end: its held turn, its timers.
+            endingSession = true
+            session.endInput()
+            endingSession = false
             let summary = session.replayer.currentSummary
             ended = Self.adding(summary, to: ended)
             onSessionEnd?(session, session.finish(summary), true)

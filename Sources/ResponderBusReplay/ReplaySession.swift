@@ -23,10 +23,14 @@ import ResponderBusUV
 ///   or ``replay(records:)``), the loop's clock jumps from turn to turn: as fast as the machine
 ///   allows, and the same decisions every run. After the last turn the loop runs until nothing is
 ///   scheduled, so that settle windows and held-frame timers fire at their virtual times.
-/// - On the libuv loop (``init(pipeline:header:loop:sinks:)`` with a `UVEventLoop`, then
-///   ``replayInRealTime(_:speed:strict:waitForMore:completion:)``), each turn fires on a timer at
-///   its recorded time divided by the speed; the replay completes one second (divided by the
-///   speed) after the last event.
+/// - Live (``init(pipeline:header:loop:sinks:)`` with a `UVEventLoop`, then
+///   ``replayInRealTime(_:speed:strict:allowedLateness:waitForMore:completion:)`` or
+///   ``replayLive(strict:allowedLateness:completion:)``), the bus still runs on a virtual-time loop
+///   whose clock is the log's, driven from the libuv loop: the same turns, timers and decisions as
+///   the fast replay, each turn run at its recorded time divided by the speed, as a followed file
+///   grows, or as a program pushes records. The last turn read is held until a later `t` arrives
+///   or the input ends (the watermark), since the input may still add to it. The replay article
+///   ("Live is the replay") has the rule, and how to ask for lower latency.
 ///
 /// Recorded derived events in the log are never posted: they go to the verifier. A record that
 /// names a view the scene does not have, or begins editing in a view that is not a text input, is
@@ -77,8 +81,11 @@ public final class ReplaySession {
     public let pipeline: ReplayPipeline
     /// The header of the log.
     public let header: LogHeader
-    /// The bus the plugins run on.
+    /// The bus the plugins run on: always on a `VirtualTimeLoop`, whose clock is the log's.
     public let bus: Bus
+    /// The loop a live replay is driven from (the libuv loop the session was made on), or `nil`
+    /// for a session made on a virtual-time loop (as fast as possible).
+    public let driver: (any BusLoop)?
     /// The replayer posting the log's events.
     public let replayer: Replayer
     /// What it collects.
@@ -145,21 +152,49 @@ public final class ReplaySession {
         try self.init(pipeline: pipeline, header: header, loop: VirtualTimeLoop(), sinks: sinks)
     }
 
-    /// A session on `loop`: a `VirtualTimeLoop` for ``replay(_:strict:readAhead:)``, any loop (the
-    /// libuv one) for ``replayInRealTime(_:speed:strict:waitForMore:completion:)``. Call it on the
-    /// loop's thread.
+    /// A session on `loop`: a `VirtualTimeLoop` for ``replay(_:strict:readAhead:)`` (the bus runs
+    /// on it); any other loop (the libuv one) for a live replay,
+    /// ``replayInRealTime(_:speed:strict:allowedLateness:waitForMore:completion:)`` or
+    /// ``replayLive(strict:allowedLateness:completion:)``: the bus then runs on a virtual-time loop
+    /// of its own, whose clock is the log's, and `loop` drives it (``driver``). Call it on the
+    /// loop's thread, and use the session there.
     ///
     /// - Parameters:
     ///   - pipeline: the plugins to run.
     ///   - header: the log's header: the screen's size and safe area.
-    ///   - loop: the loop the bus runs on.
+    ///   - loop: the bus's loop (a `VirtualTimeLoop`), or the loop that drives a live replay.
     ///   - sinks: what to collect.
     /// - Throws: ``PipelineError`` when a plugin cannot be placed or a command cannot be started.
-    public init(pipeline: ReplayPipeline, header: LogHeader, loop: any BusLoop, sinks: Sinks = []) throws(PipelineError) {
+    public convenience init(pipeline: ReplayPipeline, header: LogHeader, loop: any BusLoop, sinks: Sinks = []) throws(PipelineError) {
+        if let virtual = loop as? VirtualTimeLoop {
+            try self.init(pipeline: pipeline, header: header, busLoop: virtual, driver: nil, sinks: sinks)
+        } else {
+            try self.init(pipeline: pipeline, header: header, drivenBy: loop, sinks: sinks)
+        }
+    }
+
+    /// A session for a live replay driven from `driver`, any loop: the bus runs on a virtual-time
+    /// loop of its own, whose clock is the log's, and `driver`'s clock paces it. The libuv loop in a
+    /// service; a `VirtualTimeLoop` standing for the wall clock in a test or a simulation. Call it on
+    /// the driver's thread, and use the session there.
+    ///
+    /// - Parameters:
+    ///   - pipeline: the plugins to run.
+    ///   - header: the log's header: the screen's size and safe area.
+    ///   - driver: the loop that drives the live replay (``driver``).
+    ///   - sinks: what to collect.
+    /// - Throws: ``PipelineError`` when a plugin cannot be placed or a command cannot be started.
+    public convenience init(pipeline: ReplayPipeline, header: LogHeader, drivenBy driver: any BusLoop, sinks: Sinks = []) throws(PipelineError) {
+        // Made on the driver's thread, which is the one that runs it.
+        try self.init(pipeline: pipeline, header: header, busLoop: VirtualTimeLoop(), driver: driver, sinks: sinks)
+    }
+
+    private init(pipeline: ReplayPipeline, header: LogHeader, busLoop: VirtualTimeLoop, driver: (any BusLoop)?, sinks: Sinks) throws(PipelineError) {
         self.pipeline = pipeline
         self.header = header
         self.sinks = sinks
-        bus = Bus(loop: loop, screen: Screen(size: header.screen, safeArea: header.safeArea ?? .zero))
+        self.driver = driver
+        bus = Bus(loop: busLoop, screen: Screen(size: header.screen, safeArea: header.safeArea ?? .zero))
         let installed = try pipeline.install(on: bus, header: header)
         externalPlugins = installed.external
         containedPlugins = installed.contained
@@ -193,11 +228,18 @@ public final class ReplaySession {
         self.report = report
         let timeline = sinks.contains(.timeline) ? onTimeline : nil
         let onRecord = onRecord
-        let onDerived = onDerived
         let verifier = verifier
         // Called for every derived record: `self` is captured strongly, which costs nothing per
         // call. No cycle: the recorder is stopped by `finish`.
         let sink: (consuming LogRecord) -> Void
+        let streams = decisionStreams
+        let onDerived: ((consuming LogRecord) -> Void)? =
+            streams.isEmpty
+            ? onDerived
+            : { [onDerived] (record: consuming LogRecord) in
+                for stream in streams { stream.yield(copy record) }
+                onDerived?(record)
+            }
         if onRecord == nil, timeline == nil, verifier == nil, let onDerived {
             // The decisions alone (`replay --format jsonl`): the fewest steps per record.
             sink = { [tally] (record: consuming LogRecord) in
@@ -288,24 +330,107 @@ public final class ReplaySession {
         return replay(reader, readAhead: false)
     }
 
-    /// Replays the rest of `reader` in real time on the session's loop (see the turn and time rules
-    /// above). Call it on the loop's thread; `completion` is called there with what was counted.
-    /// Call ``finish(_:)`` next.
+    /// Replays the rest of `reader` live, driven from the session's ``driver`` (see the turn and
+    /// time rules above): at its recorded pace divided by `speed`, or, following a growing file
+    /// (`waitForMore`), as it grows. Call it on the driver's thread; `completion` is called there
+    /// with what was counted. Call ``finish(_:)`` next.
     ///
     /// - Parameters:
     ///   - reader: the log, its header read.
-    ///   - speed: play this many times faster than recorded.
+    ///   - speed: play this many times faster than recorded (not following).
     ///   - strict: stop at the first rejected line.
+    ///   - allowedLateness: following, how long a held turn (or a timer past what was read) waits
+    ///     for the file at most; `nil`, the default, waits for it: the decisions are then exactly a
+    ///     fast replay's. A record that arrives after the replay moved past it is reported.
     ///   - waitForMore: following a growing file: called at the current end with a closure to call
-    ///     when more was appended (`completion` is then never called; stop from outside and read
-    ///     `replayer.currentSummary`).
-    ///   - completion: called on the loop with what was counted.
+    ///     when more was appended. The replay completes when ``endInput()`` is called.
+    ///   - completion: called on the driver with what was counted.
     public func replayInRealTime(
-        _ reader: LogReader, speed: Double = 1, strict: Bool = false, waitForMore: ((@escaping () -> Void) -> Void)? = nil,
-        completion: @escaping (Replayer.Summary) -> Void
+        _ reader: LogReader, speed: Double = 1, strict: Bool = false, allowedLateness: Duration? = nil,
+        waitForMore: ((@escaping () -> Void) -> Void)? = nil, completion: @escaping (Replayer.Summary) -> Void
     ) {
         begin()
-        replayer.replayInRealTime(reader, on: bus.loop, speed: speed, strict: strict, waitForMore: waitForMore, completion: completion)
+        replayer.replayInRealTime(
+            reader, on: liveDriver, speed: speed, strict: strict, allowedLateness: allowedLateness, waitForMore: waitForMore,
+            completion: completion)
+    }
+
+    /// Starts a live session whose records a program pushes, driven from the session's
+    /// ``driver``: push records (single ones or batches, from the driver's thread or any other)
+    /// through the returned feed, then call its `finish()`; `completion` is then called on the
+    /// driver with what was counted. Call ``finish(_:)`` next.
+    ///
+    /// The records need not be pushed whole turns at a time: the last turn pushed is held until a
+    /// record with a later `t` comes, or the feed is finished, so the decisions are a fast replay's
+    /// of the same records. While it runs, ``onDerived``, ``decisions(bufferingPolicy:)`` and
+    /// ``reportSnapshot(logName:)`` show what was decided so far.
+    ///
+    /// ```swift
+    /// let session = try ReplaySession(pipeline: pipeline, header: header, loop: uvLoop)
+    /// let feed = session.replayLive { summary in print(session.finish(summary).derived) }
+    /// feed.append(contentsOf: records)   // from any thread
+    /// feed.finish()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - strict: stop at the first rejected record.
+    ///   - allowedLateness: how long held records (or a timer past what was pushed) wait for more
+    ///     at most; `nil`, the default, waits for the input.
+    ///   - completion: called on the driver with what was counted.
+    /// - Returns: the feed to push records into.
+    public func replayLive(
+        strict: Bool = false, allowedLateness: Duration? = nil, completion: @escaping (Replayer.Summary) -> Void
+    ) -> LiveFeed {
+        begin()
+        return replayer.replayLive(on: liveDriver, strict: strict, allowedLateness: allowedLateness, completion: completion)
+    }
+
+    /// Ends the input of the live replay under way (following a file: an interrupt, say): what was
+    /// read is replayed to its end, the held turn included, the plugins' timers run, and the
+    /// replay's completion is called. Call it on the driver's thread.
+    public func endInput() {
+        replayer.endInput()
+    }
+
+    private var liveDriver: any BusLoop {
+        guard let driver else {
+            preconditionFailure("a live replay is driven from the loop the session was made on: make the session on a libuv loop")
+        }
+        return driver
+    }
+
+    /// The decisions, as they are made: every derived record the log format knows, in order, and
+    /// the end once the session is finished. Ask before the replay starts (later streams see
+    /// nothing); each call makes a stream of its own. Derived records are yielded on the session's
+    /// thread and may be awaited anywhere.
+    ///
+    /// - Parameter bufferingPolicy: what the stream keeps while nobody awaits it.
+    public func decisions(
+        bufferingPolicy: AsyncStream<LogRecord>.Continuation.BufferingPolicy = .unbounded
+    ) -> AsyncStream<LogRecord> {
+        let (stream, continuation) = AsyncStream.makeStream(of: LogRecord.self, bufferingPolicy: bufferingPolicy)
+        if result != nil || recorder != nil {
+            continuation.finish()
+        } else {
+            decisionStreams.append(continuation)
+        }
+        return stream
+    }
+    private var decisionStreams: [AsyncStream<LogRecord>.Continuation] = []
+
+    /// The report of the session as it is now (``Sinks/report``), while it runs or after it
+    /// finished: its records, screens and violations so far, the summary counted so far. `nil`
+    /// without the report sink or before the replay started. Call it on the session's thread
+    /// (between two turns, never from a plugin's callback); the document is a value of its own,
+    /// which later turns do not change.
+    ///
+    /// - Parameter logName: how the report names the log.
+    public func reportSnapshot(logName: String) -> ReportDocument? {
+        guard let report else { return nil }
+        return ReportDocument(
+            logName: logName, header: header, recorder: result == nil ? report.snapshot() : report,
+            summary: result?.summary ?? replayer.currentSummary,
+            plugins: bus.pluginNames, disabled: pipeline.description.disabled.sorted())
     }
 
     /// Ends the session: stops the recorder, the check and the report's snapshots, ends the
@@ -316,6 +441,8 @@ public final class ReplaySession {
     public func finish(_ summary: Replayer.Summary) -> ReplayResult {
         if let result { return result }
         recorder?.stop()
+        for stream in decisionStreams { stream.finish() }
+        decisionStreams = []
         coverage?.stop()
         report?.stop()
         for plugin in containedPlugins { plugin.shutDown(grace: .milliseconds(500)) }

@@ -69,6 +69,22 @@ public final class ReportRecorder {
         violations.append(Violation(violation: violation, t: clock(), state: current))
     }
 
+    /// A copy of what was taken so far, which takes nothing more: the report of a session still
+    /// running, which its later turns do not change. Loop-confined.
+    public func snapshot() -> ReportRecorder {
+        ReportRecorder(copying: self)
+    }
+
+    private init(copying other: ReportRecorder) {
+        bus = other.bus
+        clock = other.clock
+        states = other.states
+        items = other.items
+        violations = other.violations
+        current = other.current
+        indexes = other.indexes
+    }
+
     /// Stops taking snapshots: call it when the replay ends. Loop-confined.
     public func stop() {
         recorder?.stop()

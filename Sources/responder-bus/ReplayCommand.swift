@@ -16,12 +16,14 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Replay a log through the built-in plugins and show what each decided.",
         discussion: """
-            Replays on a virtual-time loop as fast as possible (or, with --realtime, on the libuv loop at \
-            the recorded pace). Prints a timeline: each event at its time, and under it what each plugin \
-            derived. Lines that cannot be read are reported on standard error with their line and column, \
+            Replays on a virtual-time loop as fast as possible (or, with --realtime, driven from the libuv \
+            loop at the recorded pace). Every mode decides the same: plugins' timers run on the log's \
+            clock, and a followed or piped log's last turn waits for a later record or the end, since it \
+            may not be whole yet (--allowed-lateness trades that for latency). Prints a timeline: each \
+            event at its time, and under it what each plugin derived. Lines that cannot be read are reported on standard error with their line and column, \
             skipped and counted (with --strict: the replay stops, exit 65). From a pipe (-), each \
-            record is decided as it arrives and what it printed is flushed at the end of its turn, so \
-            that a program still writing the log into the pipe is replayed live.
+            turn is decided as soon as a later record (or the end) arrives, and what it printed is \
+            flushed then, so that a program still writing the log into the pipe is replayed live.
 
             Examples:
               responder-bus replay session.jsonl
@@ -67,6 +69,12 @@ struct ReplayCommand: ParsableCommand {
     )
     var follow = false
 
+    @Option(
+        help: ArgumentHelp(
+            "With --follow: decide the turn read last (or a plugin's timer past it) at most this many milliseconds after its time, even if the log has shown nothing later yet. Lower latency; a record that then arrives late is reported and replayed after what was decided, not in its place. Without it, a turn waits for a later record or the end, and the decisions are exactly those of replaying the finished file.",
+            valueName: "ms"))
+    var allowedLateness: Double?
+
     @Flag(help: "Stop at the first line that cannot be replayed, with exit 65.")
     var strict = false
 
@@ -85,6 +93,12 @@ struct ReplayCommand: ParsableCommand {
             throw ValidationError("--speed must be between 0.001 and 1000000 (times faster than recorded), got \(speed)")
         }
         if follow && log == "-" { throw ValidationError("--follow needs a file to watch, not standard input") }
+        if let allowedLateness {
+            guard follow else { throw ValidationError("--allowed-lateness goes with --follow") }
+            guard allowedLateness >= 0, allowedLateness <= 3_600_000 else {
+                throw ValidationError("--allowed-lateness is milliseconds, 0 to 3600000, got \(allowedLateness)")
+            }
+        }
         if verifyDiagnostics && !verify { throw ValidationError("--verify-diagnostics goes with --verify") }
         if report == "-" { throw ValidationError("--report needs a file to write, such as --report session.html") }
     }

@@ -33,6 +33,7 @@ extension ReplayPrinter {
                 try printer.startSession(header: header, on: loop, progress: progress)
             }
             follower?.strict = printer.command.strict
+            follower?.allowedLateness = printer.command.allowedLateness.map { .saturating(seconds: $0 / 1000) }
             follower?.onNotice = { complain($0) }
             follower?.onSessionEnd = { _, sessionResult, startsAnew in
                 printer.absorb(sessionResult)

@@ -103,27 +103,35 @@ struct LiveReplayCLITests {
         try handle.close()
     }
 
-    @Test("--follow shows each record as it is replayed, before it is stopped (output flushed every loop turn)")
+    @Test(
+        "--follow shows each turn once a later record shows it whole, before it is stopped (output flushed every loop turn); the turn read last waits"
+    )
     func flushedLive() throws {
         let path = try CLI.temporaryFile(Self.lines[0] + "\n")
         let run = try LiveRun(["replay", path, "--follow"])
         defer { _ = run.stop() }
+        // Up to the first record at t 1.009: that turn may not be whole yet, and waits.
         try Self.append(Self.lines[1..<8], to: path)
+        #expect(run.wait { $0.stdout.contains("didBeginEditing         'name'") }, "seen so far: \(run.stdout)")
+        usleep(600_000)
+        #expect(!run.stdout.contains("viewShift root to y -23"), "the turn at t 1.009 is held: \(run.stdout)")
+        // Its second record and the next turn's: decided.
+        try Self.append(Self.lines[8..<10], to: path)
         #expect(run.wait { $0.stdout.contains("KeyboardAvoidance: viewShift root to y -23") }, "seen so far: \(run.stdout)")
-        #expect(run.stdout.contains("didBeginEditing         'name'"))
     }
 
-    @Test("replay - from a pipe decides each record as it arrives, while its writer is still writing, and ends with the pipe")
+    @Test("replay - from a pipe decides each turn once a later record arrives, while its writer is still writing, and ends with the pipe")
     func pipeDecidesAsItArrives() throws {
         let input = Pipe()
         let run = try LiveRun(["replay", "-"], input: input)
         defer { _ = run.stop() }
         let writer = input.fileHandleForWriting
-        try writer.write(contentsOf: Data((Self.lines[0..<8].joined(separator: "\n") + "\n").utf8))
-        // The writer has not finished (nor closed the pipe): the last record's turn is decided now.
+        try writer.write(contentsOf: Data((Self.lines[0..<10].joined(separator: "\n") + "\n").utf8))
+        // The writer has not finished (nor closed the pipe): the turn at t 1.009 is decided now,
+        // since a record at t 1.26 followed it.
         #expect(run.wait { $0.stdout.contains("KeyboardAvoidance: viewShift root to y -23") }, "seen so far: \(run.stdout)")
         #expect(!run.stdout.contains("events,"), "no summary before the input ends")
-        try writer.write(contentsOf: Data((Self.lines[8...].joined(separator: "\n") + "\n").utf8))
+        try writer.write(contentsOf: Data((Self.lines[10...].joined(separator: "\n") + "\n").utf8))
         try writer.close()
         run.process.waitUntilExit()
         usleep(100_000)
@@ -181,7 +189,7 @@ struct LiveReplayCLITests {
         let run = try LiveRun(["replay", path, "--follow"])
         // Opening for writing waits for the reader: the follower opens it without waiting for a writer.
         let writer = try #require(FileHandle(forWritingAtPath: path))
-        try writer.write(contentsOf: Data((Self.lines[0..<8].joined(separator: "\n") + "\n").utf8))
+        try writer.write(contentsOf: Data((Self.lines[0..<10].joined(separator: "\n") + "\n").utf8))
         #expect(run.wait { $0.stdout.contains("KeyboardAvoidance: viewShift root to y -23") }, "seen so far: \(run.stdout) \(run.stderr)")
         #expect(run.stdout.contains("didBeginEditing         'name'"))
         try writer.close()
@@ -197,15 +205,16 @@ struct LiveReplayCLITests {
         #expect(run.wait { $0.stderr.contains("waiting for \(path) to be created") })
         #expect(FileManager.default.createFile(atPath: path, contents: Data(Self.lines[0].prefix(20).utf8)))
         #expect(run.wait { $0.stderr.contains("waiting for \(path) to have its header line") })
-        try Self.append([String(Self.lines[0].dropFirst(20))] + Self.lines[1..<8], to: path)
+        try Self.append([String(Self.lines[0].dropFirst(20))] + Self.lines[1..<10], to: path)
         #expect(run.wait { $0.stdout.contains(#""originY":-23"#) }, "\(run.stderr)")
         #expect(run.stop() == 0)
-        #expect(run.stdout.contains(#""events":7"#), "\(run.stdout)")
+        // Stopped, the turn read last (t 1.26) is decided too: every record read was replayed.
+        #expect(run.stdout.contains(#""events":9"#), "\(run.stdout)")
     }
 
     @Test("--follow follows the name: a truncated, rotated or deleted log is said, and read again from its start with a new screen")
     func followsByName() throws {
-        let path = try CLI.temporaryFile((Self.lines[0..<8]).joined(separator: "\n") + "\n")
+        let path = try CLI.temporaryFile((Self.lines[0..<10]).joined(separator: "\n") + "\n")
         let run = try LiveRun(["replay", path, "--follow", "--format", "jsonl"])
         #expect(run.wait { $0.stdout.contains(#""originY":-23"#) })
 
@@ -224,8 +233,9 @@ struct LiveReplayCLITests {
         usleep(600_000)
 
         #expect(run.stop() == 0)
-        // 7 + 1 + 2 external events over three sessions; the last session's focus is on 'name'.
-        #expect(run.stdout.contains(#""events":10"#), "\(run.stdout)\n\(run.stderr)")
+        // 9 + 1 + 2 external events over three sessions (each ended session's last turn decided
+        // when it ended); the last session's focus is on 'name'.
+        #expect(run.stdout.contains(#""events":12"#), "\(run.stdout)\n\(run.stderr)")
         #expect(run.stdout.contains(#""firstResponder":"name""#))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ResponderBusTesting
 import Testing
 
 /// The example package `Examples/Embedding` — three programs a dependent could write — built once
@@ -9,10 +10,10 @@ struct EmbeddingTests {
     static let article = "Sources/ResponderBusReplay/ResponderBusReplay.docc/EmbeddingResponderBus.md"
     static let programs = [
         "Examples/Embedding/Sources/session-checker/main.swift", "Examples/Embedding/Sources/live-service/main.swift",
-        "Examples/Embedding/Sources/import-report/main.swift",
+        "Examples/Embedding/Sources/import-report/main.swift", "Examples/Embedding/Sources/live-ingest/main.swift",
     ]
 
-    @Test("the article's three programs are Examples/Embedding's, word for word, and it names every library product")
+    @Test("the article's four programs are Examples/Embedding's, word for word, and it names every library product")
     func article() throws {
         let article = try String(contentsOf: Run.repository.appendingPathComponent(Self.article), encoding: .utf8)
         let blocks = article.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```\n")[0] }
@@ -140,6 +141,46 @@ struct EmbeddingTests {
                 loop closed cleanly: true
 
                 """)
+    }
+}
+
+extension EmbeddingTests {
+    @Test(
+        "live-ingest: five devices' sessions pushed from threads into one libuv loop decide, each, exactly what `responder-bus replay --format jsonl` does; its stream and its halfway report work mid-session"
+    )
+    func liveIngest() throws {
+        let binaries = try ExamplePackage.binaries()
+        let examples = Run.repository.appendingPathComponent("Sources/responder-bus/Examples")
+        let folder = try Run.temporaryFolder("devices")
+        // The example twice (two devices with one session), the imported text view, two corpus logs.
+        var logs = [
+            examples.appendingPathComponent("sign-up-session.jsonl").path, examples.appendingPathComponent("imported-textview-375x667.jsonl").path,
+        ]
+        let copy = folder.appendingPathComponent("second-device.jsonl")
+        try FileManager.default.copyItem(atPath: logs[0], toPath: copy.path)
+        logs.append(copy.path)
+        for entry in LogCorpus.all.filter({ $0.text.contains("didBeginEditing") }).prefix(2) {
+            let path = folder.appendingPathComponent("\(entry.name).jsonl")
+            try entry.text.write(to: path, atomically: true, encoding: .utf8)
+            logs.append(path.path)
+        }
+        let run = try Run.program(binaries.appendingPathComponent("live-ingest"), logs, timeout: 120)
+        #expect(run.status == 0, "\(run.stderr)")
+        let sections = run.stdout.components(separatedBy: "\n").split { line in logs.contains { line.hasPrefix($0 + ": ") } }
+        let headings = run.stdout.components(separatedBy: "\n").filter { line in logs.contains { line.hasPrefix($0 + ": ") } }
+        #expect(headings.count == logs.count, "\(run.stdout)")
+        for (index, log) in logs.enumerated() where index < headings.count {
+            #expect(headings[index].hasPrefix(log + ": "), "in the order given")
+            let cli = try Run.program(Run.cli, ["replay", log, "--format", "jsonl"])
+            let expected = cli.stdout.components(separatedBy: "\n").filter { !$0.isEmpty && !$0.contains(#""event":"summary""#) }
+            let got = index < sections.count ? sections[index].filter { !$0.isEmpty } : []
+            #expect(got == expected, "\(log): the device's decisions are the CLI's")
+            let numbers = headings[index].matches(of: /(\d+) decisions halfway, (\d+) in all/).first
+            let halfway = numbers.flatMap { Int($0.output.1) } ?? -1
+            #expect(numbers.flatMap { Int($0.output.2) } == expected.count, "\(headings[index])")
+            #expect(halfway >= 0 && halfway <= expected.count, "\(headings[index])")
+            if log == logs[0] { #expect(halfway > 0 && halfway < expected.count, "the example decides in both halves: \(headings[index])") }
+        }
     }
 }
 

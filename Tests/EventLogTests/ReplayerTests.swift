@@ -212,13 +212,14 @@ struct ReplayerReadAheadTests {
         let log = Self.longLog(turns: 300)
         let fast = TurnCursor()
         let fastOutcome = Outcome(fast, try fast.run(log, strict: strict))
-        // The real-time replay, paced by timers on the virtual-time loop instead of the wall clock.
+        // The real-time replay, paced by a second virtual-time loop standing for the wall clock.
         let paced = TurnCursor()
         let reader = LogReader(bytes: Array(log.utf8))
         paced.replayer.apply(try reader.readHeader())
         var finished: Replayer.Summary?
-        paced.replayer.replayInRealTime(reader, on: paced.loop, strict: strict) { finished = $0 }
-        paced.loop.runUntilQuiet(limit: 1_000_000)
+        let driver = VirtualTimeLoop()
+        paced.replayer.replayInRealTime(reader, on: driver, strict: strict) { finished = $0 }
+        driver.runUntilQuiet(limit: 1_000_000)
         let summary = try #require(finished)
         #expect(Outcome(paced, summary) == fastOutcome)
         #expect(paced.replayer.currentSummary.externalEvents == summary.externalEvents)
@@ -243,8 +244,9 @@ struct ReplayerReadAheadTests {
             replayer!.apply(try reader.readHeader())
             if realTime {
                 var finished = false
-                replayer!.replayInRealTime(reader, on: loop) { _ in finished = true }
-                loop.runUntilQuiet(limit: 1_000_000)
+                let driver = VirtualTimeLoop()
+                replayer!.replayInRealTime(reader, on: driver) { _ in finished = true }
+                driver.runUntilQuiet(limit: 1_000_000)
                 #expect(finished)
             } else {
                 _ = replayer!.replay(reader, on: loop)

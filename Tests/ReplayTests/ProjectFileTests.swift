@@ -97,19 +97,6 @@ private final class ProjectFileScratch {
     }
 }
 
-/// SplitMix64: random numbers that are the same on every run.
-private struct ProjectFileRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("ProjectFile: the pipeline's .responder-bus.json")
 struct ProjectFileTests {
     private static let projectPath = "/p/.responder-bus.json"
@@ -689,7 +676,7 @@ struct ProjectFileTests {
 
     @Test("random bytes and mutations of a valid file only parse or throw a ProjectFileError")
     func randomInputs() throws {
-        var random = ProjectFileRandom(state: 0x5EED_1234)
+        var random = SeededRandom(0x5EED_1234)
         let scratch = try ProjectFileScratch()
         let filePath = scratch.root + "/transient.json"
         let pieces: [[UInt8]] =

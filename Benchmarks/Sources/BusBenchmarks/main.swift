@@ -5,7 +5,7 @@ import Foundation
 let args = CommandLine.arguments
 guard args.count >= 5 else {
     print(
-        "usage: BusBenchmarks CLI LOG SMALL_LOG RESULTS_JSON [cases: sync,cross,replay,scale,corpus,external,wasm; or import alone; profile-post, profile-import, profile-import-small for a profiler]"
+        "usage: BusBenchmarks CLI LOG SMALL_LOG RESULTS_JSON [cases: sync,cross,replay,scale,corpus,external,wasm; or import alone; profile-post, profile-import, profile-import-small, profile-records, profile-push for a profiler]"
     )
     exit(2)
 }
@@ -14,6 +14,8 @@ let results = Results()
 print("| group | case | ResponderBus | baseline | ratio | goal |")
 print("|---|---|---|---|---|---|")
 if selected.contains("profile-post") { runProfilePost() }
+if selected.contains("profile-records") { runProfileRecords(args[3], pushed: false) }
+if selected.contains("profile-push") { runProfileRecords(args[3], pushed: true) }
 if selected.contains("profile-import") { importBench(views: 100_000)(3) }
 if selected.contains("profile-import-small") { importBench(views: 10_000)(30) }
 if selected.contains("import") { runImportHierarchy(results) }

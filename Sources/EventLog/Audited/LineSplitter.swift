@@ -196,8 +196,12 @@ struct LineSplitter {
             if count < 0 {
                 let code = errno
                 if code == EINTR { continue }
-                // A descriptor set non-blocking by someone else, with nothing yet: the end for now.
-                if code == EAGAIN && follows { return .end }
+                // A descriptor set non-blocking by someone else, with nothing yet: the end for now
+                // (for good, once the input is no longer followed: a follow that ended).
+                if code == EAGAIN {
+                    if !follows { reachedEnd = true }
+                    return .end
+                }
                 reachedEnd = true
                 return .failed(code)
             }

@@ -29,6 +29,8 @@ final class ReadAhead: @unchecked Sendable {
         case ownThread(BatchChannel<Batch>)
         case helper(HelperThread)
         case callersThread
+        /// A live replay's input: what its watermark let through (``TurnGate``).
+        case gated(TurnGate)
     }
     private var reading = Reading.callersThread
 
@@ -56,10 +58,20 @@ final class ReadAhead: @unchecked Sendable {
         if started { reading = .ownThread(channel) }
     }
 
-    /// Whether ``next()`` would not wait for a writer: always, but for a stream read on the caller's
-    /// thread (a pipe), whose writer may not have written the next line yet.
+    /// The items a live replay's watermark lets through (``TurnGate``), read on the caller's
+    /// thread; `reader` is the input they are read from (for progress), or an empty one for
+    /// records a program pushes.
+    init(gate: TurnGate, reader: LogReader) {
+        self.reader = reader
+        batchSize = 1
+        reading = .gated(gate)
+    }
+
+    /// Whether ``next()`` has a batch without waiting: always, but for a live replay's gate, which
+    /// may have let nothing more through yet (the turn in hand is then whole). A stream read on the
+    /// caller's thread (a pipe) is waited for: a line not written yet may share the turn's `t`.
     var hasBatchReady: Bool {
-        if case .callersThread = reading { return reader.totalBytes != nil || reader.hasLineReady }
+        if case .gated(let gate) = reading { return gate.hasReleased }
         return true
     }
 
@@ -69,6 +81,7 @@ final class ReadAhead: @unchecked Sendable {
         case .ownThread(let channel): channel.take()
         case .helper(let helper): helper.takeReadAhead()
         case .callersThread: readBatch()
+        case .gated(let gate): gate.takeReleased()
         }
     }
 
@@ -81,7 +94,7 @@ final class ReadAhead: @unchecked Sendable {
             channel.join()
         case .helper(let helper):
             helper.stopReadingAhead()
-        case .callersThread:
+        case .callersThread, .gated:
             return
         }
         reading = .callersThread

@@ -12,8 +12,8 @@ extension ReadAhead {
     ///
     /// ## Invariant
     ///
-    /// Filled by ``read(_:capacity:)`` on the reader's thread before the channel hands it over, then
-    /// used by one thread only, the replay's. The first ``count`` entries of `kinds`, `times` and
+    /// Filled by ``read(_:capacity:)`` on the reader's thread before the channel hands it over (or
+    /// by ``make(_:bytesConsumed:)`` on the replay's), then used by one thread only, the replay's. The first ``count`` entries of `kinds`, `times` and
     /// `views` are initialized; of `records` and `locations`, those whose kind is not a problem. An
     /// item's record and view are moved out exactly once (``take()`` or ``takeRecord()``, which
     /// advance ``taken``), and `deinit` deinitializes only the records and views not taken, so none
@@ -91,29 +91,39 @@ extension ReadAhead {
         /// Reads up to `capacity` items from `reader`; `nil` when it has none left.
         static func read(_ reader: LogReader, capacity: Int) -> Batch? {
             let batch = Batch(capacity: capacity)
-            var problems: [LogReadError] = []
-            var count = 0
-            _ = reader.next(upTo: capacity) { item in
-                switch consume item {
-                case .problem(let error):
-                    batch.kinds[count] = .problem
-                    batch.times[count] = 0
-                    (batch.views + count).initialize(to: nil)
-                    problems.append(error)
-                case .record(let record, let location):
-                    batch.kinds[count] = record.origin == .external ? .external : .derived
-                    batch.times[count] = record.t
-                    (batch.views + count).initialize(to: location.viewColumn == nil ? nil : record.event.viewID)
-                    (batch.records + count).initialize(to: record)
-                    (batch.locations + count).initialize(to: location)
-                }
-                count += 1
-            }
-            guard count > 0 else { return nil }
-            batch.count = count
-            batch.problems = problems
+            _ = reader.next(upTo: capacity) { item in batch.append(item) }
+            guard batch.count > 0 else { return nil }
             batch.bytesConsumed = reader.bytesConsumed
             return batch
+        }
+
+        /// A batch of `items`, handed over in order (a live replay's: the items its watermark let
+        /// through); `nil` when there are none.
+        static func make(_ items: consuming [LogReader.Item], bytesConsumed: Int) -> Batch? {
+            guard !items.isEmpty else { return nil }
+            let batch = Batch(capacity: items.count)
+            for item in items { batch.append(item) }
+            batch.bytesConsumed = bytesConsumed
+            return batch
+        }
+
+        /// Puts `item` after the last one; only while filling, within the capacity.
+        @inline(__always)
+        private func append(_ item: consuming LogReader.Item) {
+            switch consume item {
+            case .problem(let error):
+                kinds[count] = .problem
+                times[count] = 0
+                (views + count).initialize(to: nil)
+                problems.append(error)
+            case .record(let record, let location):
+                kinds[count] = record.origin == .external ? .external : .derived
+                times[count] = record.t
+                (views + count).initialize(to: location.viewColumn == nil ? nil : record.event.viewID)
+                (records + count).initialize(to: record)
+                (locations + count).initialize(to: location)
+            }
+            count += 1
         }
 
         deinit {

@@ -40,6 +40,10 @@ public struct LogReadError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let emptyFile = Code(name: "emptyFile")
         /// The input cannot be opened or read (missing, a directory, no permission).
         public static let unreadable = Code(name: "unreadable")
+        /// A live replay that allows lateness had moved past the record's `t` when it arrived: the
+        /// record was posted all the same, at the replay's time, never before what was already
+        /// decided. A warning. (Without allowed lateness a live replay waits, and no record is late.)
+        public static let lateRecord = Code(name: "lateRecord")
 
         /// The code's name.
         public var description: String { name }
@@ -62,9 +66,10 @@ public struct LogReadError: Error, Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    /// Whether this is a warning about a line that was read all the same (``Code/unknownViewKind``):
+    /// Whether this is a warning about a line that was read all the same (``Code/unknownViewKind``,
+    /// ``Code/lateRecord``):
     /// a lenient replay reports it and goes on with the record; a strict one stops.
-    public var isWarning: Bool { code == .unknownViewKind }
+    public var isWarning: Bool { code == .unknownViewKind || code == .lateRecord }
 
     /// Whether the problem ended the read (a line longer than the reader takes, a read that failed):
     /// nothing after it was read, so a replay stops there, strict or not.

@@ -184,7 +184,7 @@ public final class LogReader {
     }
 
     /// The header and records of a reader of records in memory, and how many were handed out.
-    private final class GivenRecords {
+    final class GivenRecords {
         let header: LogHeader
         let records: [LogRecord]
         var taken = 0
@@ -201,14 +201,21 @@ public final class LogReader {
             guard taken < records.count else { return nil }
             let record = records[taken]
             taken += 1
+            return Self.item(record, line: taken + 1)
+        }
+
+        /// `record` as the item of line `line`: the record, or the problem the reader would find
+        /// in its line (for records that did not come from a line: in memory, or pushed into a
+        /// live replay).
+        static func item(_ record: LogRecord, line: Int) -> Item {
             if case .keyboard(let name, _) = record.event, !name.isBuiltinKeyboardEvent {
                 let message = "unknown event '\(name.rawValue)'; skipped (not a keyboard event of the log format)"
-                return .problem(LogReadError(.unknownEvent, line: taken + 1, column: 0, message))
+                return .problem(LogReadError(.unknownEvent, line: line, column: 0, message))
             }
             if let problem = Self.problem(with: record) {
-                return .problem(LogReadError(.invalidValue, line: taken + 1, column: 0, problem))
+                return .problem(LogReadError(.invalidValue, line: line, column: 0, problem))
             }
-            return .record(record, RecordLocation(line: taken + 1, viewColumn: record.event.viewID == nil ? nil : 1))
+            return .record(record, RecordLocation(line: line, viewColumn: record.event.viewID == nil ? nil : 1))
         }
 
         /// What the reader would say of `record`'s line, if anything.

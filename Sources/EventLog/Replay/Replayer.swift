@@ -53,15 +53,16 @@ public final class Replayer {
     /// What the last replay counted.
     private var summary = Summary()
     /// Set by ``stop()``: no further turn is posted.
-    public private(set) var stopRequested = false
+    public internal(set) var stopRequested = false
 
     /// Stops the replay after the turn being posted (from a plugin's callback, say, when an
     /// external plugin fails with `--plugin-failure stop`): no later record is posted, and the
     /// replay returns (or completes) with what it has counted. Loop-confined.
     public func stop() {
         stopRequested = true
+        live?.wake()
     }
-    /// The real-time replay under way, if any (its summary changes as it goes).
+    /// The live replay under way, if any (its summary changes as it goes).
     private var live: LiveRun?
 
     /// Creates a replayer for a bus.
@@ -102,10 +103,8 @@ public final class Replayer {
         // A strict stop leaves the reader thread ahead of the replay: stop it before returning.
         defer { run.finish() }
         while !stopRequested, let t = run.nextExternalTime() {
-            let nanoseconds = Duration.saturatingNanoseconds(t)
-            let due = Duration.nanoseconds(nanoseconds)
-            time.turn = (due, nanoseconds)
-            time.anchor = nil
+            let due = Duration.saturating(seconds: t)
+            time.turn = (due, t)
             // The turn's events are posted from one callback, as a timer due at `t` would be.
             loop.runTurn(at: due) { run.postTurn(at: t) }
         }
@@ -116,79 +115,125 @@ public final class Replayer {
         return summary
     }
 
-    // MARK: Real time
+    // MARK: Live
 
-    /// Replays the rest of `reader` on `loop` in real time: each turn fires on a timer at its
-    /// recorded time divided by `speed`. Loop-confined: call it on the loop; `completion` is called
-    /// on the loop, one second (divided by `speed`) after the last event, so that timers the plugins
-    /// set have run.
+    /// Replays the rest of `reader` live, on the bus's virtual-time loop driven from `driver`: the
+    /// same turns, timers and decisions as ``replay(_:on:strict:readAhead:)``, paced against
+    /// `driver`'s clock. Call it on `driver`'s thread; `completion` is called there with what was
+    /// counted, once the input has ended and the plugins' timers have run.
     ///
-    /// With `waitForMore` (following a growing file), reaching the current end of the input is not
-    /// the end: the replayer hands `waitForMore` a closure to call when more has been appended, and
-    /// posts what arrives as soon as it arrives. `completion` is then never called; stop the replay
-    /// from outside (an interrupt) and read ``currentSummary``.
+    /// The bus must run on a `VirtualTimeLoop` of its own (its clock is the log's: a plugin's
+    /// timer fires at a log time), and `driver` is another loop, the libuv one in production:
+    /// its clock only decides *when* each turn runs (see the replay article's live rule).
+    ///
+    /// - Without `waitForMore`, each turn runs at its recorded time divided by `speed` after the
+    ///   start, and so does each timer of the plugins'. A turn whose time has passed runs at once:
+    ///   a fast speed is not held to the driver's timer granularity.
+    /// - With `waitForMore` (following a growing file), turns run as soon as the input lets them:
+    ///   at the current end of the input the replayer hands `waitForMore` a closure to call when
+    ///   more has been appended. The last turn read is held until a later `t` is read (it may not
+    ///   be whole), or the input ends (``endInput()``), or `allowedLateness` has passed.
+    ///
+    /// - Parameters:
+    ///   - reader: the log, its header read.
+    ///   - driver: the loop that paces the replay (not the bus's).
+    ///   - speed: without `waitForMore`, play this many times faster than recorded.
+    ///   - strict: stop at the first rejected line.
+    ///   - allowedLateness: following, how long (on `driver`'s clock) a held turn, or a timer past
+    ///     what the input has shown, waits for the input at most; `nil` (the default) waits for
+    ///     the input, so the decisions are the fast replay's exactly. A record that arrives after
+    ///     the replay moved past its `t` is reported (``LogReadError/Code/lateRecord``) and posted
+    ///     then, never reordered.
+    ///   - waitForMore: following a growing file: called at the current end of the input with a
+    ///     closure to call when more was appended.
+    ///   - completion: called on `driver` with what was counted.
     public func replayInRealTime(
-        _ reader: LogReader, on loop: any BusLoop, speed: Double = 1, strict: Bool = false,
+        _ reader: LogReader, on driver: any BusLoop, speed: Double = 1, strict: Bool = false, allowedLateness: Duration? = nil,
         waitForMore: ((@escaping () -> Void) -> Void)? = nil, completion: @escaping (Summary) -> Void
     ) {
-        begin()
-        let start = loop.now
         let speed = speed > 0 && speed.isFinite ? speed : 1
-        let following = waitForMore != nil
-        // One record at a time, on the loop's thread: a followed file's records are posted as they
-        // arrive, and nothing is read ahead of its time.
-        let live = LiveRun(makeRun(ReadAhead(reader, threaded: false, batchSize: 1), strict: strict))
-        self.live = live
-
-        func step() {
-            onProgress(reader.bytesConsumed, reader.totalBytes)
-            guard !stopRequested, let t = live.advance({ $0.nextExternalTime() }) else {
-                if following && !live.stopped && !stopRequested {
-                    waitForMore?(step)
-                } else {
-                    loop.schedule(after: .saturating(seconds: 1 / speed)) { [self] in
-                        summary = live.summary
-                        if self.live === live { self.live = nil }
-                        completion(summary)
-                    }
-                }
-                return
-            }
-            // Following a live file, events are posted as they arrive; otherwise at their time.
-            // Capped, so that a slow speed cannot push a time past the loop's clock (a log's times
-            // are at most `LogLimits.maximumSeconds`; so is the wait here).
-            let due = following ? loop.now : start + .saturating(seconds: min(t / speed, LogLimits.maximumSeconds))
-            loop.schedule(after: due - loop.now) { [self] in
-                if stopRequested { return step() }
-                time.beginTurn(at: t, speed: speed)
-                live.advance { $0.postTurn(at: t) }
-                // The next turn is scheduled from this one's end-of-turn work, so that it fires in
-                // a turn of its own even when it is already due: libuv 1.44 runs a due timer
-                // started from a timer in the same pass, and the two turns' events would share a
-                // turn (one `turnSettled`, one decision) that they do not share in the log.
-                loop.runAtEndOfTurn { [self] in
-                    time.endTurnUncounted()
-                    step()
-                }
-            }
-        }
-        step()
+        let pacing: Pacing = waitForMore == nil ? .realTime(speed: speed) : .asInputArrives
+        startLive(
+            input: .reader(reader, follows: waitForMore != nil, waitForMore: waitForMore), driver: driver, pacing: pacing,
+            strict: strict, allowedLateness: allowedLateness, reader: reader, completion: completion)
     }
 
-    /// The replay's progress so far: while a real-time replay runs (one stopped from outside, such
-    /// as `--follow`), what it has counted; otherwise the last replay's summary.
+    /// Starts a live replay of records a program pushes, on the bus's virtual-time loop driven from
+    /// `driver`: push them through the returned feed (from any thread), then end the input with
+    /// ``LiveFeed/finish()``. Call it on `driver`'s thread; `completion` is called there once the
+    /// input has ended and the plugins' timers have run.
+    ///
+    /// Turns run as soon as the input lets them: the records pushed last are held until a record
+    /// with a later `t` is pushed, or the feed is finished, or `allowedLateness` has passed (see
+    /// ``replayInRealTime(_:on:speed:strict:allowedLateness:waitForMore:completion:)``). The same
+    /// records give the same decisions as a fast replay of them, however they are split into
+    /// pushes and whichever threads push them (one producer's records keep their order; records
+    /// of one session pushed from several threads at once are in whatever order the feed takes
+    /// them). A pushed record is checked as a line of a log is: an unknown view, a time going
+    /// backwards or out of range is rejected (``onProblem``), at line *n* + 1 for the *n*-th record.
+    ///
+    /// - Parameters:
+    ///   - driver: the loop the replay runs from (not the bus's).
+    ///   - strict: stop at the first rejected record.
+    ///   - allowedLateness: how long (on `driver`'s clock) held records, or a timer past what was
+    ///     pushed, wait for more at most; `nil` (the default) waits for the input.
+    ///   - completion: called on `driver` with what was counted.
+    /// - Returns: the feed to push records into.
+    public func replayLive(
+        on driver: any BusLoop, strict: Bool = false, allowedLateness: Duration? = nil, completion: @escaping (Summary) -> Void
+    ) -> LiveFeed {
+        let feed = LiveFeed(driver: driver)
+        startLive(
+            input: .pushed(feed), driver: driver, pacing: .asInputArrives, strict: strict, allowedLateness: allowedLateness,
+            reader: LogReader(header: LogHeader(screen: bus.screen.size), records: []), completion: completion)
+        return feed
+    }
+
+    /// Ends the input of the live replay under way: what was read (or pushed) is replayed to its
+    /// end, the held turn included, the plugins' timers run as in a fast replay, and the replay
+    /// completes. Following a file, this is how it ends (an interrupt, say); the summary then equals
+    /// a fast replay's of what was read. Loop-confined (`driver`'s thread); nothing happens when no
+    /// live replay is under way.
+    public func endInput() {
+        live?.endInput()
+    }
+
+    private func startLive(
+        input: LiveRun.Input, driver: any BusLoop, pacing: Pacing, strict: Bool, allowedLateness: Duration?, reader: LogReader,
+        completion: @escaping (Summary) -> Void
+    ) {
+        guard let loop = bus.loop as? VirtualTimeLoop else {
+            preconditionFailure("a live replay runs its bus on a VirtualTimeLoop (the log's clock); pass the libuv loop as the driver")
+        }
+        precondition(driver !== loop, "a live replay's driver is another loop than the bus's own VirtualTimeLoop")
+        begin()
+        let gate = TurnGate(maxTurnSize: max(1, maxTurnSize))
+        let run = LiveRun(
+            replayer: self, loop: loop, driver: driver, cursor: makeRun(ReadAhead(gate: gate, reader: reader), strict: strict), gate: gate,
+            input: input, pacing: pacing, allowedLateness: allowedLateness, completion: completion)
+        live = run
+        if case .pushed(let feed) = input { feed.attach(run) }
+        run.start()
+    }
+
+    /// A live run has completed with `summary`.
+    func liveRunEnded(_ run: LiveRun, summary: Summary) {
+        self.summary = summary
+        if live === run { live = nil }
+    }
+
+    /// The replay's progress so far: while a live replay runs (one stopped from outside, such as
+    /// `--follow`), what it has counted; otherwise the last replay's summary.
     public var currentSummary: Summary { live?.summary ?? summary }
 
     /// What ``logTime`` is computed from, in an object of its own (see ``logClock``).
-    private let time: ReplayTime
+    let time: ReplayTime
 
     /// The time in the log's own clock, in seconds. Use it to time what the plugins derive.
     ///
-    /// On the virtual-time loop it is the loop's clock. In a real-time replay it is the last posted
-    /// turn's `t` during that turn (its end-of-turn work included), so that decisions are timed as
-    /// exactly as in a fast replay; later (a plugin's timer), that `t` plus the loop time since,
-    /// times the speed. The turn's end is the loop's (`BusLoop.turnsEnded`); on a loop that does
-    /// not count its turns, it is when the replayer's own end-of-turn work runs.
+    /// It is the bus's virtual-time loop's clock, which is the log's in every mode: during a turn
+    /// (its end-of-turn work included) it is the turn's `t` exactly as read from the log; at a
+    /// plugin's timer, the timer's time.
     public var logTime: Double { time.seconds }
 
     /// ``logTime`` as a closure for a recorder's clock (`LogRecorder`), holding the replay's time
@@ -212,94 +257,34 @@ public final class Replayer {
             bus: bus, source: source, strict: strict, maxTurnSize: max(1, maxTurnSize), onProblem: onProblem,
             onRecordedDerived: onRecordedDerived, willPost: callsWillPost ? willPost : nil, onProgress: onProgress)
     }
-
-    /// A real-time replay's run, shared by the loop callbacks that take it turn by turn.
-    private final class LiveRun {
-        private var run: TurnCursor
-        /// What the run has counted so far.
-        var summary: Summary { run.summary }
-        /// Whether a strict run stopped.
-        var stopped: Bool { run.stopped }
-
-        init(_ run: TurnCursor) { self.run = run }
-
-        /// Moves the run on with `body`, on a copy put back afterwards: the plugins and callbacks it
-        /// calls may read ``summary`` (an interrupt's handler does) without overlapping an access.
-        func advance<T>(_ body: (inout TurnCursor) -> T) -> T {
-            var taken = run
-            defer { run = taken }
-            return body(&taken)
-        }
-    }
 }
 
-/// What ``Replayer/logTime`` is computed from: the replay's turn and, in real time, its anchor.
-/// Loop-confined, as the replayer is.
-private final class ReplayTime {
+/// What ``Replayer/logTime`` is computed from: the bus's loop and the turn being posted. Loop-confined,
+/// as the replayer is.
+final class ReplayTime {
     let loop: any BusLoop
     /// ``loop`` when it is a ``VirtualTimeLoop``: its clock is read directly, without the
     /// existential's retain and release.
     let virtualLoop: VirtualTimeLoop?
-    /// The real-time replay's last turn: its `t`, the loop time it was posted at, and the speed.
-    var anchor: (t: Double, at: Duration, speed: Double)?
-    /// The virtual-time replay's current turn: the loop's time and the same in whole nanoseconds,
-    /// which give its seconds cheaply (reading a `Duration`'s seconds costs a 128-bit division, and
-    /// every derived record is timed).
-    var turn: (time: Duration, nanoseconds: Int64)?
-    /// Which turn of a real-time replay is the posted one, its end-of-turn work included: the
-    /// loop's `BusLoop.turnsEnded` when the turn was posted, or, on a loop that does not count
-    /// its turns, whether the replayer's own end-of-turn work is still to run.
-    private var posted: PostedTurn = .none
-
-    private enum PostedTurn {
-        case none
-        case counted(UInt64)
-        case uncounted
-    }
+    /// The turn being posted, or about to be: the loop time it runs at and its `t` as read, which
+    /// is what its decisions are timed (a time read from the log is written back as it was read;
+    /// the loop's nanoseconds would round it).
+    var turn: (time: Duration, t: Double)?
 
     init(loop: any BusLoop) {
         self.loop = loop
         virtualLoop = loop as? VirtualTimeLoop
     }
 
-    private var now: Duration { virtualLoop?.now ?? loop.now }
-
-    /// Forgets the last replay's times.
+    /// Forgets the last replay's turn.
     func reset() {
-        anchor = nil
         turn = nil
-        posted = .none
-    }
-
-    /// A real-time replay posts the turn of `t`, now.
-    func beginTurn(at t: Double, speed: Double) {
-        anchor = (t, loop.now, speed)
-        posted = loop.turnsEnded.map(PostedTurn.counted) ?? .uncounted
-    }
-
-    /// The replayer's end-of-turn work for the posted turn has run: on a loop that does not count
-    /// its turns, the turn is taken to be over.
-    func endTurnUncounted() {
-        if case .uncounted = posted { posted = .none }
-    }
-
-    /// Whether the posted turn of a real-time replay is still running.
-    private var inPostedTurn: Bool {
-        switch posted {
-        case .none: false
-        case .counted(let count): loop.turnsEnded == count
-        case .uncounted: true
-        }
     }
 
     /// The time in the log's own clock, in seconds (see ``Replayer/logTime``).
     var seconds: Double {
-        guard let anchor else {
-            let now = now
-            if let turn, turn.time == now { return Duration.seconds(nanoseconds: turn.nanoseconds) }
-            return now.seconds
-        }
-        if inPostedTurn { return anchor.t }
-        return anchor.t + (now - anchor.at).seconds * anchor.speed
+        let now = virtualLoop?.now ?? loop.now
+        if let turn, turn.time == now { return turn.t }
+        return now.seconds
     }
 }

@@ -2,7 +2,7 @@ import ResponderBus
 
 /// One replay under way: walks the log's items turn by turn, posts the external records, hands
 /// rejected lines and recorded derived records over in line order, and counts. The one grouping of
-/// records into turns, for the virtual-time replay and the real-time one alike.
+/// records into turns, for the fast replay and the live ones (``LiveRun``) alike.
 ///
 /// A turn is the external records that share one `t` (they shared a UIKit run-loop turn when they
 /// were recorded). The run stops at each external record without taking it out of its batch, so
@@ -84,8 +84,9 @@ struct TurnCursor {
                 count += 1
                 if stopped { return }
             }
-            // A pipe whose writer has not written the next line yet: the turn in hand ends here,
-            // rather than after a wait for a line that may share its time.
+            // A live replay's gate let nothing more through: the turn in hand is whole (the gate
+            // lets a turn through once a later `t` or the end was read). A pipe is waited for: its
+            // next line may share the turn's `t`.
             guard source.hasBatchReady else {
                 self.batch = nil
                 return

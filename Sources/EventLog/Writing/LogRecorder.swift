@@ -122,9 +122,15 @@ public final class LogRecorder {
 }
 
 extension Duration {
-    /// The duration in seconds, as a `Double`.
+    /// The duration in seconds, as a `Double`: the nearest to its exact value when it is a whole
+    /// number of nanoseconds under about 104 days (one correctly rounded division), so that a time
+    /// read from a log (at most nine decimals) and turned into a duration comes back as it was read.
     public var seconds: Double {
         let (whole, fraction) = components
+        if fraction % 1_000_000_000 == 0, whole.magnitude < 9_007_199 {
+            // Below 2⁵³ nanoseconds: the count is exact as a Double, and so is 10⁹.
+            return Double(whole * 1_000_000_000 + fraction / 1_000_000_000) / 1e9
+        }
         return Double(whole) + Double(fraction) / 1e18
     }
 
@@ -147,12 +153,6 @@ extension Duration {
         return Int64(nanoseconds)
     }
 
-    /// `Duration.nanoseconds(nanoseconds).seconds`, bit for bit, from the count itself: the same
-    /// whole seconds and fraction (truncated, as ``components`` truncates), without the 128-bit
-    /// division that reading ``components`` costs (a replay times every derived record).
-    static func seconds(nanoseconds: Int64) -> Double {
-        Double(nanoseconds / 1_000_000_000) + Double((nanoseconds % 1_000_000_000) * 1_000_000_000) / 1e18
-    }
 }
 
 /// The bounds a log's values must keep so that a replay can pace them.

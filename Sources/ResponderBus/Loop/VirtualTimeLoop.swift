@@ -140,8 +140,9 @@ public final class VirtualTimeLoop: BusLoop, @unchecked Sendable {
     /// Whether work queued with ``execute(_:)`` waits for the next ``run()``.
     var hasQueuedWorkFromOtherThreads: Bool { inboxCount.load(ordering: .acquiring) > 0 }
 
-    /// Sets what ``execute(_:)`` calls after queueing, while `runAsync` waits for work.
-    func setDriverWakeUp(_ wake: (@Sendable () -> Void)?) {
+    /// Sets what ``execute(_:)`` calls after queueing: while `runAsync` waits for work, or while
+    /// a live replay drives the loop from another (`Replayer.replayLive`).
+    package func setDriverWakeUp(_ wake: (@Sendable () -> Void)?) {
         inbox.withLock { $0.wake = wake }
     }
 
