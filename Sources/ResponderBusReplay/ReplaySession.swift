@@ -15,22 +15,23 @@ import ResponderBusUV
 /// the log). Events that share one `t` are posted from one loop callback, so that they share a loop
 /// turn, as they shared a UIKit run-loop turn when they were recorded (at most
 /// `Replayer.maxTurnSize` of them; a log with a million events at `t = 0` is not held in memory).
-/// What the plugins derive is timed with the log's own clock (`Replayer.logTime`): during a
-/// turn and its end-of-turn work, the turn's `t`; later (a plugin's timer), that `t` plus the loop
-/// time since.
+/// The bus's clock is the log's, in every mode: what the plugins derive is timed with it
+/// (`Replayer.logTime`): during a turn and its end-of-turn work, the turn's `t` exactly as read;
+/// at a plugin's timer, the timer's log time.
 ///
 /// - On the virtual-time loop (``init(pipeline:header:sinks:)``, then ``replay(_:strict:readAhead:)``
 ///   or ``replay(records:)``), the loop's clock jumps from turn to turn: as fast as the machine
 ///   allows, and the same decisions every run. After the last turn the loop runs until nothing is
 ///   scheduled, so that settle windows and held-frame timers fire at their virtual times.
-/// - Live (``init(pipeline:header:loop:sinks:)`` with a `UVEventLoop`, then
+/// - Live (``init(pipeline:header:loop:sinks:)`` with a `UVEventLoop`, or
+///   ``init(pipeline:header:drivenBy:sinks:)``, then
 ///   ``replayInRealTime(_:speed:strict:allowedLateness:waitForMore:completion:)`` or
 ///   ``replayLive(strict:allowedLateness:completion:)``), the bus still runs on a virtual-time loop
 ///   whose clock is the log's, driven from the libuv loop: the same turns, timers and decisions as
 ///   the fast replay, each turn run at its recorded time divided by the speed, as a followed file
 ///   grows, or as a program pushes records. The last turn read is held until a later `t` arrives
-///   or the input ends (the watermark), since the input may still add to it. The replay article
-///   ("Live is the replay") has the rule, and how to ask for lower latency.
+///   or the input ends (the watermark), since the input may still add to it. The article
+///   <doc:LiveIsTheReplay> has the rule, and how to ask for lower latency.
 ///
 /// Recorded derived events in the log are never posted: they go to the verifier. A record that
 /// names a view the scene does not have, or begins editing in a view that is not a text input, is

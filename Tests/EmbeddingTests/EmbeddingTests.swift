@@ -2,9 +2,10 @@ import Foundation
 import ResponderBusTesting
 import Testing
 
-/// The example package `Examples/Embedding` — three programs a dependent could write — built once
+/// The example package `Examples/Embedding` — four programs a dependent could write — built once
 /// as a package of its own over this repository, and run: `session-checker` against
-/// `responder-bus test`, `import-report` on a real console, `live-service` on the libuv loop.
+/// `responder-bus test`, `import-report` on a real console, `live-service` on the libuv loop,
+/// `live-ingest` against `responder-bus replay`.
 @Suite("Examples/Embedding: built as a dependent package and run", .serialized)
 struct EmbeddingTests {
     static let article = "Sources/ResponderBusReplay/ResponderBusReplay.docc/EmbeddingResponderBus.md"

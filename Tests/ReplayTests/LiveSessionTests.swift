@@ -181,15 +181,6 @@ struct LiveSessionTests {
         #expect(run.session.reportDocument(logName: "whole.jsonl")?.recorder.records.filter { $0.origin != .external }.count == fast.count)
     }
 
-    @Test("several sessions on one libuv loop, pushed from a thread each in random batches, each decide what the fast replay of its records does")
-    func sessionsPushedFromThreads() throws {
-        let sessions = Array(MatrixSession.all.prefix(8))
-        let live = try LiveModes.live(sessions, BuiltinSettings(), .pushed, seed: 7)
-        for (index, session) in sessions.enumerated() {
-            #expect(live[index] == (try LiveModes.fast(session, BuiltinSettings())), "\(session.name)")
-        }
-    }
-
     @Test("a time read from the log is written back as it was read, in a turn and at a timer, fast and live, in the decisions and in a recording")
     func timesAsRead() throws {
         var settings = BuiltinSettings()
@@ -236,6 +227,21 @@ struct LiveSessionTests {
         #expect(Duration.seconds(-1.5).seconds == -1.5)
         #expect(Duration(secondsComponent: 0, attosecondsComponent: 1).seconds == 1e-18)
     }
+}
+
+/// Pushing from threads, which the README's test command also runs under ThreadSanitizer (its
+/// `CrossThread` filter).
+@Suite("LiveFeed: CrossThread pushes into live sessions")
+struct LiveFeedCrossThreadTests {
+    @Test("several sessions on one libuv loop, pushed from a thread each in random batches, each decide what the fast replay of its records does")
+    func sessionsPushedFromThreads() throws {
+        let sessions = Array(MatrixSession.all.prefix(8))
+        let live = try LiveModes.live(sessions, BuiltinSettings(), .pushed, seed: 7)
+        for (index, session) in sessions.enumerated() {
+            #expect(live[index] == (try LiveModes.fast(session, BuiltinSettings())), "\(session.name)")
+        }
+    }
+
 }
 
 extension String {

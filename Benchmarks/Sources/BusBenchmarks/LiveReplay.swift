@@ -20,16 +20,16 @@ func loadRecords(_ path: String) -> (LogHeader, [LogRecord]) {
 }
 
 /// A bus with the built-ins on a virtual-time loop, counting the derived records.
-private func builtInBus(_ header: LogHeader) -> (Bus, Replayer, LogRecorder, Counter) {
+private func builtInBus(_ header: LogHeader) -> (Bus, Replayer, LogRecorder, RecordCounter) {
     let bus = Bus(loop: VirtualTimeLoop(), screen: Screen(size: header.screen))
     for plugin: any ResponderPlugin in [TextViewOrdering(), FieldAdvancing(), KeyboardAvoidance()] { try! bus.register(plugin) }
     let replayer = Replayer(bus: bus)
-    let counter = Counter()
+    let counter = RecordCounter()
     let recorder = LogRecorder(bus: bus, selection: .derived, clock: replayer.logClock) { _ in counter.value += 1 }
     return (bus, replayer, recorder, counter)
 }
 
-final class Counter {
+final class RecordCounter {
     var value = 0
 }
 

@@ -50,8 +50,8 @@ public final class LogRecorder {
     /// - Parameters:
     ///   - bus: the bus to record.
     ///   - selection: what to record.
-    ///   - clock: the time of a record in seconds; the loop's clock by default. A real-time replay
-    ///     passes the log's own time (the loop's time since the replay began, times the speed).
+    ///   - clock: the time of a record in seconds; the loop's clock by default. A replay passes
+    ///     the log's own time (`Replayer.logClock`: a turn's `t` exactly as read).
     ///   - sink: receives each record, on the loop.
     public convenience init(
         bus: Bus, selection: Selection = .all, clock: (() -> Double)? = nil, sink: @escaping (consuming LogRecord) -> Void

@@ -66,8 +66,7 @@ public protocol BusLoop: AnyObject, Sendable {
     /// The count moves once a turn's end-of-turn work has all run (work added while it ran
     /// included), so everything a turn does, its end-of-turn work too, sees one value, and work
     /// with end-of-turn work between it sees two. It may also move at the end of a turn that had no
-    /// end-of-turn work. A real-time replay times what the plugins decide by it (a decision of the
-    /// posted turn is timed at the turn's `t`). The default implementation returns `nil`.
+    /// end-of-turn work. The default implementation returns `nil`.
     var turnsEnded: UInt64? { get }
 }
 

@@ -71,7 +71,9 @@ let reports = try await withThrowingTaskGroup(of: (Int, String).self) { group in
             return (index, "\(log): \(halfway) decisions halfway, \(lines.count) in all\n" + lines.map { $0 + "\n" }.joined())
         }
     }
-    return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+    var reports: [Int: String] = [:]
+    for try await (index, report) in group { reports[index] = report }
+    return reports
 }
 for index in reports.keys.sorted() { print(reports[index]!, terminator: "") }
 await loop.shutdownGracefully()
