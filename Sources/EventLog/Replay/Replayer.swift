@@ -53,7 +53,7 @@ public final class Replayer {
     /// What the last replay counted.
     private var summary = Summary()
     /// Set by ``stop()``: no further turn is posted.
-    public internal(set) var stopRequested = false
+    public private(set) var stopRequested = false
 
     /// Stops the replay after the turn being posted (from a plugin's callback, say, when an
     /// external plugin fails with `--plugin-failure stop`): no later record is posted, and the
