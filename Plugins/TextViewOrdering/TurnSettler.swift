@@ -37,6 +37,11 @@ public struct TurnSettler: Hashable, Sendable {
     public private(set) var windowRunning = false
     /// Since when a keyboard frame has been held for a field that has not come, if one is.
     public private(set) var heldSince: Duration?
+    /// Keyboard events noted since the last settle.
+    public private(set) var pendingKeyboardEvents = 0
+    /// Whether the turn settled last carried a keyboard event: only a keyboard frame that arrives
+    /// with no field starts a hold, not a field that leaves while the keyboard is up.
+    public private(set) var settledKeyboardEvents = false
 
     /// Creates a settler.
     public init(settleWindow: Duration? = nil) {
@@ -50,6 +55,7 @@ public struct TurnSettler: Hashable, Sendable {
     /// frame restarts it.
     public mutating func note(isKeyboard: Bool) -> Action {
         pendingEvents += 1
+        if isKeyboard { pendingKeyboardEvents += 1 }
         guard let settleWindow else { return .settleAtEndOfTurn }
         if windowRunning {
             return isKeyboard ? .restartWindow(settleWindow) : .waitForWindow
@@ -65,7 +71,11 @@ public struct TurnSettler: Hashable, Sendable {
 
     /// The turn settled: returns how many events it collapsed and resets the count.
     public mutating func settle() -> Int {
-        defer { pendingEvents = 0 }
+        defer {
+            pendingEvents = 0
+            pendingKeyboardEvents = 0
+        }
+        settledKeyboardEvents = pendingKeyboardEvents > 0
         return pendingEvents
     }
 
@@ -78,6 +88,9 @@ public struct TurnSettler: Hashable, Sendable {
     public mutating func settled(keyboardCovers: Bool, hasField: Bool, now: Duration) -> Hold {
         switch (keyboardCovers, hasField, heldSince) {
         case (true, false, nil):
+            // A field that resigned with the keyboard up (Return on the last field) holds nothing:
+            // no frame came for a field.
+            guard settledKeyboardEvents else { return .none }
             heldSince = now
             return .started
         case (true, false, .some):

@@ -226,6 +226,12 @@ public final class ExternalPlugin: EventObserving {
         exchange(sequence: sequence, what: record.event.name, context)
     }
 
+    /// The most records one answer may derive: one more is the plugin's fault (named, none of the
+    /// answer's records posted), as for a WebAssembly module, not a flood the host holds and the
+    /// bus cuts short. Each record's line is at most 16 MiB, so what a plugin can make the host
+    /// hold for one delivery is bounded.
+    public static let decisionBudget = 1_000
+
     /// Sends what is pending (ending with a line that asks for an answer numbered `sequence`) and,
     /// once the plugin's `done` has come, posts what it derived; a fault is contained.
     private func exchange(sequence: Int, what: String, _ context: PluginContext) {
@@ -248,6 +254,10 @@ public final class ExternalPlugin: EventObserving {
                     }
                     break reading
                 case .record(let bytes):
+                    guard derived.count < Self.decisionBudget else {
+                        problem = "derived more than \(Self.decisionBudget) records for one delivery (\(what))"
+                        break reading
+                    }
                     switch validate(bytes, context) {
                     case .success(let event): derived.append(event)
                     case .failure(let rejection): problem = rejection.message

@@ -2,6 +2,12 @@ import FieldAdvancing
 import KeyboardAvoidance
 import ResponderBusExternal
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension PipelineDescription {
     /// The pipeline a project file describes. Its libraries' relative paths are taken from the
     /// file's folder, and its commands run in that folder.
@@ -46,6 +52,17 @@ extension PipelineDescription {
                 words = try ExternalPlugin.Configuration.words(of: command)
             } catch {
                 throw failure("pluginCommands", error.message)
+            }
+            // The files a command runs (its program given by path, its script) are held to the
+            // rule a plugin library is held to: no one but their owner, the caller or root, may
+            // change what a project file runs.
+            for word in words {
+                let path = word.hasPrefix("/") ? word : file.folder + "/" + word
+                var info = stat()
+                guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+                if let problem = FileOwnership.problem(with: info, path: path) {
+                    throw failure("pluginCommands", "refusing to run '\(word)': \(problem)")
+                }
             }
             commands.append(
                 ExternalPlugin.Configuration(

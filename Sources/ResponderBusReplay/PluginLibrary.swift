@@ -1,4 +1,5 @@
 import ResponderBus
+import ResponderBusExternal
 
 #if canImport(Glibc)
     import Glibc
@@ -55,7 +56,8 @@ public enum PluginLibrary {
         }
         let resolved = String(cString: resolvedPointer)
         free(resolvedPointer)
-        let descriptor = open(resolved, O_RDONLY | O_CLOEXEC)
+        // Without waiting: a named pipe would wait for a writer forever; it is refused below.
+        let descriptor = open(resolved, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
             throw PluginLoadError(
@@ -68,16 +70,8 @@ public enum PluginLibrary {
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             throw PluginLoadError(message: "cannot load plugin '\(path)': not a regular file; pass the plugin's lib<Name>.so")
         }
-        if info.st_mode & 0o022 != 0 {
-            let mode = String(info.st_mode & 0o777, radix: 8)
-            throw PluginLoadError(
-                message:
-                    "refusing to load plugin '\(path)': it is writable by \(info.st_mode & 0o002 != 0 ? "anyone" : "its group") (mode \(mode)), so others could change the code it runs; fix with `chmod go-w \(path)`"
-            )
-        }
-        let owner = info.st_uid
-        if owner != getuid() && owner != 0 {
-            throw PluginLoadError(message: "refusing to load plugin '\(path)': it belongs to another user (uid \(owner)); copy it and own the copy")
+        if let problem = FileOwnership.problem(with: info, path: path) {
+            throw PluginLoadError(message: "refusing to load plugin '\(path)': \(problem)")
         }
         try checkFolders(of: resolved, plugin: path)
         // Loaded by its resolved path, not as `/proc/self/fd/N`: the library finds its own

@@ -196,9 +196,10 @@ public struct ProjectFile: Sendable, Equatable {
             case "pluginFailure":
                 pluginFailure = try reader.choice(value, key: "pluginFailure", ["continue", "stop"])
             case "pluginFuel":
-                pluginFuel = try reader.integer(value, key: "pluginFuel", 0...1_000_000_000_000)
+                pluginFuel = try reader.integer(
+                    value, key: "pluginFuel", 0...1_000_000_000_000, unit: "fuel units per delivery; 0 turns metering off")
             case "pluginMemory":
-                pluginMemory = try reader.integer(value, key: "pluginMemory", 1...4096)
+                pluginMemory = try reader.integer(value, key: "pluginMemory", 1...4096, unit: "MiB")
             case "keyboardAvoidance":
                 for inner in try reader.object(value, key: "keyboardAvoidance") {
                     let key = "keyboardAvoidance." + inner.key
@@ -431,13 +432,14 @@ private struct ProjectFileValues {
         }
     }
 
-    func integer(_ node: ProjectJSONNode, key: String, _ range: ClosedRange<Int>) throws(ProjectFileError) -> Int? {
+    /// An integer within `range`, in `unit` (said in the message when it is not one).
+    func integer(_ node: ProjectJSONNode, key: String, _ range: ClosedRange<Int>, unit: String = "milliseconds") throws(ProjectFileError) -> Int? {
         switch node.value {
         case .null: return nil
         case .number(_, let value)
         where value.isFinite && value.rounded() == value && value >= Double(range.lowerBound) && value <= Double(range.upperBound):
             return Int(value)
-        default: throw wrong(node, key: key, "an integer from \(range.lowerBound) to \(range.upperBound) (milliseconds)")
+        default: throw wrong(node, key: key, "an integer from \(range.lowerBound) to \(range.upperBound) (\(unit))")
         }
     }
 

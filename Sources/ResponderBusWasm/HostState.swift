@@ -44,6 +44,15 @@ final class HostState {
 
     /// The most diagnostics one delivery may post; the rest are counted and said once.
     static let diagnosticBudget = 100
+    /// The most decisions one delivery may post: one more is a fault of the module's (named, its
+    /// delivery's decisions not posted), not a flood the bus cuts short.
+    static let decisionBudget = 1_000
+    /// The most bytes of names, ids and actions the host takes from the module in one delivery
+    /// (taken whole, each): what a module can make the host hold is bounded by this, not by its
+    /// own memory. Messages have their own bounds (``messageLimit`` each, ``diagnosticBudget``).
+    static let textBudget = 1 << 20
+    /// The text taken in the delivery under way.
+    var textTaken = 0
     /// The longest message taken from the module for a diagnostic (`log`, `diagnose`); names, ids
     /// and actions are taken whole (the memory ceiling bounds them).
     static let messageLimit = 64 << 10
@@ -55,6 +64,7 @@ final class HostState {
 
     /// Starts a delivery: the context, the time and the event's view.
     func begin(_ context: PluginContext, t: Double, eventView: ViewID?) {
+        textTaken = 0
         self.context = context
         time = t
         self.eventView = eventView
@@ -65,6 +75,7 @@ final class HostState {
     func end() -> (decisions: [Decision], diagnostics: [Diagnostic], dropped: Int) {
         defer {
             droppedDiagnostics = 0
+            textTaken = 0
             context = nil
             phase = .idle
         }
@@ -120,6 +131,14 @@ final class HostState {
     private func text(_ address: UInt32, _ count: Int32, _ function: String, limit: Int = .max) throws(GuestFault) -> String {
         guard count >= 0 else { throw .refused("passed rb.\(function) a negative length (\(count))") }
         let taken = min(Int(count), limit)
+        if phase == .delivery && limit == .max {
+            guard textTaken + taken <= Self.textBudget else {
+                throw .refused(
+                    "passed rb.\(function) \(taken) bytes of text, past the \(Self.textBudget >> 10) KiB one delivery may hand the host (\(textTaken) taken already)"
+                )
+            }
+            textTaken += taken
+        }
         guard let memory, let bytes = memory.bytes(at: address, count: taken) else {
             throw .outOfBounds(function: function, address: address, count: Int(count))
         }
@@ -146,6 +165,9 @@ final class HostState {
 
     private func post(_ decision: Decision, _ function: String) throws(GuestFault) {
         guard phase == .delivery else { throw .refused("called rb.\(function) outside a delivery: decisions are posted from rb_on_event") }
+        guard decisions.count < Self.decisionBudget else {
+            throw .refused("posted more than \(Self.decisionBudget) decisions in one delivery (rb.\(function))")
+        }
         decisions.append(decision)
     }
 

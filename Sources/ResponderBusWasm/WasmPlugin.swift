@@ -8,7 +8,9 @@ import ResponderBusExternal
 /// Each delivery of an event the module asked for writes the event's payload into the module's
 /// event buffer and calls its `rb_on_event` (see ``WasmPluginABI``); what it posts through the host's
 /// functions is posted on the bus, under its name, when the call returns — so a call that faults
-/// posts no decision. What it logs becomes info diagnostics (at most 100 per delivery).
+/// posts no decision. What it logs becomes info diagnostics (at most 100 per delivery); it may post
+/// at most 1,000 decisions and hand the host at most 1 MiB of names, ids and actions per delivery
+/// (past either is a fault).
 ///
 /// Faults — a trap, fuel run out, the memory ceiling passed, a host function refusing a call — are
 /// reported as error diagnostics (failure `pluginProcessFailed`) naming the plugin, the event and

@@ -109,13 +109,26 @@ public final class WasmPluginModule: Sendable {
         try GuestInstance(module: module, label: "WebAssembly plugin '\(path)'", sandbox: sandbox)
     }
 
-    /// The bytes of the file at `path`.
+    /// The bytes of the file at `path`: a regular file that no one but its owner (the caller or
+    /// root) can change, as a plugin library must be.
+    ///
+    /// Opened without waiting (a named pipe would wait for a writer forever), then checked before
+    /// anything is read.
     static func read(_ path: String) throws(WasmPluginError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             throw WasmPluginError(.unreadable, "cannot read WebAssembly plugin '\(path)': \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw WasmPluginError(.unreadable, "cannot read WebAssembly plugin '\(path)': not a regular file; pass the module's .wasm file")
+        }
+        if let problem = FileOwnership.problem(with: info, path: path) {
+            throw WasmPluginError(.unreadable, "refusing to load WebAssembly plugin '\(path)': \(problem)")
+        }
+        // A regular file never blocks; reads go on as usual.
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {

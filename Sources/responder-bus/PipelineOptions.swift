@@ -45,7 +45,8 @@ struct PipelineOptions: ParsableArguments {
     @Option(
         name: .customLong("plugin-memory"),
         help: ArgumentHelp(
-            "WebAssembly plugins: the most memory a module may declare or grow to, in MiB (default 16).", valueName: "MiB"))
+            "WebAssembly plugins: the most memory a module may declare or grow to, in MiB (default 16). Whatever it is, one delivery posts at most 1000 decisions and hands the host at most 1 MiB of names, ids and actions (past either is the module's fault).",
+            valueName: "MiB"))
     var memory: Int?
 
     @Option(name: .customLong("disable"), help: ArgumentHelp("Turn a built-in plugin off (repeatable).", valueName: "name"))

@@ -46,6 +46,22 @@ struct PluginFaultTests {
         #expect(dropped.count == 4, "\(dropped)")
     }
 
+    @Test("a plugin deriving 2,000 records for one event is stopped at the 1,001st, named: a fault, none of them posted, not a cascade")
+    func decisionFlood() throws {
+        let command = try Scripts.plugin(
+            events: ["keyboardWillShow"],
+            onEvent: """
+                for _ in range(2000): context.post("action", name="go")
+                """)
+        let derived = try Scripts.replay(Scripts.session(shows: 2), [Configuration(command: command, restartBackoff: .milliseconds(1))])
+        let messages = derived.compactMap(\.message)
+        #expect(!messages.contains { $0.contains("cascaded") }, "\(messages.filter { $0.contains("cascaded") })")
+        let errors = derived.filter { $0.level == .error }.compactMap(\.message)
+        #expect(errors.count == 2, "\(errors)")
+        #expect(errors.allSatisfy { $0.hasPrefix("plugin 'Scripted' derived more than 1000 records for one delivery") }, "\(errors)")
+        #expect(!derived.contains { if case .action = $0.event { true } else { false } }, "an answer past the budget posts nothing")
+    }
+
     @Test("a single 50 MB standard-error line is cut, says so, and costs the host far less than its size")
     func hugeStandardErrorLine() throws {
         let command = try Scripts.plugin(

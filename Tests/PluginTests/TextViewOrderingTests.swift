@@ -26,15 +26,26 @@ struct TurnSettlerTests {
         #expect(settler.note(isKeyboard: false) == .restartWindow(.milliseconds(50)))
     }
 
-    @Test("held frames: started, still held, used; or abandoned when the keyboard goes")
+    @Test("held frames: started by a keyboard frame with no field, still held, used; or abandoned when the keyboard goes")
     func holds() {
         var settler = TurnSettler()
-        #expect(settler.settled(keyboardCovers: false, hasField: false, now: .zero) == .none)
-        #expect(settler.settled(keyboardCovers: true, hasField: false, now: .seconds(1)) == .started)
-        #expect(settler.settled(keyboardCovers: true, hasField: false, now: .seconds(2)) == .stillHeld)
-        #expect(settler.settled(keyboardCovers: true, hasField: true, now: .seconds(3)) == .used)
-        #expect(settler.settled(keyboardCovers: true, hasField: false, now: .seconds(4)) == .started)
-        #expect(settler.settled(keyboardCovers: false, hasField: false, now: .seconds(5)) == .abandoned(since: .seconds(4)))
+        /// A turn of `events` settles: the hold it leaves.
+        func turn(_ events: [Bool], covers: Bool, field: Bool, at seconds: Int) -> TurnSettler.Hold {
+            for isKeyboard in events { _ = settler.note(isKeyboard: isKeyboard) }
+            _ = settler.settle()
+            return settler.settled(keyboardCovers: covers, hasField: field, now: .seconds(seconds))
+        }
+        #expect(turn([false], covers: false, field: false, at: 0) == .none)
+        #expect(turn([true, true], covers: true, field: false, at: 1) == .started)
+        #expect(turn([false], covers: true, field: false, at: 2) == .stillHeld)
+        #expect(turn([false], covers: true, field: true, at: 3) == .used)
+        // The field resigns with the keyboard up (Return on the last field): no frame came for a
+        // field, so nothing is held, and the keyboard's going says nothing.
+        #expect(turn([false], covers: true, field: false, at: 4) == .none)
+        #expect(turn([true], covers: false, field: false, at: 5) == .none)
+        // A frame that arrives with no field is held, and abandoned when the keyboard goes.
+        #expect(turn([true], covers: true, field: false, at: 6) == .started)
+        #expect(turn([true], covers: false, field: false, at: 7) == .abandoned(since: .seconds(6)))
         #expect(settler.heldSince == nil)
     }
 }

@@ -259,6 +259,11 @@ struct ProjectFileTests {
         .init(
             member: #""pluginTimeout": 600001"#, key: "pluginTimeout", column: 20,
             message: "expected an integer from 1 to 600000 (milliseconds), got 600001"),
+        .init(
+            member: #""pluginMemory": 0"#, key: "pluginMemory", column: 19, message: "expected an integer from 1 to 4096 (MiB), got 0"),
+        .init(
+            member: #""pluginFuel": -1"#, key: "pluginFuel", column: 17,
+            message: "expected an integer from 0 to 1000000000000 (fuel units per delivery; 0 turns metering off), got -1"),
         .init(member: #""pluginFailure": "Stop""#, key: "pluginFailure", column: 20, message: #"expected "continue" or "stop", got "Stop""#),
         .init(member: #""pluginFailure": [1]"#, key: "pluginFailure", column: 20, message: #"expected "continue" or "stop", got an array"#),
         .init(

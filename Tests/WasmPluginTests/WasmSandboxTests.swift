@@ -124,6 +124,40 @@ struct WasmSandboxTests {
         #expect(messages.filter { $0.contains("wrote 50 more messages in one delivery; dropped (the most is 100)") }.count == 5)
     }
 
+    @Test("a module posting 20,000 decisions in one delivery is stopped at the 1,001st, named, its delivery's decisions not posted")
+    func decisionFlood() throws {
+        try contained("FLOOD", "posted more than 1000 decisions in one delivery (rb.post_action)")
+    }
+
+    @Test("a module handing the host 4 MiB action names is stopped before the host holds more than 1 MiB of its text in a delivery")
+    func bigNames() throws {
+        try contained("BIG_NAMES", "bytes of text, past the 1024 KiB one delivery may hand the host")
+    }
+
+    @Test("a module that is a named pipe, or writable by others, is refused at once, never waited for")
+    func pipeAndWritableModules() throws {
+        let folder = NSTemporaryDirectory() + "rb-wasm-fifo-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let fifo = folder + "/plugin.wasm"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: WasmPluginError.self) { try WasmPluginModule(contentsOf: fifo) }
+        do {
+            _ = try WasmPluginModule(contentsOf: fifo)
+        } catch {
+            #expect(error.description.contains("not a regular file"), "\(error)")
+        }
+        let writable = folder + "/writable.wasm"
+        try FileManager.default.copyItem(atPath: try WasmModules.build("misbehaving.c"), toPath: writable)
+        #expect(chmod(writable, 0o666) == 0)
+        do {
+            _ = try WasmPluginModule(contentsOf: writable)
+            Issue.record("a module anyone can change was loaded")
+        } catch {
+            #expect(error.description.contains("writable by anyone (mode 666)"), "\(error)")
+        }
+    }
+
     @Test("modules the host refuses at load, each named with what is wrong")
     func refusedModules() throws {
         func refusal(_ make: () throws -> WasmPluginModule) -> WasmPluginError? {

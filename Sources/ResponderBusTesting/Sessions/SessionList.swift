@@ -60,13 +60,15 @@ public enum SessionList {
     ///   share a name.
     public static func collect(_ arguments: [String], standardInput: () -> [String] = readStandardInput) throws(Problem) -> [SessionInput] {
         var found: [SessionInput] = []
-        var seen = Set<String>()
-        var pathOfName: [String: String] = [:]
+        // Paths and names compared as the bytes they are: `String` equality folds Unicode's
+        // canonical forms, and `café.jsonl` in NFC and in NFD are two files, two sessions.
+        var seen = Set<[UInt8]>()
+        var pathOfName: [[UInt8]: String] = [:]
         var clash: Problem?
         func add(_ input: SessionInput) {
-            guard seen.insert(input.path).inserted else { return }
+            guard seen.insert(input.systemPath.bytes).inserted else { return }
             // Names key snapshots, reports and test cases: two sessions may not share one.
-            if let other = pathOfName.updateValue(input.path, forKey: input.name), clash == nil {
+            if let other = pathOfName.updateValue(input.path, forKey: Array(input.name.utf8)), clash == nil {
                 clash = Problem(
                     description:
                         "'\(other)' and '\(input.path)' would both be named '\(input.name)' (a folder is named by its last component); give the folders different names",

@@ -68,10 +68,11 @@ public struct SessionSuite: Sendable {
     /// - Parameter sessions: the sessions to be run.
     /// - Throws: `PipelineError` for the first pipeline that cannot be used.
     public func prepare(_ sessions: [SessionInput]) throws(PipelineError) {
-        var seen = Set<String>()
+        // Compared as bytes, as paths are (two folders' names may differ only in Unicode form).
+        var seen = Set<[UInt8]>()
         for session in sessions {
             let folder = PipelineResolver.folder(ofLog: session.path)
-            guard seen.insert(pipelines.projectFilePath(forSessionsIn: folder) ?? "").inserted else { continue }
+            guard seen.insert(Array((pipelines.projectFilePath(forSessionsIn: folder) ?? "").utf8)).inserted else { continue }
             try pipelines.pipeline(forSessionsIn: folder).probeCommands()
         }
     }

@@ -34,6 +34,13 @@ int32_t rb_plugin_event(int32_t kind, double t, const rb_payload *payload) {
     return 7;
 #elif defined(CHATTY)
     for (int i = 0; i < 150; i++) rb_log("chatter");
+#elif defined(FLOOD)
+    for (int i = 0; i < 20000; i++) rb_post_action("go");
+#elif defined(BIG_NAMES)
+    /* 100 action names of 4 MiB each in one delivery: the host would hold 400 MiB of them. */
+    static char big[4 << 20];
+    for (int i = 0; i < (int)sizeof big; i++) big[i] = 'a';
+    for (int i = 0; i < 100; i++) rb_post_action_n(big, (int32_t)sizeof big);
 #endif
     return 0;
 }
