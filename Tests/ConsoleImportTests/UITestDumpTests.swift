@@ -105,6 +105,46 @@ struct UITestDumpTests {
         #expect(result.records.count { if case .scene = $0.event { true } else { false } } == 1, "the path repeats the tree: no scene of its own")
     }
 
+    @Test(
+        "XCUITest: an element whose frame cannot be read (nan, past a Double, a line cut inside it) is left out with its insides and named; its siblings keep their places"
+    )
+    func xcuiUnreadableFrames() throws {
+        let text = """
+            Element subtree:
+             →Application, 0x600001, pid: 4242, label: 'Demo'
+                Window (Main), 0x600002, {{0.0, 0.0}, {390.0, 844.0}}
+                  Other, 0x600003, {{0.0, 100.0}, {390.0, 600.0}}
+                    TextField, 0x600004, {{nan, 150.0}, {350.0, 34.0}}, identifier: 'broken'
+                      StaticText, 0x600005, {{30.0, 150.0}, {100.0, 20.0}}, label: 'inside the broken one'
+                    TextField, 0x600006, {{20.0, 200.0}, {350.0, 34.0}}, identifier: 'email'
+                    Other, 0x600007, {{1e400, 260.0}, {350.0, 44.0}}
+                    TextView, 0x600008, {{20.0, 320.0}, {350.0, 100.0}}, identifier: 'notes'
+                    TextField, 0x600009, {{20.0, 6
+            """
+        let result = ConsoleImporter().importDump(text)
+        let views = sceneViews(result)
+        #expect(views.map(\.id.rawValue) == ["Window@0x600002", "Other@0x600003", "email", "notes"], "\(views.map(\.id))")
+        #expect(views.first { $0.id == "email" }?.frame == Rect(x: 20, y: 100, width: 350, height: 34))
+        let named = result.problems.filter { $0.message.contains("frame cannot be read") }
+        #expect(named.map(\.line) == [5, 8, 10], "\(result.problems)")
+        #expect(named.first?.message.hasPrefix("the TextField element's frame cannot be read") == true)
+    }
+
+    @Test("EarlGrey: an entry whose frame={{…}} cannot be read (nan, past a Double) is named and left out with its insides")
+    func earlGreyUnreadableFrames() throws {
+        let text = """
+            UI Hierarchy on test failure: <UIWindow:0x7f01; AX=N; AX.frame={{0, 0}, {375, 667}}; frame={{0, 0}, {375, 667}}; opaque; alpha=1>
+              |--<UITextField:0x7f03; AX=Y; AX.id='nanField'; AX.frame={{nan, 560}, {335, 34}}; frame={{nan, 560}, {335, 34}}; alpha=1>
+              |  |--<UILabel:0x7f06; AX=Y; AX.frame={{20, 560}, {100, 20}}; frame={{0, 0}, {100, 20}}; alpha=1>
+              |--<UITextField:0x7f04; AX=Y; AX.id='hugeField'; AX.frame={{1e400, 600}, {335, 34}}; frame={{1e400, 600}, {335, 34}}; alpha=1>
+              |--<UITextField:0x7f05; AX=Y; AX.id='email'; AX.frame={{20, 164}, {335, 34}}; frame={{20, 164}, {335, 34}}; alpha=1>
+            """
+        let result = ConsoleImporter().importDump(text)
+        #expect(sceneViews(result).map(\.id.rawValue) == ["UIWindow@0x7f01", "email"])
+        let named = result.problems.filter { $0.message.contains("has a frame that cannot be read") }
+        #expect(named.map(\.line) == [2, 4], "\(result.problems)")
+    }
+
     @Test("XCUITest: Xcode 7's `Type 0xADDR: traits: N, {{…}}` lines, and a flat list stored with escaped breaks")
     func xcuiOtherForms() {
         let old = """

@@ -51,6 +51,8 @@ struct ElementTreeReader {
         var frame: Rect?
         var identifier: String?
         var isDisabled = false
+        /// A frame was printed but cannot be read: the element is left out, with the ones inside it.
+        var unreadableFrame = false
         var indent: Int
         var line: Int
         var column: Int
@@ -164,7 +166,10 @@ struct ElementTreeReader {
             // A set of elements: the first window (or the first element) holds the others.
             let root = elements.firstIndex { $0.type == "Window" } ?? 0
             var building = SceneBuilder.SceneInProgress(expectedViews: elements.count)
-            guard let rootEntry = entry(elements[root], depth: 0, parentOrigin: .zero) else { return gave }
+            guard let rootEntry = entry(elements[root], depth: 0, parentOrigin: .zero) else {
+                found.problems.append(tooLarge(elements[root]))
+                return gave
+            }
             builder.add(rootEntry, to: &building)
             let origin = elements[root].frame?.origin ?? .zero
             for (index, element) in elements.enumerated() where index != root && !isKeyboardPart(element.type) && element.type != "Window" {
@@ -267,12 +272,14 @@ struct ElementTreeReader {
 
     private static func isKeyboardPart(_ type: String) -> Bool { type == "Keyboard" || type == "Key" }
 
-    /// The problem of an element whose frame cannot be placed in its parent's coordinates.
+    /// The problem of an element whose frame cannot be read, or cannot be placed in its parent's
+    /// coordinates.
     private static func tooLarge(_ element: Element) -> ImportProblem {
         ImportProblem(
             kind: .unreadableValue, line: element.line, column: element.column,
-            message:
-                "the \(element.type) element's frame cannot be placed in its parent's (the numbers are too large); it is left out of the scene with the elements inside it"
+            message: element.unreadableFrame
+                ? "the \(element.type) element's frame cannot be read (a number that is not finite, or the line is cut); it is left out of the scene with the elements inside it"
+                : "the \(element.type) element's frame cannot be placed in its parent's (the numbers are too large); it is left out of the scene with the elements inside it"
         )
     }
 
@@ -282,6 +289,7 @@ struct ElementTreeReader {
         var entry = HierarchyEntry(
             className: element.type, baseClass: uikitClass[element.type] ?? "UIView",
             address: element.address ?? "\(element.line):\(element.column)", depth: depth, line: element.line, column: element.column)
+        if element.unreadableFrame { return nil }
         if let frame = element.frame {
             let relative = Rect(
                 x: frame.origin.x - parentOrigin.x, y: frame.origin.y - parentOrigin.y, width: frame.size.width, height: frame.size.height)
@@ -367,11 +375,18 @@ struct ElementTreeReader {
         // What follows must be attributes: a type name in other text (`Other apps`) is not one.
         guard i == piece.upperBound || bytes[i] == UInt8(ascii: ",") || bytes[i] == UInt8(ascii: ":") else { return nil }
         // The frame: the first `{{…}, {…}}`.
-        if let open = HierarchyReader.find(frameOpen, in: bytes[i..<piece.upperBound]),
-            let close = HierarchyReader.find(frameClose, in: bytes[open..<piece.upperBound])
-        {
-            element.frame = HierarchyReader.rect(in: bytes[open..<(close + 2)])
-            i = close + 2
+        if let open = HierarchyReader.find(frameOpen, in: bytes[i..<piece.upperBound]) {
+            if let close = HierarchyReader.find(frameClose, in: bytes[open..<piece.upperBound]) {
+                element.frame = HierarchyReader.rect(in: bytes[open..<(close + 2)])
+                i = close + 2
+            }
+            // A frame printed but not readable (`{{nan, 560}, …}`, numbers past a Double, a line cut
+            // inside it): the element is one, left out with what is inside it, and said; the block
+            // goes on, so its siblings keep their places.
+            if element.frame == nil && type != "Application" {
+                element.unreadableFrame = true
+                return element
+            }
         }
         guard element.frame != nil || type == "Application" else { return nil }
         readAttributes(bytes, i..<piece.upperBound, into: &element)

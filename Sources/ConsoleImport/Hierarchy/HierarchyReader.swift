@@ -246,7 +246,10 @@ struct HierarchyReader {
                 // A view, unreadable: the views inside it leave with it (their frames are in its
                 // coordinates, and they must not become its siblings' children). Inside a view left
                 // out already, it is one of those.
-                if Self.find(Array("frame = ".utf8), in: bytes[addressStart..<end.position]) != nil, !isInsideSkipped(pipes: pipes, indent: indent) {
+                // UIKit prints `frame = (…)`, EarlGrey `frame={{…}}`: either, unreadable, is said.
+                let body = bytes[addressStart..<end.position]
+                let printsFrame = Self.find(Self.spacedFrameKey, in: body) != nil || Self.printsBareFrame(body)
+                if printsFrame, !isInsideSkipped(pipes: pipes, indent: indent) {
                     problems.append(
                         ImportProblem(
                             kind: .unreadableValue, line: line, column: i - lineStart + 1,
@@ -267,6 +270,20 @@ struct HierarchyReader {
             if end.line != line { return (i, end.line, end.lineStart) }
         }
         return nil
+    }
+
+    private static let spacedFrameKey = Array("frame = ".utf8)
+    private static let frameKey = Array("frame=".utf8)
+
+    /// Whether `body` has EarlGrey's `frame=` key (a view's own frame; not `AX.frame=`, which an
+    /// accessibility element prints without being a view).
+    private static func printsBareFrame(_ body: ArraySlice<UInt8>) -> Bool {
+        var rest = body
+        while let at = find(frameKey, in: rest) {
+            if at == body.startIndex || body[at - 1] != UInt8(ascii: ".") { return true }
+            rest = body[(at + frameKey.count)...]
+        }
+        return false
     }
 
     // MARK: Entries
