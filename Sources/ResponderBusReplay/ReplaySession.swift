@@ -125,6 +125,9 @@ public final class ReplaySession {
     public var onPluginStop: ((String) -> Void)?
     /// Called now and then with the bytes read so far and the total, when known.
     public var onProgress: ((Int, Int?) -> Void)?
+    /// Called when a real-time replay is about to wait `Replayer.longWait` (10 s) or more for its
+    /// next turn or timer, with the log time and the wait (see `Replayer.onLongWait`).
+    public var onLongWait: ((_ logTime: Double, _ wait: Duration) -> Void)?
     /// Called on the loop with each fault of an out-of-process or WebAssembly plugin (a restart, its
     /// disabling, a stop), as it happens; ``ReplayResult/pluginFaults`` lists them all at the end.
     public var onPluginFault: ((ExternalPlugin.Fault) -> Void)?
@@ -279,6 +282,7 @@ public final class ReplaySession {
             replayer.onRecordedDerived = also
         }
         if let onProgress { replayer.onProgress = onProgress }
+        replayer.onLongWait = onLongWait
         if let onPluginFault {
             for plugin in containedPlugins { plugin.onFault = onPluginFault }
         }

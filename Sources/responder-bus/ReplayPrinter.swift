@@ -153,6 +153,13 @@ final class ReplayPrinter {
         }
         session.onPluginStop = { [self] _ in pluginStopped = true }
         session.onProgress = { consumed, total in progress.update(consumed, total) }
+        let (speed, log) = (command.speed, command.log)
+        session.onLongWait = { t, wait in
+            progress.finish()
+            complain(
+                "\(log): waiting \(Int(wait.seconds.rounded())) s for t=\(JSONText.number(t)) s of the log at --speed \(JSONText.number(speed)) (a gap in the log?); Ctrl-C ends the replay"
+            )
+        }
         return session
     }
 

@@ -76,6 +76,30 @@ struct FaultsRound4CLITests {
         #expect(fixed.stderr.contains("refusing") == false, "\(fixed.stderr)")
     }
 
+    @Test("a real-time replay that meets a gap of 10⁶ s in the log says it waits, rather than sleeping without a word")
+    func longWaitIsSaid() throws {
+        let log = try CLI.temporaryFile(
+            """
+            {"format":"responder-bus-log","version":1,"screen":{"width":375,"height":812}}
+            {"t":0,"event":"scene","root":{"id":"root","kind":"view","frame":[0,0,375,812],"children":[]}}
+            {"t":1000000,"event":"keyboardWillShow","end":[0,521,375,291]}
+
+            """)
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["replay", log, "--realtime"]
+        let err = Pipe()
+        process.standardOutput = Pipe()
+        process.standardError = err
+        try process.run()
+        usleep(800_000)
+        process.interrupt()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(stderr.contains("waiting 1000000 s for t=1000000 s of the log at --speed 1 (a gap in the log?); Ctrl-C ends the replay"), "\(stderr)")
+    }
+
     @Test("Return on the only field, then its end and the keyboard's going 10 ms later: no 'the keyboard went away … never found a field' warning")
     func noFalseHeldFrameWarning() throws {
         let log = """

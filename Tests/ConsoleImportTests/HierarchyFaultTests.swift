@@ -72,3 +72,25 @@ struct HierarchyFaultTests {
         #expect(problems.map(\.message).first?.hasSuffix("left out of the scene with the 1 view inside it") == true)
     }
 }
+
+@Suite("View-hierarchy dumps: a class name holding a terminal's escape codes")
+struct EscapedClassNameTests {
+    @Test("an entry whose class name holds a colour code or another control character is kept, with the name as printed, not dropped without a word")
+    func escapedClassNames() throws {
+        let text = """
+            <UIWindow: 0x1; frame = (0 0; 375 812); layer = <UIWindowLayer: 0x91>>
+               | <My\u{1B}[31mField: 0x2; frame = (20 100; 335 40); layer = <CALayer: 0x92>>
+               | <Odd\u{7}View: 0x3; frame = (20 200; 335 40); layer = <CALayer: 0x93>>
+               | <UITextField: 0x4; frame = (20 300; 335 40); layer = <CALayer: 0x94>>
+            """
+        let result = ConsoleImporter().importDump(text)
+        let scene = try #require(
+            result.records.compactMap { record -> SceneInfo? in
+                if case .scene(let scene) = record.event { scene } else { nil }
+            }.first)
+        #expect(
+            HierarchyFaultTests.shape(scene.root) == [
+                "UIWindow@0x1", "My\u{1B}[31mField@0x2<UIWindow@0x1", "Odd\u{7}View@0x3<UIWindow@0x1", "UITextField@0x4<UIWindow@0x1",
+            ])
+    }
+}

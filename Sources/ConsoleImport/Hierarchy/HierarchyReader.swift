@@ -300,7 +300,22 @@ struct HierarchyReader {
     private func entryHead(at i: Int, limit: Int) -> (String, Int)? {
         var j = i + 1
         let nameStart = j
-        while j < limit, ConsoleValues.isClassNameByte(bytes[j]) { j += 1 }
+        while j < limit {
+            if ConsoleValues.isClassNameByte(bytes[j]) {
+                j += 1
+            } else if bytes[j] == 0x1B, j + 1 < limit, bytes[j + 1] == UInt8(ascii: "[") {
+                // A terminal's colour code inside the name (`My\e[31mField`): kept as printed,
+                // rather than the entry lost.
+                j += 2
+                while j < limit, (0x20...0x3F).contains(bytes[j]) { j += 1 }
+                if j < limit, (0x40...0x7E).contains(bytes[j]) { j += 1 }
+            } else if bytes[j] < 0x20 && bytes[j] != 0x09 && bytes[j] != 0x0A && bytes[j] != 0x0D || bytes[j] == 0x7F {
+                // Another control character: kept too.
+                j += 1
+            } else {
+                break
+            }
+        }
         // `<UIView: 0x…` as UIKit prints it, `<UIView:0x…` as EarlGrey does.
         guard j > nameStart, j + 2 < limit, bytes[j] == UInt8(ascii: ":") else { return nil }
         let address = bytes[j + 1] == UInt8(ascii: " ") ? j + 2 : j + 1

@@ -183,6 +183,7 @@ final class LiveRun {
         if wakeAt != at {
             wakeTimer?.cancel()
             wakeAt = at
+            if at - now >= Replayer.longWait { replayer?.onLongWait?(time.seconds, at - now) }
             wakeTimer = driver.schedule(after: at - now) { [weak self] in
                 self?.wakeAt = nil
                 self?.pump()

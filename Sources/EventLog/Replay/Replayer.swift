@@ -42,6 +42,12 @@ public final class Replayer {
     private var callsWillPost = false
     /// Called now and then with the bytes read so far and the total, when known.
     public var onProgress: (Int, Int?) -> Void = { _, _ in }
+    /// Called when a real-time replay is about to wait ``longWait`` or more for its next turn or
+    /// timer (a gap in the log, a slow speed), with the log time it waits for and the wait on the
+    /// driver's clock, so that a long silence is said rather than looking like a hang.
+    public var onLongWait: ((_ logTime: Double, _ wait: Duration) -> Void)?
+    /// How long a wait ``onLongWait`` is told of: 10 seconds.
+    public static let longWait: Duration = .seconds(10)
 
     /// How many events of one `t` are posted in one callback at most (a log with a million events at
     /// `t = 0` must not be held in memory).
