@@ -31,7 +31,7 @@ struct ReadFaultsCLITests {
         #expect(run.stderr.contains("derived events match the log"))
     }
 
-    @Test("replay of endless bytes on a pipe ends at the line limit, exit 65, lenient or strict", .timeLimit(.minutes(1)))
+    @Test("replay of endless bytes on a pipe ends a gigabyte past the line limit, exit 65, lenient or strict", .timeLimit(.minutes(1)))
     func replayEndlessPipe() throws {
         let example = try String(contentsOfFile: CLI.example, encoding: .utf8)
         let header = String(example.prefix { $0 != "\n" })
@@ -39,8 +39,23 @@ struct ReadFaultsCLITests {
         let run = try CLI.shell("{ printf '%s\\n' \(CLI.quoted(header)); cat /dev/zero; } | \(CLI.quoted(CLI.binary.path)) replay -")
         #expect(run.status == 65)
         #expect(
-            run.stderr.contains("line 2, column 67108865: the line is longer than 67108864 bytes, the most a log's line may be; reading stopped here")
-        )
+            run.stderr.contains(
+                "line 2, column 67108865: the line is longer than 67108864 bytes, and no newline came in the 1 GiB after; reading stopped here"),
+            "\(run.stderr)")
+    }
+
+    @Test("a line over the 64 MiB limit in the middle of a log is named and skipped (exit 0, the rest replayed); --strict stops there with 65")
+    func replayOverlongLine() throws {
+        let lines = try String(contentsOfFile: CLI.example, encoding: .utf8).split(separator: "\n").map(String.init)
+        let long = #"{"t":1,"event":"action","origin":"derived","by":"X","name":""# + String(repeating: "a", count: 65 << 20) + #""}"#
+        let path = try CLI.temporaryFile((lines[0..<5] + [long] + lines[5...]).joined(separator: "\n") + "\n")
+        let lenient = try CLI.run(["replay", path, "--format", "jsonl"])
+        #expect(lenient.status == 0, "\(lenient.stderr)")
+        #expect(lenient.stderr.contains("line 6, column 67108865: the line is longer than 67108864 bytes, the most a log's line may be; skipped"))
+        #expect(lenient.stderr.contains("1 line skipped"), "\(lenient.stderr)")
+        #expect(lenient.stdout.contains(#""events":43"#), "every event of the log after it too: \(lenient.stdout.suffix(300))")
+        let strict = try CLI.run(["replay", path, "--strict"])
+        #expect(strict.status == 65, "\(strict.stderr)")
     }
 
     @Test("test with a link to /dev/zero among its sessions finishes: the device is unreadable, the rest run, exit 1", .timeLimit(.minutes(1)))

@@ -8,19 +8,20 @@ import Testing
 
 @Suite("LogReader: inputs that are not logs end the read, with their name")
 struct LogReaderInputTests {
-    @Test("a line longer than the limit ends the read as soon as the limit is passed")
-    func tooLongEndsTheRead() {
+    @Test("a line longer than the limit is named and skipped as soon as the limit is passed, and reading goes on after it", arguments: [false, true])
+    func tooLongIsSkipped(spansChunks: Bool) {
         var bytes = Array((header + "\n").utf8)
         bytes += Array(#"{"t":0,"event":"action","origin":"derived","by":"X","name":""#.utf8)
-        bytes += [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20)
+        // Within one 64 KiB chunk of the reader's, or over many.
+        bytes += [UInt8](repeating: UInt8(ascii: "a"), count: spansChunks ? 1 << 20 : 2_000)
         bytes += Array("\"}\n".utf8)
         bytes += Array(#"{"t":1,"event":"returnKey","view":"ok"}"#.utf8)
-        let (_, records, problems) = readAll(bytes, maxLineLength: 1 << 16)
-        #expect(records.isEmpty)
+        let (_, records, problems) = readAll(bytes, maxLineLength: spansChunks ? 1 << 16 : 1_000)
+        #expect(records.map(\.t) == [1], "the line after it is read")
         #expect(problems.map(\.code) == [.lineTooLong])
         #expect(problems.first?.line == 2)
-        #expect(problems.first?.endsReading == true)
-        #expect(problems.first?.message.contains("reading stopped here") == true)
+        #expect(problems.first?.endsReading == false)
+        #expect(problems.first?.message.contains("skipped") == true)
     }
 
     @Test("the default limit is the format's, 64 MiB: a 3 MB scene line (a 20,000-view screen) is read")
@@ -56,7 +57,7 @@ struct LogReaderInputTests {
         }
     }
 
-    @Test("endless NULs from a descriptor end at the line limit, with no newline ever", .timeLimit(.minutes(1)))
+    @Test("endless NULs from a descriptor end a gigabyte past the line limit, with no newline ever", .timeLimit(.minutes(1)))
     func endlessBytesEnd() throws {
         let descriptor = open("/dev/zero", O_RDONLY)
         try #require(descriptor >= 0)
@@ -67,6 +68,12 @@ struct LogReaderInputTests {
         } throws: { error in
             (error as? LogReadError)?.code == .lineTooLong
         }
+        guard case .problem(let error) = reader.next() else {
+            Issue.record("the endless line was not named")
+            return
+        }
+        #expect(error.code == .endlessLine && error.endsReading, "\(error)")
+        #expect(error.message.contains("no newline came in the 1 GiB after; reading stopped here"))
         #expect(reader.next() == nil)
     }
 

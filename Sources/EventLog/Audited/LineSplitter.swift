@@ -9,9 +9,11 @@
 /// Splits a ``LogReader``'s input into lines: reads it in chunks, finds each newline with
 /// `memchr`, gathers a line that spans chunks, skips blank lines, and counts lines and bytes.
 ///
-/// A line longer than the limit ends the input as soon as the limit is passed, without holding
-/// more than the limit or reading on to a newline that may never come (an endless device, a binary
-/// file); so does a read that fails. Each is returned once, then the end.
+/// A line longer than the limit is dropped as soon as the limit is passed (never holding more than
+/// the limit) and returned as ``Line/tooLong``; the rest of it is skipped without being held, and
+/// reading goes on after its newline. A line with no newline in ``skipLimit`` bytes past the limit
+/// (an endless stream, a binary file) ends the input, as a failed read does: each is returned once,
+/// then the end.
 ///
 /// A value, owned by its reader: everything that changes for each line is here, so that the
 /// reader's one call per record checks exclusive access once (a struct's fields are checked when
@@ -33,8 +35,14 @@ struct LineSplitter {
     private var chunkEnd = 0
     private var pending: [UInt8] = []
     private var reachedEnd = false
-    /// Set when a line too long or a failed read ended the input: ``nextLine()`` returns `nil`.
+    /// Set when an endless line or a failed read ended the input: ``nextLine()`` returns `nil`.
     private var ended = false
+    /// While the rest of a line too long is skipped: how many of its bytes past the limit were.
+    private var skipped: Int?
+
+    /// How many bytes past the limit a line too long is skipped, looking for its newline, before
+    /// the input is taken to be no log: 1 GiB.
+    static let skipLimit = 1 << 30
 
     private static let chunkSize = 1 << 16
 
@@ -57,8 +65,10 @@ struct LineSplitter {
         case chunk(start: Int, end: Int)
         /// `pending`; `endsFile` when it is the file's last line and had no newline.
         case pending(endsFile: Bool)
-        /// A line longer than ``maxLineLength``: the input ends here.
+        /// A line longer than ``maxLineLength``: dropped, and reading goes on after it.
         case tooLong
+        /// A line with no newline within ``skipLimit`` bytes past the limit: the input ends here.
+        case endless
         /// A read failed (`errno`): the input ends here.
         case failed(Int32)
     }
@@ -67,10 +77,43 @@ struct LineSplitter {
     mutating func nextLine() -> Line? {
         guard !ended else { return nil }
         while true {
+            if let skippedSoFar = skipped {
+                // The rest of a line too long: to its newline, held nowhere.
+                if let newline = newlineInChunk() {
+                    bytesConsumed += newline + 1 - chunkStart
+                    chunkStart = newline + 1
+                    skipped = nil
+                    continue
+                }
+                let rest = chunkEnd - chunkStart
+                bytesConsumed += rest
+                chunkStart = chunkEnd
+                guard skippedSoFar + rest <= Self.skipLimit else {
+                    ended = true
+                    skipped = nil
+                    return .endless
+                }
+                skipped = skippedSoFar + rest
+                switch fill() {
+                case .filled: continue
+                case .failed(let code):
+                    ended = true
+                    return .failed(code)
+                case .end:
+                    // Followed, its newline may come; otherwise the line was the last.
+                    if !follows { skipped = nil }
+                    return nil
+                }
+            }
             // Look for a newline in the current chunk.
             if let newline = newlineInChunk() {
                 let lineStart = chunkStart
-                guard pending.count + (newline - lineStart) <= maxLineLength else { return endTooLong() }
+                guard pending.count + (newline - lineStart) <= maxLineLength else {
+                    // The whole line is here: dropped, and reading goes on after it.
+                    chunkStart = newline + 1
+                    bytesConsumed += newline + 1 - lineStart
+                    return dropTooLong(skipping: false)
+                }
                 chunkStart = newline + 1
                 bytesConsumed += newline + 1 - lineStart
                 lineNumber += 1
@@ -88,7 +131,11 @@ struct LineSplitter {
             // No newline: keep the rest and read more.
             let rest = chunkEnd - chunkStart
             if rest > 0 {
-                guard pending.count + rest <= maxLineLength else { return endTooLong() }
+                guard pending.count + rest <= maxLineLength else {
+                    bytesConsumed += rest
+                    chunkStart = chunkEnd
+                    return dropTooLong(skipping: true)
+                }
                 bytesConsumed += rest
                 pending.append(contentsOf: chunk[chunkStart..<chunkEnd])
                 chunkStart = chunkEnd
@@ -113,11 +160,12 @@ struct LineSplitter {
         }
     }
 
-    /// Ends the input at a line longer than the limit, dropping what was gathered of it.
-    private mutating func endTooLong() -> Line {
+    /// Drops a line longer than the limit, and what was gathered of it; with `skipping`, its
+    /// newline is still to come, and the bytes up to it are skipped.
+    private mutating func dropTooLong(skipping: Bool) -> Line {
         lineNumber += 1
-        ended = true
         pending.removeAll(keepingCapacity: false)
+        if skipping { skipped = 0 }
         return .tooLong
     }
 
@@ -150,7 +198,7 @@ struct LineSplitter {
             let result = pending.withUnsafeBufferPointer { body(LineBytes($0), endsFile) }
             pending.removeAll(keepingCapacity: !endsFile)
             return result
-        case .tooLong, .failed:
+        case .tooLong, .endless, .failed:
             preconditionFailure("a line too long or a failed read has no bytes; the callers report it")
         }
     }
@@ -162,24 +210,20 @@ struct LineSplitter {
             return LogReadError(
                 .unreadable, line: lineNumber + 1, column: 0, "cannot read the input after line \(lineNumber): \(reason); reading stopped here")
         }
+        if case .endless = line {
+            return LogReadError(
+                .endlessLine, line: lineNumber, column: maxLineLength + 1,
+                "the line is longer than \(maxLineLength) bytes, and no newline came in the \(Self.skipLimit >> 30) GiB after; reading stopped here (is this a log?)"
+            )
+        }
         return LogReadError(
             .lineTooLong, line: lineNumber, column: maxLineLength + 1,
-            "the line is longer than \(maxLineLength) bytes, the most a log's line may be; reading stopped here (is this a log?)")
+            "the line is longer than \(maxLineLength) bytes, the most a log's line may be; skipped (is this a log?)")
     }
 
     private enum Fill {
         case filled, end
         case failed(Int32)
-    }
-
-    /// Whether the next line can be had without waiting: a whole line is read already, the input
-    /// is in memory or has ended, or its descriptor has bytes (or its end) ready now. A pipe whose
-    /// writer has written nothing more is not ready; a regular file always is.
-    func hasLineReady() -> Bool {
-        guard !ended, !reachedEnd, case .file(let descriptor, _) = source else { return true }
-        if chunkStart < chunkEnd, chunk[chunkStart..<chunkEnd].contains(UInt8(ascii: "\n")) { return true }
-        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&ready, 1, 0) != 0
     }
 
     /// Reads the next chunk.

@@ -34,8 +34,12 @@ public struct LogReadError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let unknownEvent = Code(name: "unknownEvent")
         /// A string is not valid UTF-8.
         public static let invalidUTF8 = Code(name: "invalidUTF8")
-        /// The line is longer than the reader accepts.
+        /// The line is longer than the reader accepts: it is skipped (in a lenient replay, reading
+        /// goes on after it).
         public static let lineTooLong = Code(name: "lineTooLong")
+        /// A line longer than the reader accepts, and no newline within a further gigabyte: the
+        /// input is no log (an endless stream, a binary file). Reading stops there.
+        public static let endlessLine = Code(name: "endlessLine")
         /// The file is empty.
         public static let emptyFile = Code(name: "emptyFile")
         /// The input cannot be opened or read (missing, a directory, no permission).
@@ -71,9 +75,9 @@ public struct LogReadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// a lenient replay reports it and goes on with the record; a strict one stops.
     public var isWarning: Bool { code == .unknownViewKind || code == .lateRecord }
 
-    /// Whether the problem ended the read (a line longer than the reader takes, a read that failed):
+    /// Whether the problem ended the read (a line with no newline in sight, a read that failed):
     /// nothing after it was read, so a replay stops there, strict or not.
-    public var endsReading: Bool { code == .lineTooLong || code == .unreadable }
+    public var endsReading: Bool { code == .endlessLine || code == .unreadable }
 
     /// `line L, column C: message`.
     public var description: String {

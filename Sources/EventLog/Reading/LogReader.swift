@@ -23,9 +23,11 @@ import ResponderBus
 ///
 /// Every rejected line comes back as a ``Item/problem(_:)`` naming its line, column and reason,
 /// and reading goes on with the next line: whether to stop (`--strict`) is the caller's choice.
-/// A line longer than ``maxLineLength`` ends the read with ``LogReadError/Code/lineTooLong`` as soon
-/// as the limit is passed, holding no more than the limit (an endless device or a binary file is
-/// not read on for a newline); a read that fails ends it with ``LogReadError/Code/unreadable``.
+/// A line longer than ``maxLineLength`` is a ``LogReadError/Code/lineTooLong`` problem as soon as
+/// the limit is passed, holding no more than the limit; the rest of it is skipped, and reading goes
+/// on after it. One with no newline within a further gigabyte (an endless stream, a binary file)
+/// ends the read with ``LogReadError/Code/endlessLine``, and a read that fails ends it with
+/// ``LogReadError/Code/unreadable``.
 /// Check ``LogReadError/endsReading``. A UTF-8 byte-order mark before the header is skipped. Blank
 /// lines are skipped. Times must not go backwards.
 public final class LogReader {
@@ -44,10 +46,6 @@ public final class LogReader {
 
     /// How many bytes have been consumed so far.
     public var bytesConsumed: Int { state.lines.bytesConsumed }
-    /// Whether the next line can be read without waiting for its writer (see
-    /// `LineSplitter.hasLineReady()`): what a replay of a pipe asks before it waits, so that it
-    /// ends the turn in hand first.
-    var hasLineReady: Bool { state.lines.hasLineReady() }
     /// The number of the last line read.
     public var lineNumber: Int { state.lines.lineNumber }
     /// Whether the input may still grow (`tail -f`): at its current end, ``next()`` returns `nil`
@@ -265,7 +263,7 @@ public final class LogReader {
                 )
             }
             switch line {
-            case .tooLong, .failed: throw lines.endingError(line)
+            case .tooLong, .endless, .failed: throw lines.endingError(line)
             case .chunk, .pending: break
             }
             let number = lines.lineNumber
@@ -301,7 +299,7 @@ public final class LogReader {
             }
             guard let line = lines.nextLine() else { return nil }
             switch line {
-            case .tooLong, .failed: return .problem(lines.endingError(line))
+            case .tooLong, .endless, .failed: return .problem(lines.endingError(line))
             case .chunk, .pending: break
             }
             let number = lines.lineNumber

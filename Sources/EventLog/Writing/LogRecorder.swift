@@ -165,7 +165,7 @@ public enum LogLimits {
 
     /// The longest line a log may have, in bytes: 64 MiB. A scene is one line, about 150 bytes a
     /// view, so a scene of some 400,000 views fits. ``LogReader`` reads lines up to this length by
-    /// default; a longer one ends the read with ``LogReadError/Code/lineTooLong`` (it is not a log,
-    /// or not one line of it), and the console importer refuses to write one.
+    /// default; a longer one is a ``LogReadError/Code/lineTooLong`` problem, skipped without being
+    /// held (it is not a record of any log), and the console importer refuses to write one.
     public static let maximumLineLength = 64 << 20
 }
