@@ -195,6 +195,17 @@ final class HostState {
     // One body per import; each refuses what the ABI does not allow with a GuestFault, which traps
     // the call and becomes the plugin's fault.
     private func implementation(of name: String) -> (borrowing HostArguments) throws(GuestFault) -> HostResult {
+        guard
+            let body = handshakeFunction(name) ?? messageFunction(name) ?? readingFunction(name) ?? viewsFunction(name)
+                ?? postingFunction(name)
+        else {
+            preconditionFailure("no host function '\(name)': WasmPluginABI.imports and HostState differ")
+        }
+        return body
+    }
+
+    /// The host functions of the handshake: what `rb_init` may call; `nil` for another name.
+    private func handshakeFunction(_ name: String) -> ((borrowing HostArguments) throws(GuestFault) -> HostResult)? {
         switch name {
         case "set_name":
             return { [unowned self] arguments throws(GuestFault) in
@@ -233,6 +244,14 @@ final class HostState {
                 }
                 return .none
             }
+        default:
+            return nil
+        }
+    }
+
+    /// The host functions of messages: a log line, a diagnostic; `nil` for another name.
+    private func messageFunction(_ name: String) -> ((borrowing HostArguments) throws(GuestFault) -> HostResult)? {
+        switch name {
         case "log":
             return { [unowned self] arguments throws(GuestFault) in
                 let text = try text(arguments.u32(0), arguments.i32(1), "log", limit: Self.messageLimit)
@@ -253,6 +272,14 @@ final class HostState {
                 diagnose(Diagnostic(level: WasmPluginABI.levels[Int(level)], message: text, views: views))
                 return .none
             }
+        default:
+            return nil
+        }
+    }
+
+    /// The host functions of reading the model: the time, the screen, the keyboard, the event's view; `nil` for another name.
+    private func readingFunction(_ name: String) -> ((borrowing HostArguments) throws(GuestFault) -> HostResult)? {
+        switch name {
         case "now":
             return { [unowned self] _ throws(GuestFault) in .f64(time) }
         case "screen":
@@ -282,6 +309,24 @@ final class HostState {
             return { [unowned self] _ throws(GuestFault) in
                 .i32(handle(of: try screen("first_responder").firstResponder))
             }
+        case "event_view_id":
+            return { [unowned self] arguments throws(GuestFault) in
+                guard phase == .delivery, let eventView else { return .i32(-1) }
+                return .i32(try copy(eventView.rawValue, to: arguments.u32(0), capacity: arguments.i32(1), "event_view_id"))
+            }
+        case "screen_action":
+            return { [unowned self] arguments throws(GuestFault) in
+                guard let action = try screen("screen_action").lastFieldAction else { return .i32(-1) }
+                return .i32(try copy(action, to: arguments.u32(0), capacity: arguments.i32(1), "screen_action"))
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// The host functions of the views: counting, finding and reading them by handle; `nil` for another name.
+    private func viewsFunction(_ name: String) -> ((borrowing HostArguments) throws(GuestFault) -> HostResult)? {
+        switch name {
         case "view_count":
             return { [unowned self] _ throws(GuestFault) in
                 refreshViews(try screen("view_count"))
@@ -331,16 +376,14 @@ final class HostState {
                 }
                 return .i32(0)
             }
-        case "event_view_id":
-            return { [unowned self] arguments throws(GuestFault) in
-                guard phase == .delivery, let eventView else { return .i32(-1) }
-                return .i32(try copy(eventView.rawValue, to: arguments.u32(0), capacity: arguments.i32(1), "event_view_id"))
-            }
-        case "screen_action":
-            return { [unowned self] arguments throws(GuestFault) in
-                guard let action = try screen("screen_action").lastFieldAction else { return .i32(-1) }
-                return .i32(try copy(action, to: arguments.u32(0), capacity: arguments.i32(1), "screen_action"))
-            }
+        default:
+            return nil
+        }
+    }
+
+    /// The host functions of posting decisions; `nil` for another name.
+    private func postingFunction(_ name: String) -> ((borrowing HostArguments) throws(GuestFault) -> HostResult)? {
+        switch name {
         case "post_view_shift":
             return { [unowned self] arguments throws(GuestFault) in
                 let origin = try arguments.f64(0)
@@ -380,7 +423,7 @@ final class HostState {
                 try post(.action(ActionInfo(name: name)), "post_action")
                 return .none
             }
-        default:  // post_view_settings
+        case "post_view_settings":
             return { [unowned self] arguments throws(GuestFault) in
                 let view = try view(arguments.i32(0), "post_view_settings")
                 let distance = try arguments.f64(1)
@@ -392,6 +435,8 @@ final class HostState {
                 try post(.viewSettings(settings), "post_view_settings")
                 return .none
             }
+        default:
+            return nil
         }
     }
 }

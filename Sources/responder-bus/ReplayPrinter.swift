@@ -277,6 +277,17 @@ final class ReplayPrinter {
     func finish(_ summary: Replayer.Summary) -> Outcome {
         var outcome = Outcome()
         outcome.pluginStopped = pluginStopped
+        printSummary(summary)
+        output.flush()
+        let filesError = completeFiles(failedRun: pluginStopped || summary.stoppedAt != nil)
+        outcome.outputError = output.error ?? filesError
+        sayVerdicts(summary, into: &outcome)
+        return outcome
+    }
+
+    /// The summary on standard output: the `--format jsonl` summary record, or the timeline's last
+    /// two lines.
+    private func printSummary(_ summary: Replayer.Summary) {
         let firstResponder = last?.firstResponder?.rawValue
         let originY = last?.rootOriginY ?? 0
         let pipelineNames = last?.plugins ?? []
@@ -299,12 +310,14 @@ final class ReplayPrinter {
                         + (pipelineNames.isEmpty ? "none" : pipelineNames.map { describe(plugin: $0, loaded: loaded) }.joined(separator: " → "))
                 ))
         }
-        output.flush()
-        outcome.outputError = output.error
+    }
+
+    /// Completes `--record` and `--report`; the first write that failed, if any.
+    private func completeFiles(failedRun: Bool) -> OutputError? {
+        var firstError: OutputError?
         // The recording is renamed into place only when all of it was written: after an interrupt
         // too (it ends at a record boundary), but never after a failed write, nor after a run that
         // failed (a strict stop, a plugin's stop): a failed run leaves the previous file, or none.
-        let failedRun = pluginStopped || summary.stoppedAt != nil
         if let recordOutput, let recordFile, failedRun {
             recordOutput.flush()
             recordFile.abandon()
@@ -316,7 +329,7 @@ final class ReplayPrinter {
                 try recordFile.commit()
             } catch {
                 recordFile.abandon()
-                outcome.outputError = outcome.outputError ?? error
+                firstError = firstError ?? error
             }
         }
         recordOutput = nil
@@ -328,10 +341,15 @@ final class ReplayPrinter {
             do throws(OutputError) {
                 try report.file.write(report.session, log: command.log)
             } catch {
-                outcome.outputError = outcome.outputError ?? error
+                firstError = firstError ?? error
             }
         }
         report = nil
+        return firstError
+    }
+
+    /// What was skipped, what stopped the run, and the checks' verdicts, on standard error.
+    private func sayVerdicts(_ summary: Replayer.Summary, into outcome: inout Outcome) {
         if summary.rejectedLines > 0 {
             complain("\(command.log): \(summary.rejectedLines) line\(summary.rejectedLines == 1 ? "" : "s") skipped")
         }
@@ -358,7 +376,6 @@ final class ReplayPrinter {
                 complain("verify: \(matched) derived events match the log")
             }
         }
-        return outcome
     }
 }
 

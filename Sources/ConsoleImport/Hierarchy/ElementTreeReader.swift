@@ -162,30 +162,39 @@ struct ElementTreeReader {
             }
         }
         let flat = elements.count > 1 && elements.allSatisfy { $0.indent == first.indent }
-        if flat {
-            // A set of elements: the first window (or the first element) holds the others.
-            let root = elements.firstIndex { $0.type == "Window" } ?? 0
-            var building = SceneBuilder.SceneInProgress(expectedViews: elements.count)
-            guard let rootEntry = entry(elements[root], depth: 0, parentOrigin: .zero) else {
-                found.problems.append(tooLarge(elements[root]))
-                return gave
-            }
-            builder.add(rootEntry, to: &building)
-            let origin = elements[root].frame?.origin ?? .zero
-            for (index, element) in elements.enumerated() where index != root && !isKeyboardPart(element.type) && element.type != "Window" {
-                if let child = entry(element, depth: 1, parentOrigin: origin) {
-                    builder.add(child, to: &building)
-                } else {
-                    found.problems.append(tooLarge(element))
-                }
-            }
-            if let scene = builder.finish(&building) {
-                found.scenes.append(PlacedScene(line: elements[root].line, scene: scene))
-                gave = true
-            }
-            return gave
+        let gaveScene = flat ? readList(elements, into: &found, builder: &builder) : readTree(elements, into: &found, builder: &builder)
+        return gave || gaveScene
+    }
+
+    /// A list of elements all at one indentation: the first window (or the first element) holds the
+    /// others. Returns whether it gave a scene.
+    private static func readList(_ elements: [Element], into found: inout Found, builder: inout SceneBuilder) -> Bool {
+        let root = elements.firstIndex { $0.type == "Window" } ?? 0
+        var building = SceneBuilder.SceneInProgress(expectedViews: elements.count)
+        guard let rootEntry = entry(elements[root], depth: 0, parentOrigin: .zero) else {
+            found.problems.append(tooLarge(elements[root]))
+            return false
         }
-        // A tree by indentation: from the app's window, or from each root of a piece of a tree.
+        builder.add(rootEntry, to: &building)
+        let origin = elements[root].frame?.origin ?? .zero
+        for (index, element) in elements.enumerated() where index != root && !isKeyboardPart(element.type) && element.type != "Window" {
+            if let child = entry(element, depth: 1, parentOrigin: origin) {
+                builder.add(child, to: &building)
+            } else {
+                found.problems.append(tooLarge(element))
+            }
+        }
+        if let scene = builder.finish(&building) {
+            found.scenes.append(PlacedScene(line: elements[root].line, scene: scene))
+            return true
+        }
+        return false
+    }
+
+    /// A tree by indentation: from the app's window, or from each root of a piece of a tree.
+    /// Returns whether it gave a scene.
+    private static func readTree(_ elements: [Element], into found: inout Found, builder: inout SceneBuilder) -> Bool {
+        var gave = false
         var index = appWindow(in: elements) ?? 0
         while index < elements.count {
             let root = elements[index]

@@ -77,32 +77,11 @@ struct LineSplitter {
     mutating func nextLine() -> Line? {
         guard !ended else { return nil }
         while true {
-            if let skippedSoFar = skipped {
-                // The rest of a line too long: to its newline, held nowhere.
-                if let newline = newlineInChunk() {
-                    bytesConsumed += newline + 1 - chunkStart
-                    chunkStart = newline + 1
-                    skipped = nil
-                    continue
-                }
-                let rest = chunkEnd - chunkStart
-                bytesConsumed += rest
-                chunkStart = chunkEnd
-                guard skippedSoFar + rest <= Self.skipLimit else {
-                    ended = true
-                    skipped = nil
-                    return .endless
-                }
-                skipped = skippedSoFar + rest
-                switch fill() {
-                case .filled: continue
-                case .failed(let code):
-                    ended = true
-                    return .failed(code)
-                case .end:
-                    // Followed, its newline may come; otherwise the line was the last.
-                    if !follows { skipped = nil }
-                    return nil
+            if skipped != nil {
+                switch skipRest() {
+                case .skipped: continue
+                case .endOfInput: return nil
+                case .line(let line): return line
                 }
             }
             // Look for a newline in the current chunk.
@@ -158,6 +137,49 @@ struct LineSplitter {
                 return .pending(endsFile: true)
             }
         }
+    }
+
+    /// What skipping the rest of a line too long came to.
+    private enum Skip {
+        /// Its newline was found: the next line follows.
+        case skipped
+        /// The input has nothing more for now (followed) or at all.
+        case endOfInput
+        /// The line is endless, or a read failed: the input ends with this.
+        case line(Line)
+    }
+
+    /// Skips the rest of a line too long, held nowhere, up to its newline (or as far as the input
+    /// goes now).
+    private mutating func skipRest() -> Skip {
+        while let skippedSoFar = skipped {
+            if let newline = newlineInChunk() {
+                bytesConsumed += newline + 1 - chunkStart
+                chunkStart = newline + 1
+                skipped = nil
+                return .skipped
+            }
+            let rest = chunkEnd - chunkStart
+            bytesConsumed += rest
+            chunkStart = chunkEnd
+            guard skippedSoFar + rest <= Self.skipLimit else {
+                ended = true
+                skipped = nil
+                return .line(.endless)
+            }
+            skipped = skippedSoFar + rest
+            switch fill() {
+            case .filled: continue
+            case .failed(let code):
+                ended = true
+                return .line(.failed(code))
+            case .end:
+                // Followed, its newline may come; otherwise the line was the last.
+                if !follows { skipped = nil }
+                return .endOfInput
+            }
+        }
+        return .skipped
     }
 
     /// Drops a line longer than the limit, and what was gathered of it; with `skipping`, its
