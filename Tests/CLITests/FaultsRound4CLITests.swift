@@ -85,19 +85,12 @@ struct FaultsRound4CLITests {
             {"t":1000000,"event":"keyboardWillShow","end":[0,521,375,291]}
 
             """)
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["replay", log, "--realtime"]
-        let err = Pipe()
-        process.standardOutput = Pipe()
-        process.standardError = err
-        try process.run()
-        usleep(800_000)
-        process.interrupt()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(stderr)")
-        #expect(stderr.contains("waiting 1000000 s for t=1000000 s of the log at --speed 1 (a gap in the log?); Ctrl-C ends the replay"), "\(stderr)")
+        let run = try LiveRun(["replay", log, "--realtime"])
+        #expect(run.wait(upTo: 5) { $0.stderr.contains("waiting") }, "\(run.stderr)")
+        #expect(run.stop() == 0, "\(run.stderr)")
+        #expect(
+            run.stderr.contains("waiting 1000000 s for t=1000000 s of the log at --speed 1 (a gap in the log?); Ctrl-C ends the replay"),
+            "\(run.stderr)")
     }
 
     @Test("Return on the only field, then its end and the keyboard's going 10 ms later: no 'the keyboard went away … never found a field' warning")

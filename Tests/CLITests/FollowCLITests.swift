@@ -38,7 +38,7 @@ struct FollowCLITests {
 }
 
 /// A `responder-bus` run whose output is read while it runs.
-private final class LiveRun: @unchecked Sendable {
+final class LiveRun: @unchecked Sendable {
     let process = Process()
     private let lock = NSLock()
     private var out = Data()

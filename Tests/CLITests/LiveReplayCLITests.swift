@@ -37,19 +37,10 @@ struct LiveIsTheReplayCLITests {
         }
 
         // --follow of the whole file, interrupted once it was read.
-        let follow = Process()
-        follow.executableURL = CLI.binary
-        follow.arguments = ["replay", path, "--follow", "--format", "jsonl"]
-        let out = Pipe()
-        follow.standardOutput = out
-        follow.standardError = Pipe()
-        try follow.run()
+        let follow = try LiveRun(["replay", path, "--follow", "--format", "jsonl"])
         usleep(700_000)
-        follow.interrupt()
-        let followed = out.fileHandleForReading.readDataToEndOfFile()
-        follow.waitUntilExit()
-        #expect(follow.terminationStatus == 0)
-        #expect(decisions(String(decoding: followed, as: UTF8.self)) == expected, "--follow")
+        #expect(follow.stop() == 0, "\(follow.stderr)")
+        #expect(decisions(follow.stdout) == expected, "--follow")
 
         // A line every 5 ms into `replay -`, as `import --follow | replay -` feeds it.
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -67,27 +58,17 @@ struct LiveIsTheReplayCLITests {
         // Up to the keyboard's first frames at t 1.009, whose turn is held without a later record.
         let cut = try #require(lines.firstIndex { $0.contains(#""t":1.009"#) })
         let path = try CLI.temporaryFile(lines[...cut].joined(separator: "\n") + "\n")
-        let follow = Process()
-        follow.executableURL = CLI.binary
-        follow.arguments = ["replay", path, "--follow", "--format", "jsonl", "--allowed-lateness", "100"]
-        let out = Pipe()
-        let err = Pipe()
-        follow.standardOutput = out
-        follow.standardError = err
-        try follow.run()
-        defer { if follow.isRunning { follow.terminate() } }
-        usleep(900_000)
+        let follow = try LiveRun(["replay", path, "--follow", "--format", "jsonl", "--allowed-lateness", "100"])
+        // The turn at t 1.009 has no later record: it is decided once the lateness has passed.
+        #expect(follow.wait(upTo: 5) { $0.stdout.contains(#""event":"viewShift""#) }, "\(follow.stdout)")
         // A record of the turn already decided: late.
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data((lines[cut] + "\n").utf8))
         try handle.close()
-        usleep(900_000)
-        follow.interrupt()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        follow.waitUntilExit()
-        #expect(follow.terminationStatus == 0, "\(errors)")
+        #expect(follow.wait(upTo: 5) { $0.stderr.contains("allowed lateness 100 ms") }, "\(follow.stderr)")
+        #expect(follow.stop() == 0, "\(follow.stderr)")
+        let (output, errors) = (follow.stdout, follow.stderr)
         #expect(output.contains(#""event":"viewShift""#), "\(output)")
         #expect(errors.contains("warning: line \(cut + 2): '") && errors.contains("allowed lateness 100 ms"), "\(errors)")
         #expect(errors.contains("read with a warning"), "\(errors)")
