@@ -63,6 +63,37 @@ struct ImportNotesTests {
             ])
     }
 
+    @Test("an address printed again under another class or with an identifier is said, and notifications go to the first")
+    func repeatedAddressesAreSaid() {
+        let text = """
+            <UIWindow: 0x1; frame = (0 0; 375 667); layer = <UIWindowLayer: 0x91>>
+               | <UITextField: 0x7f02; frame = (20 100; 335 40); layer = <CALayer: 0x92>>
+               | <UILabel: 0x7f02; frame = (20 200; 335 40); layer = <CALayer: 0x93>>
+               | <UITextField: 0x7f02; frame = (20 300; 335 40); accessibilityIdentifier = 'email'; layer = <CALayer: 0x94>>
+               | <UITextView: 0x7F03; frame = (20 400; 335 80); layer = <CALayer: 0x95>>
+               | <UITextView: 0x00007f03; frame = (20 500; 335 80); layer = <CALayer: 0x96>>
+            2019-04-30 21:44:27.627646+0800 a[1:2] NSConcreteNotification 0x6000 {name = UITextViewTextDidBeginEditingNotification; object = <UITextView: 0x7f03; frame = (20 400; 335 80)>}
+            """
+        let result = ConsoleImporter().importDump(text)
+        guard case .scene(let scene) = result.records.first?.event else {
+            Issue.record("no scene: \(result.problems)")
+            return
+        }
+        // Every view is kept, with the id it prints (the spellings of an address are kept too).
+        #expect(
+            preorder(scene.root).map(\.id.rawValue) == [
+                "UIWindow@0x1", "UITextField@0x7f02", "UILabel@0x7f02", "email", "UITextView@0x7F03", "UITextView@0x00007f03",
+            ])
+        // Said once per address, at the first repeat, however the address is spelled.
+        #expect(
+            result.problems.filter { $0.kind == .renamedViews }.map(\.description) == [
+                "line 3, column 6: the address 0x7f02 is printed 3 times in this dump; the later ones are named UILabel@0x7f02 to email, and an editing notification of 0x7f02 goes to the first",
+                "line 6, column 6: the address 0x7f03 is printed 2 times in this dump; the later one is named UITextView@0x00007f03, and an editing notification of 0x7f03 goes to the first",
+            ])
+        // The notification, its address spelled another way, goes to the first view printed with it.
+        #expect(result.records.last?.event == .didBeginEditing(EditingInfo(view: "UITextView@0x7F03")))
+    }
+
     @Test("a --kind class that no view has is said")
     func unusedKind() {
         let text = """

@@ -64,120 +64,251 @@ struct ElementTreeReader {
     typealias Found = HierarchyReader.Found
 
     /// Reads every element tree in `bytes` into `builder`'s scenes.
+    ///
+    /// Two passes over each block of element lines: the first keeps 8 bytes an element (its
+    /// indentation and what kind of element it is), enough to find the app's window and the
+    /// block's shape; the second reads the elements again, one at a time, into the scene. A tree
+    /// of half a million elements is never held as elements.
     static func read(_ bytes: [UInt8], building builder: inout SceneBuilder) -> Found {
         var found = Found(scenes: [], problems: [], entryRanges: [])
-        var block: [Element] = []
+        var block = Block()
         // In a `Path to element:` or `Query chain:` section, or in a query's `Output: { … }`.
         var inSection = false
         var inOutput = false
         func flush() {
-            if !block.isEmpty, read(block, into: &found, builder: &builder) { found.entryRanges += block.map(\.range) }
-            block = []
-        }
-        var lineStart = 0
-        var line = 1
-        // One piece of a line: a line, or a part of it between escaped breaks.
-        func take(_ whole: Range<Int>) {
-            var piece = whole
-            // CRLF text, trailing blanks.
-            while piece.upperBound > piece.lowerBound, [0x0D, 0x09, UInt8(ascii: " ")].contains(bytes[piece.upperBound - 1]) {
-                piece = piece.lowerBound..<(piece.upperBound - 1)
+            if !block.marks.isEmpty, read(block, in: bytes, into: &found, builder: &builder) {
+                var elements = Pieces(bytes, from: block.start)
+                while let piece = elements.nextElementPiece(before: block.end) { found.entryRanges.appendMerging(piece.range, gapIn: bytes) }
             }
-            var first = piece.lowerBound
-            while first < piece.upperBound, bytes[first] == UInt8(ascii: " ") || bytes[first] == 0x09 { first += 1 }
-            if first == piece.upperBound {
+            block = Block()
+        }
+        var pieces = Pieces(bytes, from: Piece(range: 0..<0, line: 1, lineStart: 0))
+        while let piece = pieces.next() {
+            guard let text = piece.trimmed(in: bytes) else {
                 // A blank line ends a section (not a block: trees are printed with blank lines between windows).
                 inSection = false
-                return
+                continue
             }
             if inOutput {
-                if bytes[first] == UInt8(ascii: "}") { inOutput = false }
-                return
+                if bytes[text.lowerBound] == UInt8(ascii: "}") { inOutput = false }
+                continue
             }
             // Most lines of a console are rejected by their first byte that is not blank: every
             // header and every element type starts with a capital letter or an arrow.
-            guard (bytes[first] >= UInt8(ascii: "A") && bytes[first] <= UInt8(ascii: "Z")) || bytes[first] == 0xE2 else {
+            let first = bytes[text.lowerBound]
+            guard (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z")) || first == 0xE2 else {
                 flush()
-                return
+                continue
             }
-            let rest = first..<piece.upperBound
-            if startsWith(bytes, rest, Self.pathHeader) || startsWith(bytes, rest, Self.queryHeader) {
+            if startsWith(bytes, text, Self.pathHeader) || startsWith(bytes, text, Self.queryHeader) {
                 flush()
                 inSection = true
-            } else if startsWith(bytes, rest, Self.subtreeHeader) || startsWith(bytes, rest, Self.attributesHeader) {
+            } else if startsWith(bytes, text, Self.subtreeHeader) || startsWith(bytes, text, Self.attributesHeader) {
                 flush()
                 inSection = false
-            } else if startsWith(bytes, rest, Self.outputHeader) {
+            } else if startsWith(bytes, text, Self.outputHeader) {
                 flush()
                 inOutput = true
-            } else if !inSection, let element = element(in: bytes, piece, line: line, lineStart: lineStart) {
-                if element.type == "Application", !block.isEmpty { flush() }
-                block.append(element)
+            } else if !inSection, let element = element(in: bytes, piece.content(in: bytes)) {
+                if element.type == "Application", !block.marks.isEmpty { flush() }
+                block.add(element, piece: piece)
             } else {
                 flush()
             }
         }
-        // One pass over the bytes: a piece ends at a line's end or at an escaped break (`\n`).
-        var pieceStart = 0
-        var previous: UInt8 = 0
-        for index in 0..<bytes.count {
-            let byte = bytes[index]
-            if byte == 0x0A {
-                take(pieceStart..<index)
-                line += 1
-                lineStart = index + 1
-                pieceStart = index + 1
-                previous = 0
-            } else if byte == UInt8(ascii: "n"), previous == UInt8(ascii: "\\") {
-                take(pieceStart..<(index - 1))
-                pieceStart = index + 1
-                previous = 0
-            } else {
-                previous = byte
-            }
-        }
-        take(pieceStart..<bytes.count)
         flush()
         return found
     }
 
+    // MARK: Pieces
+
+    /// A piece of the text: a line, or a part of one between escaped breaks (`\n`).
+    struct Piece {
+        var range: Range<Int>
+        /// The 1-based line it is on, and where that line starts.
+        var line: Int
+        var lineStart: Int
+
+        /// The piece without its trailing blanks (and CR) and leading indentation; `nil` when
+        /// blank.
+        func trimmed(in bytes: [UInt8]) -> Range<Int>? {
+            var upper = range.upperBound
+            while upper > range.lowerBound, [0x0D, 0x09, UInt8(ascii: " ")].contains(bytes[upper - 1]) { upper -= 1 }
+            var first = range.lowerBound
+            while first < upper, bytes[first] == UInt8(ascii: " ") || bytes[first] == 0x09 { first += 1 }
+            return first == upper ? nil : first..<upper
+        }
+
+        /// The piece without its trailing blanks: what an element line is read from.
+        func content(in bytes: [UInt8]) -> Piece {
+            var piece = self
+            var upper = range.upperBound
+            while upper > range.lowerBound, [0x0D, 0x09, UInt8(ascii: " ")].contains(bytes[upper - 1]) { upper -= 1 }
+            piece.range = range.lowerBound..<upper
+            return piece
+        }
+    }
+
+    /// The pieces of a text in order, from a piece's start: one pass over the bytes, a piece
+    /// ending at a line's end or at an escaped break (`\n`).
+    struct Pieces {
+        let bytes: [UInt8]
+        private var index: Int
+        private var line: Int
+        private var lineStart: Int
+        private var done = false
+
+        init(_ bytes: [UInt8], from start: Piece) {
+            self.bytes = bytes
+            (index, line, lineStart) = (start.range.lowerBound, start.line, start.lineStart)
+        }
+
+        mutating func next() -> Piece? {
+            guard !done else { return nil }
+            let start = index
+            var previous: UInt8 = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == 0x0A {
+                    let piece = Piece(range: start..<index, line: line, lineStart: lineStart)
+                    line += 1
+                    index += 1
+                    lineStart = index
+                    return piece
+                } else if byte == UInt8(ascii: "n"), previous == UInt8(ascii: "\\") {
+                    let piece = Piece(range: start..<(index - 1), line: line, lineStart: lineStart)
+                    index += 1
+                    return piece
+                }
+                previous = byte
+                index += 1
+            }
+            done = true
+            return Piece(range: start..<bytes.count, line: line, lineStart: lineStart)
+        }
+
+        /// The next piece that is not blank (in a block, an element's), starting before `end`.
+        mutating func nextElementPiece(before end: Int) -> Piece? {
+            while let piece = next(), piece.range.lowerBound < end {
+                if piece.trimmed(in: bytes) != nil { return piece.content(in: bytes) }
+            }
+            return nil
+        }
+    }
+
     // MARK: Blocks
+
+    /// What the first pass keeps of a block of element lines.
+    struct Block {
+        /// What the first pass keeps of an element.
+        struct Mark {
+            enum Kind: UInt8 { case application, window, keyboard, key, other, view }
+            var indent: Int32
+            var kind: Kind
+            var isMain: Bool
+
+            var isKeyboardPart: Bool { kind == .keyboard || kind == .key }
+        }
+
+        var marks: [Mark] = []
+        /// The first element's piece, and where the last one ends.
+        var start = Piece(range: 0..<0, line: 0, lineStart: 0)
+        var end = 0
+        /// The frames of the windows, and the keyboards that print a frame with an area, by index.
+        var windowFrames: [Int: Rect] = [:]
+        var keyboards: [(index: Int, line: Int, frame: Rect)] = []
+
+        mutating func add(_ element: Element, piece: Piece) {
+            if marks.isEmpty { start = piece }
+            end = piece.range.upperBound
+            let kind: Mark.Kind =
+                switch element.type {
+                case "Application": .application
+                case "Window": .window
+                case "Keyboard": .keyboard
+                case "Key": .key
+                case "Other": .other
+                default: .view
+                }
+            if kind == .window, let frame = element.frame { windowFrames[marks.count] = frame }
+            if kind == .keyboard, let frame = element.frame, frame.size.width > 0, frame.size.height > 0 {
+                keyboards.append((marks.count, element.line, frame))
+            }
+            marks.append(Mark(indent: Int32(clamping: element.indent), kind: kind, isMain: element.isMain))
+        }
+    }
+
+    /// The second pass: a block's elements read again, in order.
+    struct BlockElements {
+        private var pieces: Pieces
+        private let end: Int
+        private var next = 0
+
+        var bytes: [UInt8] { pieces.bytes }
+
+        init(_ bytes: [UInt8], _ block: Block) {
+            pieces = Pieces(bytes, from: block.start)
+            end = block.end
+        }
+
+        /// The element at `index`, at or after the last one asked for.
+        mutating func element(_ index: Int) -> Element {
+            while let piece = pieces.nextElementPiece(before: end) {
+                next += 1
+                guard next - 1 == index else { continue }
+                // The first pass read the same piece as an element.
+                guard let element = ElementTreeReader.element(in: pieces.bytes, piece) else {
+                    preconditionFailure("piece \(piece) is no element now")
+                }
+                return element
+            }
+            preconditionFailure("the block has no element \(index)")
+        }
+    }
 
     /// One block of element lines: a tree, or a flat list. Returns whether it gave a scene or a
     /// keyboard.
-    private static func read(_ block: [Element], into found: inout Found, builder: inout SceneBuilder) -> Bool {
-        var elements = block
+    private static func read(_ block: Block, in bytes: [UInt8], into found: inout Found, builder: inout SceneBuilder) -> Bool {
         // The application (no frame) holds the windows.
-        if elements.first?.type == "Application" { elements.removeFirst() }
-        guard let first = elements.first else { return false }
+        let from = block.marks.first?.kind == .application ? 1 : 0
+        guard from < block.marks.count else { return false }
+        let marks = block.marks[from...]
         var gave = false
         // Where the keyboard is: above the bottom of the app's window.
-        let window = elements.first { $0.type == "Window" && $0.isMain } ?? elements.first { $0.type == "Window" }
-        let bottom = window?.frame.map { $0.origin.y + $0.size.height }
-        for element in elements where element.type == "Keyboard" {
-            if let frame = element.frame, frame.size.width > 0, frame.size.height > 0, bottom.map({ frame.origin.y < $0 }) ?? true {
-                found.keyboards.append((element.line, frame))
-                gave = true
-                break
-            }
+        let window = marks.indices.first { marks[$0].kind == .window && marks[$0].isMain } ?? marks.indices.first { marks[$0].kind == .window }
+        let bottom = window.flatMap { block.windowFrames[$0] }.map { $0.origin.y + $0.size.height }
+        if let keyboard = block.keyboards.first(where: { keyboard in keyboard.index >= from && (bottom.map { keyboard.frame.origin.y < $0 } ?? true) }
+        ) {
+            found.keyboards.append((keyboard.line, keyboard.frame))
+            gave = true
         }
-        let flat = elements.count > 1 && elements.allSatisfy { $0.indent == first.indent }
-        let gaveScene = flat ? readList(elements, into: &found, builder: &builder) : readTree(elements, into: &found, builder: &builder)
+        var elements = BlockElements(bytes, block)
+        let flat = marks.count > 1 && marks.allSatisfy { $0.indent == marks[from].indent }
+        let gaveScene =
+            flat
+            ? readList(marks, block: block, elements: &elements, into: &found, builder: &builder)
+            : readTree(marks, elements: &elements, into: &found, builder: &builder)
         return gave || gaveScene
     }
 
     /// A list of elements all at one indentation: the first window (or the first element) holds the
     /// others. Returns whether it gave a scene.
-    private static func readList(_ elements: [Element], into found: inout Found, builder: inout SceneBuilder) -> Bool {
-        let root = elements.firstIndex { $0.type == "Window" } ?? 0
-        var building = SceneBuilder.SceneInProgress(expectedViews: elements.count)
-        guard let rootEntry = entry(elements[root], depth: 0, parentOrigin: .zero) else {
-            found.problems.append(tooLarge(elements[root]))
+    private static func readList(
+        _ marks: ArraySlice<Block.Mark>, block: Block, elements: inout BlockElements, into found: inout Found, builder: inout SceneBuilder
+    ) -> Bool {
+        let root = marks.indices.first { marks[$0].kind == .window } ?? marks.startIndex
+        // The root first: read on its own, then the list again from its start.
+        var rootReader = BlockElements(elements.bytes, block)
+        let rootElement = rootReader.element(root)
+        var building = SceneBuilder.SceneInProgress(expectedViews: marks.count)
+        guard let rootEntry = entry(rootElement, depth: 0, parentOrigin: .zero) else {
+            found.problems.append(tooLarge(rootElement))
             return false
         }
         builder.add(rootEntry, to: &building)
-        let origin = elements[root].frame?.origin ?? .zero
-        for (index, element) in elements.enumerated() where index != root && !isKeyboardPart(element.type) && element.type != "Window" {
+        let origin = rootElement.frame?.origin ?? .zero
+        for index in marks.indices where index != root && !marks[index].isKeyboardPart && marks[index].kind != .window {
+            let element = elements.element(index)
             if let child = entry(element, depth: 1, parentOrigin: origin) {
                 builder.add(child, to: &building)
             } else {
@@ -185,7 +316,7 @@ struct ElementTreeReader {
             }
         }
         if let scene = builder.finish(&building) {
-            found.scenes.append(PlacedScene(line: elements[root].line, scene: scene))
+            found.scenes.append(PlacedScene(line: rootElement.line, scene: scene))
             return true
         }
         return false
@@ -193,83 +324,102 @@ struct ElementTreeReader {
 
     /// A tree by indentation: from the app's window, or from each root of a piece of a tree.
     /// Returns whether it gave a scene.
-    private static func readTree(_ elements: [Element], into found: inout Found, builder: inout SceneBuilder) -> Bool {
+    private static func readTree(
+        _ marks: ArraySlice<Block.Mark>, elements: inout BlockElements, into found: inout Found, builder: inout SceneBuilder
+    ) -> Bool {
         var gave = false
-        var index = appWindow(in: elements) ?? 0
-        while index < elements.count {
-            let root = elements[index]
+        var index = appWindow(in: marks) ?? marks.startIndex
+        while index < marks.endIndex {
+            let rootMark = marks[index]
             var next = index + 1
-            if isKeyboardPart(root.type) {
-                while next < elements.count, elements[next].indent > root.indent { next += 1 }
+            func skipInside() { while next < marks.endIndex, marks[next].indent > rootMark.indent { next += 1 } }
+            if rootMark.isKeyboardPart {
+                skipInside()
+                index = next
+                continue
+            }
+            let root = elements.element(index)
+            guard let rootEntry = entry(root, depth: 0, parentOrigin: .zero) else {
+                found.problems.append(tooLarge(root))
+                skipInside()
                 index = next
                 continue
             }
             var building = SceneBuilder.SceneInProgress()
-            guard let rootEntry = entry(root, depth: 0, parentOrigin: .zero) else {
-                found.problems.append(tooLarge(root))
-                while next < elements.count, elements[next].indent > root.indent { next += 1 }
-                index = next
-                continue
-            }
             builder.add(rootEntry, to: &building)
-            var indents = [root.indent]
-            var origins = [root.frame?.origin ?? .zero]
-            // Inside an element left out (the keyboard's, or one too large): deeper ones go with it.
-            var leftOutBelow: Int?
-            while next < elements.count, elements[next].indent > root.indent {
-                let element = elements[next]
-                next += 1
-                if let below = leftOutBelow {
-                    if element.indent > below { continue }
-                    leftOutBelow = nil
-                }
-                while let last = indents.last, last >= element.indent {
-                    indents.removeLast()
-                    origins.removeLast()
-                }
-                if isKeyboardPart(element.type) {
-                    leftOutBelow = element.indent
-                    continue
-                }
-                let parentOrigin = origins.last ?? .zero
-                guard let child = entry(element, depth: indents.count, parentOrigin: parentOrigin) else {
-                    found.problems.append(tooLarge(element))
-                    leftOutBelow = element.indent
-                    continue
-                }
-                builder.add(child, to: &building)
-                indents.append(element.indent)
-                origins.append(element.frame?.origin ?? parentOrigin)
-            }
+            next = readInside(root, marks, from: next, elements: &elements, into: &found, builder: &builder, building: &building)
             if let scene = builder.finish(&building) {
                 found.scenes.append(PlacedScene(line: root.line, scene: scene))
                 gave = true
             }
             // The app's window is the scene; the windows after it are the keyboard's or empty.
-            if root.type == "Window" { break }
+            if rootMark.kind == .window { break }
             index = next
         }
         return gave
     }
 
+    /// Adds the elements inside `root` (those after it that are indented deeper) to its scene;
+    /// returns the index after them.
+    private static func readInside(
+        _ root: Element, _ marks: ArraySlice<Block.Mark>, from start: Int, elements: inout BlockElements, into found: inout Found,
+        builder: inout SceneBuilder, building: inout SceneBuilder.SceneInProgress
+    ) -> Int {
+        var next = start
+        var indents = [root.indent]
+        var origins = [root.frame?.origin ?? .zero]
+        // Inside an element left out (the keyboard's, or one too large): deeper ones go with it.
+        var leftOutBelow: Int?
+        while next < marks.endIndex, Int(marks[next].indent) > root.indent {
+            let mark = marks[next]
+            let index = next
+            next += 1
+            let indent = Int(mark.indent)
+            if let below = leftOutBelow {
+                if indent > below { continue }
+                leftOutBelow = nil
+            }
+            while let last = indents.last, last >= indent {
+                indents.removeLast()
+                origins.removeLast()
+            }
+            if mark.isKeyboardPart {
+                leftOutBelow = indent
+                continue
+            }
+            let element = elements.element(index)
+            let parentOrigin = origins.last ?? .zero
+            guard let child = entry(element, depth: indents.count, parentOrigin: parentOrigin) else {
+                found.problems.append(tooLarge(element))
+                leftOutBelow = indent
+                continue
+            }
+            builder.add(child, to: &building)
+            indents.append(indent)
+            origins.append(element.frame?.origin ?? parentOrigin)
+        }
+        return next
+    }
+
     /// The app's window: the one marked `(Main)`, else the first that holds an element besides the
     /// keyboard's; `nil` when the tree holds no window.
-    private static func appWindow(in elements: [Element]) -> Int? {
-        if let main = elements.firstIndex(where: { $0.type == "Window" && $0.isMain }) { return main }
+    private static func appWindow(in marks: ArraySlice<Block.Mark>) -> Int? {
+        if let main = marks.indices.first(where: { marks[$0].kind == .window && marks[$0].isMain }) { return main }
         var firstWindow: Int?
-        for (index, element) in elements.enumerated() where element.type == "Window" {
+        for index in marks.indices where marks[index].kind == .window {
+            let window = marks[index]
             if firstWindow == nil { firstWindow = index }
             var next = index + 1
-            var keyboardBelow: Int?
-            while next < elements.count, elements[next].indent > element.indent {
-                let inside = elements[next]
+            var keyboardBelow: Int32?
+            while next < marks.endIndex, marks[next].indent > window.indent {
+                let inside = marks[next]
                 next += 1
                 if let below = keyboardBelow, inside.indent > below { continue }
                 keyboardBelow = nil
-                if isKeyboardPart(inside.type) {
+                if inside.isKeyboardPart {
                     keyboardBelow = inside.indent
-                } else if inside.type != "Other"
-                    || next < elements.count && elements[next].indent > inside.indent && !isKeyboardPart(elements[next].type)
+                } else if inside.kind != .other
+                    || next < marks.endIndex && marks[next].indent > inside.indent && !marks[next].isKeyboardPart
                 {
                     // A view of the app's, or a container holding more than the keyboard.
                     return index
@@ -278,8 +428,6 @@ struct ElementTreeReader {
         }
         return firstWindow
     }
-
-    private static func isKeyboardPart(_ type: String) -> Bool { type == "Keyboard" || type == "Key" }
 
     /// The problem of an element whose frame cannot be read, or cannot be placed in its parent's
     /// coordinates.
@@ -347,7 +495,8 @@ struct ElementTreeReader {
     private static let quotes = [Array("'".utf8), Array("\\'".utf8), Array("\\u0027".utf8)]
 
     /// The element a line shows, or `nil`.
-    private static func element(in bytes: [UInt8], _ piece: Range<Int>, line: Int, lineStart: Int) -> Element? {
+    private static func element(in bytes: [UInt8], _ text: Piece) -> Element? {
+        let (piece, line, lineStart) = (text.range, text.line, text.lineStart)
         var i = piece.lowerBound
         var indent = 0
         while i < piece.upperBound, bytes[i] == UInt8(ascii: " ") || bytes[i] == 0x09 {

@@ -227,7 +227,7 @@ struct HierarchyReader {
             let endOfEntryLine = end.line == line ? lineEnd : lineEndOf(end.position)
             let trailer = bytes[after..<endOfEntryLine]
             if Self.isSublayer(trailer) {
-                entryRanges.append(markerStart(in: prefix)..<endOfEntryLine)
+                entryRanges.appendMerging(markerStart(in: prefix)..<endOfEntryLine, gapIn: bytes)
                 i = after
                 cursor = i
                 if end.line != line { return (i, end.line, end.lineStart) }
@@ -263,7 +263,7 @@ struct HierarchyReader {
                 if end.line != line { return (i, end.line, end.lineStart) }
                 continue
             }
-            entryRanges.append(markerStart(in: prefix)..<after)
+            entryRanges.appendMerging(markerStart(in: prefix)..<after, gapIn: bytes)
             if !isInsideSkipped(pipes: pipes, indent: indent) { place(entry, pipes: pipes, indent: indent) }
             i = after
             cursor = i
@@ -505,5 +505,35 @@ struct HierarchyReader {
         }
         currentEntries = []
         hasCurrent = false
+    }
+}
+
+extension [Range<Int>] {
+    /// Appends the range of an entry to be blanked, merged with the last one when only spaces and
+    /// line breaks lie between them, escaped ones (`\n`) too (blanking keeps a line break, a space
+    /// stays a space, and an escaped break between two blanked entries breaks no text the scanner
+    /// reads): a dump of a million entries is one range, not a million.
+    mutating func appendMerging(_ range: Range<Int>, gapIn bytes: [UInt8]) {
+        if let last = self.last, last.upperBound <= range.lowerBound, range.lowerBound - last.upperBound <= 256,
+            Self.isBreaksAndSpaces(bytes[last.upperBound..<range.lowerBound])
+        {
+            self[count - 1] = last.lowerBound..<Swift.max(last.upperBound, range.upperBound)
+        } else {
+            append(range)
+        }
+    }
+
+    private static func isBreaksAndSpaces(_ gap: ArraySlice<UInt8>) -> Bool {
+        var i = gap.startIndex
+        while i < gap.endIndex {
+            if gap[i] == 0x0A || gap[i] == UInt8(ascii: " ") {
+                i += 1
+            } else if gap[i] == UInt8(ascii: "\\"), i + 1 < gap.endIndex, gap[i + 1] == UInt8(ascii: "n") {
+                i += 2
+            } else {
+                return false
+            }
+        }
+        return true
     }
 }

@@ -5,9 +5,11 @@ extension SceneBuilder {
     /// it reads it, so that a dump's entries are never all held at once (a million-view dump's
     /// entries took more memory than its scene).
     struct SceneInProgress {
-        /// The view id and frame of each printed address (the first view printed with it).
-        var viewsByAddress: [String: AddressedView] = [:]
-        var usedIDs: Set<ViewID> = []
+        /// The view id of each printed address (the first view printed with it).
+        var addresses: AddressTable
+        /// The ids given so far that ``addresses`` does not show: every id but the `Class@address`
+        /// of an address's first view (most of a large dump's, which need no set of their own).
+        var otherIDs: Set<ViewID> = []
         var renames = Renames()
         var viewCount = 0
         var textInputs = 0
@@ -34,8 +36,16 @@ extension SceneBuilder {
 
         /// A scene to be built, its tables sized for `expectedViews` when that is known.
         init(expectedViews: Int = 0) {
-            viewsByAddress.reserveCapacity(expectedViews)
-            usedIDs.reserveCapacity(expectedViews)
+            addresses = AddressTable(capacity: expectedViews)
+        }
+
+        /// Whether a view of the scene has `id`.
+        func isTaken(_ id: ViewID) -> Bool {
+            if otherIDs.contains(id) { return true }
+            // A `Class@address` id: the first view printed with that address may have it.
+            guard let at = id.rawValue.utf8.lastIndex(of: UInt8(ascii: "@")) else { return false }
+            let address = String(id.rawValue[id.rawValue.index(after: at)...])
+            return addresses[address] == id
         }
     }
 
@@ -97,17 +107,7 @@ extension SceneBuilder {
         // Close the views this entry is not inside of.
         while scene.stack.count > entry.depth { scene.closeLast() }
         // Depths grow by one at most (the reader makes sure), so the parent is the last open view.
-        var id = ViewID(entry.accessibilityIdentifier ?? "\(entry.className)@\(entry.address)")
-        if !scene.usedIDs.insert(id).inserted {
-            var n = 2
-            while !scene.usedIDs.insert(ViewID("\(id.rawValue)#\(n)")).inserted { n += 1 }
-            let renamed = ViewID("\(id.rawValue)#\(n)")
-            scene.renames.note(id, renamed: renamed, entry: entry, addressSeen: scene.viewsByAddress.index(forKey: entry.address) != nil)
-            id = renamed
-        }
-        if scene.viewsByAddress.index(forKey: entry.address) == nil {
-            scene.viewsByAddress[entry.address] = AddressedView(id: id, frame: entry.frame ?? .zero)
-        }
+        let id = scene.name(entry)
         let kind = kind(of: entry)
         if kind.isTextInput { scene.textInputs += 1 }
         scene.viewCount += 1
@@ -115,7 +115,6 @@ extension SceneBuilder {
         // alone (Texture's `frameInWindow`, EarlGrey's `AX.frame`) is not at its parent-relative
         // origin.
         let frame = (entry.depth == 0 ? entry.windowFrame : nil) ?? entry.frame ?? .zero
-        if entry.depth == 0 { scene.viewsByAddress[entry.address]?.frame = frame }
         let spec = ViewSpec(
             id: id, kind: kind, frame: frame, tag: entry.tag,
             isHidden: entry.isHidden || entry.alpha == 0, isEnabled: !entry.isDisabled,
@@ -156,13 +155,35 @@ extension SceneBuilder {
         while !scene.stack.isEmpty { scene.closeLast() }
         guard let root = scene.root else { return nil }
         return Scene(
-            root: root, viewsByAddress: scene.viewsByAddress, viewCount: scene.viewCount, textInputCount: scene.textInputs,
+            root: root, addresses: scene.addresses, viewCount: scene.viewCount, textInputCount: scene.textInputs,
             keyboardViewCount: scene.keyboardViews, rootClass: first.className, rootAddress: first.address,
             isWindow: first.className.hasSuffix("Window") || first.baseClass == "UIWindow")
     }
 }
 
 extension SceneBuilder.SceneInProgress {
+    /// The id of the next view: its `accessibilityIdentifier`, else `Class@address`, made unique
+    /// with `#2`, `#3`; an address printed again, or an identifier another view has, is noted to
+    /// be said.
+    fileprivate mutating func name(_ entry: HierarchyEntry) -> ViewID {
+        let printed = ViewID(entry.accessibilityIdentifier ?? "\(entry.className)@\(entry.address)")
+        var id = printed
+        if isTaken(printed) {
+            var n = 2
+            while isTaken(ViewID("\(printed.rawValue)#\(n)")) { n += 1 }
+            id = ViewID("\(printed.rawValue)#\(n)")
+        }
+        let isNewAddress = addresses.insertIfNew(entry.address, id: id)
+        // Only an address's first view named `Class@address` is found through ``addresses``.
+        if !isNewAddress || id != printed || entry.accessibilityIdentifier != nil { otherIDs.insert(id) }
+        if !isNewAddress {
+            renames.noteAddress(entry.address, named: id, entry: entry)
+        } else if id != printed {
+            renames.noteID(printed, renamed: id, entry: entry)
+        }
+        return id
+    }
+
     /// Closes the deepest open view: its children are complete, and it becomes its parent's last
     /// child (or the root).
     fileprivate mutating func closeLast() {

@@ -20,7 +20,8 @@ import ResponderBus
 ///   `UIInputSetContainerView`, `UIInputSetHostView`, `UIKeyboard…`, `UIKB…`) are not the app's:
 ///   they and everything under them are left out.
 /// - Ids: the `accessibilityIdentifier` when the dump prints one, else `Class@0xADDR`; made
-///   unique with `#2`, `#3` when a dump repeats one.
+///   unique with `#2`, `#3` when a dump repeats one. An address printed again (however it is
+///   spelled: ``AddressTable``) is said; an editing notification of it goes to the first view.
 /// - Hidden: `hidden = YES` or `alpha = 0`; disabled: `userInteractionEnabled = NO` or
 ///   `enabled = NO`.
 /// - Secure (a password field, ``ViewSpec/isSecure``): a text input whose entry prints
@@ -51,8 +52,8 @@ struct SceneBuilder {
     struct Scene {
         /// The root view.
         var root: ViewSpec
-        /// The view id and frame of each printed address (the first view printed with it).
-        var viewsByAddress: [String: AddressedView]
+        /// The view id of each printed address (the first view printed with it).
+        var addresses: AddressTable
         /// How many views, text inputs and left-out keyboard views it has.
         var viewCount: Int
         var textInputCount: Int
@@ -65,7 +66,20 @@ struct SceneBuilder {
         var isWindow: Bool
 
         /// The view id of a printed address.
-        func id(ofAddress address: String) -> ViewID? { viewsByAddress[address]?.id }
+        func id(ofAddress address: String) -> ViewID? { addresses[address] }
+
+        /// The frame of every view, by id (for a later dump of the same screen, whose moved views
+        /// are compared).
+        func framesByID() -> [ViewID: Rect] {
+            var frames: [ViewID: Rect] = [:]
+            frames.reserveCapacity(viewCount)
+            var stack = [root]
+            while let view = stack.popLast() {
+                frames[view.id] = view.frame
+                stack += view.children
+            }
+            return frames
+        }
 
         /// The kind of the view with `id`, found by walking the tree (for `--focus`, once).
         func kind(of id: ViewID) -> ViewKind? {
@@ -78,12 +92,6 @@ struct SceneBuilder {
         }
     }
 
-    /// What a printed address stands for in a scene.
-    struct AddressedView {
-        var id: ViewID
-        var frame: Rect
-    }
-
     /// Builds the scene of a dump; `nil` when its root is the keyboard's own.
     mutating func scene(of dump: HierarchyDump) -> Scene? {
         var building = SceneInProgress(expectedViews: dump.entries.count)
@@ -91,32 +99,46 @@ struct SceneBuilder {
         return finish(&building)
     }
 
-    /// The ids a dump gave to more than one view, to be said once each: the views after the first
-    /// are named `#2`, `#3`.
+    /// The addresses a dump printed more than once, and the ids it gave to more than one view, to
+    /// be said once each: the views after the first keep their class and address (or are named
+    /// `#2`, `#3`), and a notification of the address goes to the first.
     struct Renames {
-        private var order: [ViewID] = []
-        private var byID: [ViewID: (line: Int, column: Int, address: String?, first: ViewID, last: ViewID, count: Int)] = [:]
+        enum Key: Hashable {
+            case address(String)
+            case id(ViewID)
+        }
+        private var order: [Key] = []
+        private var byKey: [Key: (line: Int, column: Int, first: ViewID, last: ViewID, count: Int)] = [:]
 
-        /// `renamed` is the name a view printed as `id` was given; `addressSeen` whether its
-        /// address was printed before (rather than an identifier shared by other views).
-        mutating func note(_ id: ViewID, renamed: ViewID, entry: HierarchyEntry, addressSeen: Bool) {
-            if let seen = byID[id] {
-                byID[id] = (seen.line, seen.column, seen.address, seen.first, renamed, seen.count + 1)
+        /// A view printed with an address printed before, named `id`.
+        mutating func noteAddress(_ address: String, named id: ViewID, entry: HierarchyEntry) {
+            note(.address(AddressTable.spelling(of: address)), named: id, entry: entry)
+        }
+
+        /// A view whose id (an accessibilityIdentifier) another view has, renamed `renamed`.
+        mutating func noteID(_ id: ViewID, renamed: ViewID, entry: HierarchyEntry) {
+            note(.id(id), named: renamed, entry: entry)
+        }
+
+        private mutating func note(_ key: Key, named id: ViewID, entry: HierarchyEntry) {
+            if let seen = byKey[key] {
+                byKey[key] = (seen.line, seen.column, seen.first, id, seen.count + 1)
             } else {
-                order.append(id)
-                byID[id] = (entry.line, entry.column, addressSeen ? entry.address : nil, renamed, renamed, 2)
+                order.append(key)
+                byKey[key] = (entry.line, entry.column, id, id, 2)
             }
         }
 
-        /// One note per id, at the first view renamed.
+        /// One note per address or id, at the first view after the first.
         func problems() -> [ImportProblem] {
-            order.compactMap { id in
-                guard let seen = byID[id] else { return nil }
+            order.compactMap { key in
+                guard let seen = byKey[key] else { return nil }
                 let later = seen.count == 2 ? "the later one is named \(seen.last)" : "the later ones are named \(seen.first) to \(seen.last)"
                 let message =
-                    if let address = seen.address {
+                    switch key {
+                    case .address(let address):
                         "the address \(address) is printed \(seen.count) times in this dump; \(later), and an editing notification of \(address) goes to the first"
-                    } else {
+                    case .id(let id):
                         "the id \(id) is given to \(seen.count) views of this dump (the accessibilityIdentifier they print); \(later)"
                     }
                 return ImportProblem(kind: .renamedViews, line: seen.line, column: seen.column, message: message)

@@ -59,7 +59,7 @@ struct SessionAssembler {
                         ImportProblem(
                             kind: .anotherScreen, line: placed.line,
                             message:
-                                "this dump of the window shares \(shared) of its \(placed.scene.viewsByAddress.count) printed views with the screen in force: another screen, read as a new scene"
+                                "this dump of the window shares \(shared) of its \(placed.scene.addresses.count) printed views with the screen in force: another screen, read as a new scene"
                         ))
                     records.append(LogRecord(t: lastT, event: .scene(SceneInfo(root: placed.scene.root))))
                     current = placed.scene
@@ -112,24 +112,32 @@ struct SessionAssembler {
     /// (the same root) that shares fewer than half of them: another screen shown in that window;
     /// `nil` otherwise.
     static func sharedViews(ifAnotherScreen later: SceneBuilder.Scene, than current: SceneBuilder.Scene) -> Int? {
-        guard later.rootAddress == current.rootAddress, later.viewsByAddress.count > 2 else { return nil }
-        let shared = later.viewsByAddress.keys.count { current.viewsByAddress[$0] != nil }
-        return shared * 2 < later.viewsByAddress.count ? shared : nil
+        guard sameRoot(later, current), later.addresses.count > 2 else { return nil }
+        let shared = current.addresses.countShared(with: later.addresses)
+        return shared * 2 < later.addresses.count ? shared : nil
+    }
+
+    /// Whether two dumps have the same root address (however each spells it).
+    private static func sameRoot(_ a: SceneBuilder.Scene, _ b: SceneBuilder.Scene) -> Bool {
+        AddressTable.spelling(of: a.rootAddress) == AddressTable.spelling(of: b.rootAddress)
     }
 
     private mutating func applyChanges(from current: SceneBuilder.Scene, to later: PlacedScene, at t: Double) {
         var added = 0
-        for (address, view) in later.scene.viewsByAddress.sorted(by: { $0.key < $1.key }) {
-            guard let old = current.viewsByAddress[address] else {
+        let (oldFrames, newFrames) = (current.framesByID(), later.scene.framesByID())
+        for (address, view) in later.scene.addresses.sorted {
+            guard let old = current.addresses[address] else {
                 added += 1
                 continue
             }
-            if old.frame != view.frame { records.append(LogRecord(t: t, event: .setFrame(FrameChange(view: old.id, frame: view.frame)))) }
+            if let frame = newFrames[view], oldFrames[old] != frame {
+                records.append(LogRecord(t: t, event: .setFrame(FrameChange(view: old, frame: frame))))
+            }
         }
         // Only a dump of the whole screen says which views are gone.
         let removed =
-            later.scene.rootAddress == current.rootAddress && later.scene.viewCount > 1
-            ? current.viewsByAddress.keys.count { later.scene.viewsByAddress[$0] == nil } : 0
+            Self.sameRoot(later.scene, current) && later.scene.viewCount > 1
+            ? current.addresses.count - later.scene.addresses.countShared(with: current.addresses) : 0
         if added > 0 || removed > 0 {
             problems.append(
                 ImportProblem(

@@ -5,8 +5,8 @@ import ResponderBus
 ///
 /// The writer's audited layer. Invariant: a cursor exists only inside ``append(to:_:)``'s `write`
 /// (it is made there and passed `inout`; a copy lives only in a local of that closure, such as a
-/// `JSONObjectWriter`), so `base` is the scratch memory that call allocated, valid and `capacity`
-/// bytes long for the cursor's whole life; every write below checks `count + n <= capacity` first. Records are encoded through this rather than by appending to an
+/// `JSONObjectWriter`), so `base` is the scratch memory (or the new array's room) that call allocated,
+/// valid and `capacity` bytes long for the cursor's whole life; every write below checks `count + n <= capacity` first. Records are encoded through this rather than by appending to an
 /// array piece by piece (see the benchmark documentation for what that costs).
 struct ByteCursor {
     private let base: UnsafeMutablePointer<UInt8>
@@ -23,9 +23,13 @@ struct ByteCursor {
 
     /// Appends what `write` writes to `bytes`: written into scratch memory on the stack, with room
     /// for a typical record first and more when it did not fit, then appended in one piece.
+    ///
+    /// A record past a mebibyte (a scene of thousands of views) is written instead into a new
+    /// array holding `bytes` and room for it, which becomes `bytes`: a line of tens of megabytes
+    /// is held once, not in scratch memory and again in `bytes`.
     static func append(to bytes: inout [UInt8], _ write: (inout ByteCursor) -> Void) {
         var room = 512
-        while true {
+        while room <= 1 << 20 {
             let done = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { scratch -> Bool in
                 var cursor = ByteCursor(base: scratch.baseAddress!, capacity: room)
                 write(&cursor)
@@ -34,6 +38,22 @@ struct ByteCursor {
                 return true
             }
             if done { return }
+            room *= 4
+        }
+        while true {
+            // Only the pages written are touched: an attempt that does not fit is given back whole.
+            var fits = false
+            let grown = [UInt8](unsafeUninitializedCapacity: bytes.count + room) { buffer, initialized in
+                let kept = buffer.initialize(fromContentsOf: bytes)
+                var cursor = ByteCursor(base: buffer.baseAddress! + kept, capacity: room)
+                write(&cursor)
+                fits = !cursor.overflowed
+                initialized = fits ? kept + cursor.count : 0
+            }
+            if fits {
+                bytes = grown
+                return
+            }
             room *= 4
         }
     }

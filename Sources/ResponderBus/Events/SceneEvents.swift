@@ -34,34 +34,65 @@ public struct ViewSpec: Hashable, Sendable {
     public var id: ViewID
     /// What the view is.
     public var kind: ViewKind
-    /// The frame in the parent's coordinates.
-    public var frame: Rect
-    /// The view's tag (`UIView.tag`), used to order fields.
-    public var tag: Int?
     /// Whether the view is hidden (which hides its subtree).
     public var isHidden: Bool
     /// Whether the view accepts input.
     public var isEnabled: Bool
-    /// The gap to keep between this field and the keyboard; the avoidance default when `nil`.
-    public var keyboardDistance: Double?
     /// Whether the text input hides what is typed (UIKit's `isSecureTextEntry`): a password field.
     ///
     /// Meaningful for text inputs only (``ViewKind/isTextInput``): a ``ViewNode`` made from the
     /// description of another kind has it `false`, and a log keeps it only on text inputs (and on a
     /// kind its reader does not know, written back out with that kind; see ``unrecognizedKind``).
     public var isSecure: Bool
-    /// A scroll view's content offset.
-    public var contentOffset: Point?
-    /// A scroll view's content size.
-    public var contentSize: Size?
+    // The frame after the one-byte properties: declared in this order, a view takes 88 bytes.
+    /// The frame in the parent's coordinates.
+    public var frame: Rect
     /// The UIKit class the view was (`UIButton`, `MyApp.PaddedField`), when it came from a
     /// view-hierarchy dump; `nil` otherwise.
     public var className: String?
-    /// The kind a log gave that its reader did not know (a newer writer's), when ``kind`` is
-    /// `.view` for that reason; written back out as it was (and ignored for any other kind).
-    public var unrecognizedKind: String?
     /// The subviews, back to front.
     public var children: [ViewSpec]
+    /// The settings few views have, out of line (`nil` when none is set): a scene of a million
+    /// views, most of them plain, takes 88 bytes a view rather than 176.
+    private var rare: RareSettings?
+
+    /// The view's tag (`UIView.tag`), used to order fields.
+    public var tag: Int? {
+        get { self[rare: \.tag] }
+        set { self[rare: \.tag] = newValue }
+    }
+    /// The gap to keep between this field and the keyboard; the avoidance default when `nil`.
+    public var keyboardDistance: Double? {
+        get { self[rare: \.keyboardDistance] }
+        set { self[rare: \.keyboardDistance] = newValue }
+    }
+    /// A scroll view's content offset.
+    public var contentOffset: Point? {
+        get { self[rare: \.contentOffset] }
+        set { self[rare: \.contentOffset] = newValue }
+    }
+    /// A scroll view's content size.
+    public var contentSize: Size? {
+        get { self[rare: \.contentSize] }
+        set { self[rare: \.contentSize] = newValue }
+    }
+    /// The kind a log gave that its reader did not know (a newer writer's), when ``kind`` is
+    /// `.view` for that reason; written back out as it was (and ignored for any other kind).
+    public var unrecognizedKind: String? {
+        get { self[rare: \.unrecognizedKind] }
+        set { self[rare: \.unrecognizedKind] = newValue }
+    }
+
+    /// One of the out-of-line settings. Set, a new box each time (they are set once, when a view
+    /// is described), none when all are unset, so that equal descriptions compare and hash equal.
+    private subscript<Value>(rare setting: WritableKeyPath<RareSettings.Values, Value?>) -> Value? {
+        get { rare?.values[keyPath: setting] }
+        set {
+            var values = rare?.values ?? RareSettings.Values()
+            values[keyPath: setting] = newValue
+            rare = values == RareSettings.Values() ? nil : RareSettings(values)
+        }
+    }
 
     /// Creates a description; only the identifier, kind and frame are required.
     public init(
@@ -69,19 +100,18 @@ public struct ViewSpec: Hashable, Sendable {
         isEnabled: Bool = true, keyboardDistance: Double? = nil, isSecure: Bool = false, contentOffset: Point? = nil,
         contentSize: Size? = nil, className: String? = nil, unrecognizedKind: String? = nil, children: [ViewSpec] = []
     ) {
-        self.unrecognizedKind = unrecognizedKind
         self.id = id
         self.kind = kind
         self.frame = frame
-        self.tag = tag
         self.isHidden = isHidden
         self.isEnabled = isEnabled
-        self.keyboardDistance = keyboardDistance
         self.isSecure = isSecure
-        self.contentOffset = contentOffset
-        self.contentSize = contentSize
         self.className = className
         self.children = children
+        let values = RareSettings.Values(
+            tag: tag, keyboardDistance: keyboardDistance, contentOffset: contentOffset, contentSize: contentSize,
+            unrecognizedKind: unrecognizedKind)
+        self.rare = values == RareSettings.Values() ? nil : RareSettings(values)
     }
 
     /// Whether a log keeps ``isSecure`` for this view: set, on a text input or on a kind the
@@ -89,6 +119,26 @@ public struct ViewSpec: Hashable, Sendable {
     package var keepsSecureInLog: Bool {
         isSecure && (kind.isTextInput || (kind == .view && unrecognizedKind != nil))
     }
+}
+
+/// The settings of a ``ViewSpec`` that few views have, in a box the descriptions share: immutable,
+/// compared and hashed by value.
+private final class RareSettings: Hashable, Sendable {
+    struct Values: Hashable, Sendable {
+        var tag: Int?
+        var keyboardDistance: Double?
+        var contentOffset: Point?
+        var contentSize: Size?
+        var unrecognizedKind: String?
+    }
+
+    let values: Values
+
+    init(_ values: Values) { self.values = values }
+
+    static func == (lhs: RareSettings, rhs: RareSettings) -> Bool { lhs === rhs || lhs.values == rhs.values }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(values) }
 }
 
 /// The payload of ``EventName/scene``: the screen's content.
