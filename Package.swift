@@ -1,6 +1,18 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// What `swift package responder-bus` may do. macOS runs a command plugin (and what it starts) in a
+// sandbox that keeps it from writing to the package, so the plugin asks (give
+// `--allow-writing-to-package-directory`, or answer the prompt); Linux has no such sandbox, and
+// asking would only make every run need the flag.
+#if os(macOS)
+    let commandPluginPermissions: [PluginPermission] = [
+        .writeToPackageDirectory(reason: "responder-bus writes what it is asked to: JUnit, reports, recordings, snapshots")
+    ]
+#else
+    let commandPluginPermissions: [PluginPermission] = []
+#endif
+
 let package = Package(
     name: "ResponderBus",
     platforms: [.macOS(.v15)],
@@ -25,12 +37,16 @@ let package = Package(
         .library(name: "ResponderBusWasm", targets: ["ResponderBusWasm"]),
         .executable(name: "responder-bus", targets: ["responder-bus"]),
         .executable(name: "responder-bus-example", targets: ["responder-bus-example"]),
+        // `swift package responder-bus …` in a package that depends on this one.
+        .plugin(name: "ResponderBusCommandPlugin", targets: ["ResponderBusCommandPlugin"]),
     ],
     traits: [
-        // `swift build --traits WebAssembly`: the replay pipeline (and so the command) loads
-        // `--plugin X.wasm`. Off by default, since the interpreter nearly doubles a first build.
+        // The replay pipeline (and so the command) loads `--plugin X.wasm`: on by default, so that
+        // the command runs every kind of plugin `new-plugin` writes. A program that embeds the
+        // replay without it depends on this package with `traits: []` (and builds no interpreter);
+        // `swift build --disable-default-traits` builds the command without it.
         .trait(name: "WebAssembly", description: "WebAssembly plugins (--plugin X.wasm) in the replay pipeline and the command"),
-        .default(enabledTraits: []),
+        .default(enabledTraits: ["WebAssembly"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
@@ -113,6 +129,18 @@ let package = Package(
             exclude: ["Examples"],
             // Plugins loaded with dlopen bind their ResponderBus symbols to the host's copy.
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
+        ),
+        // `swift package responder-bus …`: the command, run in the package's folder.
+        .plugin(
+            name: "ResponderBusCommandPlugin",
+            capability: .command(
+                intent: .custom(
+                    verb: "responder-bus",
+                    description: "Run responder-bus (test, replay, import, render) on the package's files; `test` alone tests sessions/"),
+                permissions: commandPluginPermissions
+            ),
+            dependencies: ["responder-bus"],
+            path: "PackagePlugins/ResponderBusCommandPlugin"
         ),
         .executableTarget(
             name: "responder-bus-example",

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 // Four programs built on ResponderBus as a dependent package would build them (see the
@@ -9,8 +9,11 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         // A dependent outside this repository writes
-        // .package(url: "https://github.com/<owner>/ResponderBus", from: "…") instead.
-        .package(name: "ResponderBus", path: "../..")
+        // .package(url: "https://github.com/<owner>/ResponderBus", from: "…") instead. `traits: []`
+        // leaves out the WebAssembly trait (on by default): none of these programs loads a
+        // .wasm plugin, so the interpreter is not built. The dependency also brings the command
+        // plugin: `swift package responder-bus test` tests sessions/.
+        .package(name: "ResponderBus", path: "../..", traits: [])
     ],
     targets: [
         // `responder-bus test`'s lines, summary, JUnit and exit code, from SessionSuite.

@@ -35,7 +35,7 @@ enum LoadedPlugin: Sendable {
                 }
             #else
                 throw .plugin(
-                    "cannot load WebAssembly plugin '\(reference.path)': this program was built without WebAssembly plugins; build it with the package's WebAssembly trait (`swift build --traits WebAssembly` in the ResponderBus checkout)"
+                    "cannot load WebAssembly plugin '\(reference.path)': this program was built without WebAssembly plugins; build it with the package's WebAssembly trait (on by default: `swift build` in the ResponderBus checkout, without --disable-default-traits; a dependent package leaves it on unless it gives `traits: []`)"
                 )
             #endif
         }
@@ -74,6 +74,16 @@ enum LoadedPlugin: Sendable {
 /// instances (see ``ReplaySession``); it can be shared between threads (`responder-bus test`
 /// replays sessions on several at once).
 public final class ReplayPipeline: Sendable {
+    /// Whether this build loads WebAssembly plugins (`--plugin X.wasm`): the package's
+    /// `WebAssembly` trait, on by default.
+    public static var loadsWebAssembly: Bool {
+        #if WebAssembly
+            true
+        #else
+            false
+        #endif
+    }
+
     /// What it runs.
     public let description: PipelineDescription
     /// The loaded libraries and modules, in the description's order.

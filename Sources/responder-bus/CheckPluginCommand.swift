@@ -13,7 +13,7 @@ struct CheckPluginCommand: ParsableCommand {
         abstract: "Run the plugin conformance checks against a WebAssembly plugin or one that runs out of process.",
         discussion: """
             Makes a fresh instance of the WebAssembly module (a .wasm path; needs a responder-bus built with \
-            `swift build --traits WebAssembly`), or starts the command (after --, never through a shell), for each replay \
+            the WebAssembly trait, on by default), or starts the command (after --, never through a shell), for each replay \
             of the bundled corpus of real sessions, \
             with the pipeline before it (the built-in plugins, less --disable, with their settings, and any --plugin \
             library, --plugin-command or project file), and checks that the plugin has a name, is deterministic, derives nothing \

@@ -28,7 +28,8 @@ struct NewPluginCommand: ParsableCommand {
             plugin file, the author module and a unittest test, run with --plugin-command 'python3 NAME.py'. \
             With --language c-wasm or swift-wasm, it is a WebAssembly plugin in C or Embedded Swift with the \
             author kit, a build script that makes NAME.wasm with the Swift toolchain alone, and a test script; \
-            run it with --plugin NAME.wasm (a responder-bus built with `swift build --traits WebAssembly`).
+            run it with --plugin NAME.wasm (a responder-bus built with the WebAssembly trait, on by default; \
+            from a build without it, new-plugin refuses these kinds).
 
             Examples:
               responder-bus new-plugin FocusReporter
@@ -116,6 +117,11 @@ struct NewPluginCommand: ParsableCommand {
         }
         if language.wasm != nil, outOfProcess {
             throw ValidationError("a WebAssembly plugin runs in process, sandboxed; leave out --out-of-process")
+        }
+        if language.wasm != nil, !ReplayPipeline.loadsWebAssembly {
+            throw ValidationError(
+                "this responder-bus was built without WebAssembly plugins, so it could not run the \(language.rawValue) plugin it would write; build one that can with `swift build --product responder-bus` in the ResponderBus checkout (the WebAssembly trait is on unless --disable-default-traits is given)"
+            )
         }
         if language == .python, Self.pythonReserved.contains(name) {
             throw ValidationError(
@@ -237,10 +243,6 @@ struct NewPluginCommand: ParsableCommand {
         print("Wrote \(folder)/ (\(files.count) files). Next:")
         switch (language, outOfProcess) {
         case (.cWasm, _), (.swiftWasm, _):
-            #if !WebAssembly
-                // This binary was built without the trait: say so before its test script fails.
-                print("  (first, in the ResponderBus checkout: swift build --traits WebAssembly — this responder-bus loads no .wasm plugins)")
-            #endif
             print("  cd \(folder) && ./build.sh && ./test.sh")
             print("  responder-bus replay LOG --plugin \(folder)/\(name).wasm")
         case (.python, _):

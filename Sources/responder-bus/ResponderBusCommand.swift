@@ -1,4 +1,5 @@
 import ArgumentParser
+import ResponderBus
 import ResponderBusReplay
 
 #if canImport(Glibc)
@@ -26,6 +27,7 @@ struct ResponderBusCommand: ParsableCommand {
               responder-bus render session.jsonl --at 3.2 -o frame.svg
               responder-bus new-plugin FocusReporter
             """,
+        version: ResponderBusVersion.string,
         subcommands: [ReplayCommand.self, TestCommand.self, ImportCommand.self, NewPluginCommand.self, CheckPluginCommand.self, RenderCommand.self]
     )
 

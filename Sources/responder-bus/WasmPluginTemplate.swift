@@ -146,7 +146,7 @@ struct WasmPluginTemplate {
         #!/bin/sh
         # Builds the plugin, runs it through responder-bus on the two sessions in sessions/, and runs
         # the conformance checks on it: exit 0 when all pass. RESPONDER_BUS names another responder-bus
-        # (one built with `swift build --traits WebAssembly`).
+        # (one built with the WebAssembly trait, on by default).
         set -eu
         cd "$(dirname "$0")"
         RESPONDER_BUS=${RESPONDER_BUS:-\(responderBus)}
@@ -205,8 +205,8 @@ struct WasmPluginTemplate {
             responder-bus replay session.jsonl --plugin \(name).wasm
             ```
 
-            `responder-bus` must be built with WebAssembly plugins: in the ResponderBus checkout,
-            `swift build --traits WebAssembly` (its first build is left without them, being faster).
+            `responder-bus` must be built with WebAssembly plugins: the package's `WebAssembly` trait,
+            on by default (`new-plugin` refuses to write this plugin from a build without it).
 
             - `\(source)` — the plugin.
             \(kitNote)

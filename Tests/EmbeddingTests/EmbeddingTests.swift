@@ -185,6 +185,61 @@ extension EmbeddingTests {
     }
 }
 
+/// `swift package responder-bus …`, the command plugin a dependent package gets, run in
+/// Examples/Embedding (whose `sessions/` holds the bundled example) with the example's scratch
+/// folder, after its build.
+@Suite("swift package responder-bus: the command plugin in a dependent package", .serialized)
+struct CommandPluginTests {
+    static let package = Run.repository.appendingPathComponent("Examples/Embedding")
+
+    @Test("the package's sessions/ holds the bundled example as it is")
+    func sessionsAreTheExample() throws {
+        let bundled = try Data(contentsOf: Run.repository.appendingPathComponent("Sources/responder-bus/Examples/sign-up-session.jsonl"))
+        #expect(try Data(contentsOf: Self.package.appendingPathComponent("sessions/sign-up-session.jsonl")) == bundled)
+    }
+
+    /// As a user on Linux types it: no sandbox, so no `--allow-writing-to-package-directory` (on
+    /// macOS the plugin asks for it).
+    @Test("`swift package responder-bus test --junit out.xml` tests sessions/: the command's lines, and JUnit with paths relative to the package")
+    func testsSessions() throws {
+        _ = try ExamplePackage.binaries()
+        let junit = Self.package.appendingPathComponent("out.xml")
+        defer { try? FileManager.default.removeItem(at: junit) }
+        let plugin = try Run.program(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "swift", "package", "--disable-build-manifest-caching", "--package-path", Self.package.path, "--scratch-path",
+                Run.repository.appendingPathComponent(".build-embedding").path, "responder-bus", "test", "--junit", "out.xml",
+            ], in: Run.repository, timeout: 1800)
+        #expect(plugin.status == 0, "\(plugin.stdout)\(plugin.stderr)")
+        // The command's own lines, run by hand in the package's folder.
+        let cli = try Run.program(Run.cli, ["test", "sessions", "--junit", "/dev/null"], in: Self.package)
+        #expect(cli.status == 0, "\(cli.stderr)")
+        let lines = Masked.lines(cli.stdout)
+        #expect(!lines.isEmpty)
+        #expect(Masked.lines(plugin.stdout).suffix(lines.count) == lines[...], "\(plugin.stdout)")
+        let written = try String(contentsOf: junit, encoding: .utf8)
+        #expect(written.contains(#"file="sessions/sign-up-session.jsonl""#), "\(written)")
+        #expect(!written.contains(Self.package.path), "paths relative to the package")
+    }
+
+    @Test("a failing command fails `swift package responder-bus`")
+    func failureIsPassedOn() throws {
+        _ = try ExamplePackage.binaries()
+        let plugin = try Run.program(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "swift", "package", "--disable-build-manifest-caching", "--package-path", Self.package.path, "--scratch-path",
+                Run.repository.appendingPathComponent(".build-embedding").path, "responder-bus", "replay", "sessions/missing.jsonl",
+            ], in: Run.repository, timeout: 1800)
+        #expect(plugin.status == 1)
+        // SwiftPM passes what a plugin (and so the command) writes to standard error on to its own
+        // standard output.
+        #expect(plugin.stdout.contains("cannot open 'sessions/missing.jsonl'"), "\(plugin.stdout)")
+        #expect(plugin.stderr.contains("responder-bus replay exited with status 66"), "\(plugin.stderr)")
+    }
+}
+
 /// The example package, built once per test process into `.build-embedding`.
 enum ExamplePackage {
     struct BuildFailed: Error, CustomStringConvertible {

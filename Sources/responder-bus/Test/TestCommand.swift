@@ -39,8 +39,20 @@ struct TestCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Session logs: files, folders (every *.jsonl below them), or - for a list of paths on standard input.")
+    @Argument(
+        help: """
+            Session logs: files, folders (every *.jsonl below them), or - for a list of paths on standard input \
+            (default: the folder RESPONDER_BUS_SESSIONS names, which `swift package responder-bus` sets to sessions).
+            """)
     var paths: [String] = []
+
+    /// The sessions named, or the folder `RESPONDER_BUS_SESSIONS` names when none is (`swift
+    /// package responder-bus test` runs a package's `sessions/`).
+    var sessionPaths: [String] {
+        if !paths.isEmpty { return paths }
+        guard let folder = getenv("RESPONDER_BUS_SESSIONS").map({ String(cString: $0) }), !folder.isEmpty else { return [] }
+        return [folder]
+    }
 
     @Option(help: "Replay this many sessions at once, one thread each (default: the machine's cores).")
     var jobs: Int?
@@ -78,7 +90,7 @@ struct TestCommand: ParsableCommand {
     @OptionGroup(title: "Pipeline") var pipeline: PipelineOptions
 
     func validate() throws {
-        if paths.isEmpty { throw ValidationError("give the sessions to test: files, folders, or - for a list on standard input") }
+        if sessionPaths.isEmpty { throw ValidationError("give the sessions to test: files, folders, or - for a list on standard input") }
         if let jobs, jobs < 1 || jobs > 1024 { throw ValidationError("--jobs must be between 1 and 1024, got \(jobs)") }
         if let shard, Shard(shard) == nil {
             throw ValidationError("--shard takes I/N with 1 ≤ I ≤ N (such as --shard 2/4), got '\(shard)'")
@@ -102,7 +114,7 @@ struct TestCommand: ParsableCommand {
         }
         var sessions: [SessionInput]
         do throws(SessionList.Problem) {
-            sessions = try SessionList.collect(paths)
+            sessions = try SessionList.collect(sessionPaths)
         } catch {
             complain(error.description)
             throw error.isUsage ? ExitCode.validationFailure : Exit.noInput
