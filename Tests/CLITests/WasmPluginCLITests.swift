@@ -33,7 +33,9 @@ enum WasmBuild {
     }
 }
 
-@Suite("replay --plugin X.wasm: WebAssembly plugins")
+@Suite(
+    "replay --plugin X.wasm: WebAssembly plugins",
+    .enabled(if: CLI.loadsWebAssembly, "responder-bus was built without the WebAssembly trait (--disable-default-traits): it loads no .wasm plugins"))
 struct WasmPluginCLITests {
     /// Every log the FieldAdvancing port is compared on: the bundled examples, the fixture logs, the
     /// corpus of real sessions (imported from the fixtures' consoles), and canned sessions on each

@@ -152,7 +152,7 @@ struct ExternalPluginTests {
 
     @Test("a plugin that speaks another version is refused with both versions named, and told why")
     func versionMismatch() throws {
-        let told = FileManager.default.temporaryDirectory.appendingPathComponent("rb-told-\(UUID().uuidString)").path
+        let told = Scripts.root.appendingPathComponent("told-\(UUID().uuidString)").path
         let command = try Scripts.raw(
             """
             import json, sys

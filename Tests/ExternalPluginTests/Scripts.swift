@@ -41,7 +41,7 @@ enum Scripts {
     /// Python lines for `on_event` that exit with `status` the first time `condition` holds, and
     /// never again across restarts (a marker file remembers).
     static func exitOnce(status: Int, when condition: String = "True") -> String {
-        let marker = String(reflecting: FileManager.default.temporaryDirectory.appendingPathComponent("rb-crashed-\(UUID().uuidString)").path)
+        let marker = String(reflecting: root.appendingPathComponent("crashed-\(UUID().uuidString)").path)
         return """
             if (\(condition)) and not os.path.exists(\(marker)):
                 open(\(marker), "w").close()
@@ -49,9 +49,19 @@ enum Scripts {
             """
     }
 
+    /// Where the scripts and their markers go: one folder per test process, removed when it exits.
+    static let root: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("rb-external-tests-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit {
+            try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent("rb-external-tests-\(getpid())"))
+        }
+        return url
+    }()
+
     /// A script with exactly this source.
     static func raw(_ source: String) throws -> [String] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rb-external-\(UUID().uuidString)")
+        let folder = root.appendingPathComponent("plugin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent("plugin.py")
         try source.write(to: url, atomically: true, encoding: .utf8)

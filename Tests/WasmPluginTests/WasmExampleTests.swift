@@ -11,7 +11,7 @@ import Testing
 struct WasmExampleTests {
     /// The Embedded Swift example, built with the kit's build script.
     static func swiftExample() throws -> String {
-        let output = NSTemporaryDirectory() + "rb-wasm-swift-keyboard-noise-\(getpid()).wasm"
+        let output = WasmModules.folder + "/swift-keyboard-noise.wasm"
         let kit = WasmModules.repository.appendingPathComponent("PluginKits/swift-wasm")
         let run = try WasmModules.run(
             "/bin/sh", [kit.appendingPathComponent("build.sh").path, kit.appendingPathComponent("examples/KeyboardNoise.swift").path, output])
@@ -33,7 +33,7 @@ struct WasmExampleTests {
         }
         var said = 0
         for (name, text) in logs {
-            let path = NSTemporaryDirectory() + "rb-wasm-noise-\(getpid()).jsonl"
+            let path = WasmModules.folder + "/noise.jsonl"
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             for module in [c, swift] {
                 let replayed = try WasmReplay.run([PluginMaker { KeyboardNoise() }, PluginMaker { try module.makePlugin() }], log: path)

@@ -26,9 +26,12 @@ enum WasmModules {
         return "/usr/bin"
     }()
 
-    private static let folder: String = {
+    /// The modules built and the files the tests write: one folder per test process, removed when
+    /// it exits.
+    static let folder: String = {
         let path = NSTemporaryDirectory() + "rb-wasm-tests-\(getpid())"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "rb-wasm-tests-\(getpid())") }
         return path
     }()
     private static let built = Mutex<[String: String]>([:])
