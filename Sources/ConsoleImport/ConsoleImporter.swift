@@ -127,28 +127,11 @@ public struct ConsoleImporter: Sendable {
         // done with the bytes before they are blanked, so that they are blanked in place.
         var builder = SceneBuilder(kinds: options.kinds)
         // The view-hierarchy dumps pasted apart (`--scene`) first, then the console's own.
-        var scenes: [PlacedScene] = []
-        var sceneKeyboards: [(line: Int, frame: Rect)] = []
-        var sceneProblems: [ImportProblem] = []
+        var (scenes, sceneKeyboards, sceneProblems): ([PlacedScene], [(line: Int, frame: Rect)], [ImportProblem]) = ([], [], [])
         if let sceneText = options.sceneText {
-            let found = HierarchyReader.readAll(sceneText, building: &builder)
-            scenes = found.scenes.map { PlacedScene(line: 0, scene: $0.scene) }
-            // A keyboard the scene shows is there from the start.
-            sceneKeyboards = found.keyboards.map { (0, $0.frame) }
-            // The scene's problems are at the scene's lines.
-            for var problem in found.problems + builder.problems {
-                problem.source = .scene
-                sceneProblems.append(problem)
-            }
-            guard !scenes.isEmpty else {
-                sceneProblems.append(
-                    ImportProblem(
-                        kind: .nothingImportable, line: 0,
-                        message:
-                            "no view-hierarchy dump was found (an app's view printed by recursiveDescription, such as <UIWindow: 0x…; frame = (0 0; 375 667); …>); nothing is imported",
-                        source: .scene))
-                let header = LogHeader(screen: options.screen ?? .zero, screenSource: options.screen == nil ? nil : "given")
-                return ImportResult(header: header, records: [], problems: sceneProblems)
+            switch readScene(sceneText, building: &builder) {
+            case .success(let read): (scenes, sceneKeyboards, sceneProblems) = read
+            case .failure(let refused): return refused.result
             }
         }
         let (builtProblems, sceneGuesses) = (builder.problems.count, builder.guessed.count)
@@ -174,120 +157,29 @@ public struct ConsoleImporter: Sendable {
         let keyboardsShown = Self.keyboardsShown(by: sceneKeyboards + hierarchy.keyboards, in: &found)
         hierarchy.keyboards = []
         var summary = ImportSummary()
-
         problems = sceneProblems + problems + hierarchy.problems + builder.problems.dropFirst(builtProblems) + keyboardsShown
-        for (index, guess) in builder.guessed.enumerated() {
-            problems.append(
-                ImportProblem(
-                    kind: .guessedKind, line: guess.line,
-                    message:
-                        "\(guess.className) is not a UIKit class and prints no baseClass; taken as a \(guess.kind.rawValue) from its name (say otherwise with --kind \(guess.className)=KIND)",
-                    source: index < sceneGuesses ? .scene : .console))
-        }
-        for (className, kind) in options.kinds.sorted(by: { $0.key < $1.key }) where !builder.settledClasses.contains(className) {
-            problems.append(
-                ImportProblem(
-                    kind: .kindNotUsed, line: 0,
-                    message:
-                        "--kind \(className)=\(kind.rawValue) is not used: no view of the view-hierarchy dumps has that class\(scenes.isEmpty ? " (there is none)" : "")"
-                ))
-        }
-        summary.dumps = scenes.count
-        summary.views = scenes.reduce(0) { $0 + $1.scene.viewCount }
-        summary.textInputs = scenes.reduce(0) { $0 + $1.scene.textInputCount }
-        for notification in found {
-            if case .keyboard = notification.kind { summary.keyboardNotifications += 1 } else { summary.editingNotifications += 1 }
-        }
+        problems += Self.notes(of: builder, sceneGuesses: sceneGuesses, settling: options.kinds, hasScenes: !scenes.isEmpty)
+        summary.count(scenes, found)
 
         func finish(_ header: LogHeader, _ records: [LogRecord], _ whole: [ImportProblem]) -> ImportResult {
-            // The scene's problems first (it is the screen from the start), each text's in line order.
-            var sorted = problems.enumerated().sorted { a, b in
-                let (aScene, bScene) = (a.element.source == .scene ? 0 : 1, b.element.source == .scene ? 0 : 1)
-                return (aScene, a.element.line, a.element.column ?? 0, a.offset) < (bScene, b.element.line, b.element.column ?? 0, b.offset)
-            }.map(\.element)
-            if droppedProblems > 0 {
-                sorted.append(
-                    ImportProblem(kind: .strayText, line: 0, message: "\(droppedProblems) more problems were not listed"))
-            }
-            var counted = summary
-            counted.skipped = sorted.count { $0.kind == .truncated || $0.kind == .unreadableValue }
-            var result = ImportResult(header: header, records: records, problems: sorted + whole, summary: counted)
-            // The notifications cut at the end are the console's last, and so the last records.
-            result.recordsCutAtEnd = records.isEmpty ? 0 : min(scanned.4, records.count)
-            return result
+            Self.result(header, records, problems: problems, dropped: droppedProblems, whole: whole, summary: summary, cutAtEnd: scanned.4)
         }
 
         let placeholder = LogHeader(screen: options.screen ?? .zero, screenSource: options.screen == nil ? nil : "given")
-        if found.isEmpty && scenes.isEmpty {
-            var message = "nothing to import: no keyboard notification, userInfo dump, editing notification or view-hierarchy dump was found"
-            if let mention = keyMention {
-                message += "; line \(mention.line), column \(mention.column) names \(mention.word) but gives it no `=` or `:` value"
-            }
-            return finish(placeholder, [], [ImportProblem(kind: .nothingImportable, line: 0, message: message)])
-        }
+        if found.isEmpty && scenes.isEmpty { return finish(placeholder, [], [Self.nothingImportable(mentioning: keyMention)]) }
 
         // The screen.
         let screen: Size
         let source: String
-        if let given = options.screen {
-            screen = given
-            source = "given"
-        } else if let inferred = inferredScreen ?? (scenes.contains(where: \.scene.isWindow) ? nil : ScreenInference.infer(from: found)) {
-            screen = inferred
-            source = "inferred"
-        } else if let window = scenes.first(where: { $0.scene.isWindow && $0.scene.root.frame.size.width > 0 && $0.scene.root.frame.size.height > 0 })
-        {
-            screen = window.scene.root.frame.size
-            source = "inferred"
-        } else {
-            let keyboard = found.filter { if case .keyboard = $0.kind { true } else { false } }.count
-            let editing = found.count - keyboard
-            var parts: [String] = []
-            if keyboard > 0 { parts.append("\(keyboard) keyboard notification\(keyboard == 1 ? "" : "s")") }
-            if editing > 0 { parts.append("\(editing) editing notification\(editing == 1 ? "" : "s")") }
-            if !scenes.isEmpty { parts.append("\(scenes.count) view-hierarchy dump\(scenes.count == 1 ? "" : "s") without a window") }
-            let message =
-                "found \(parts.joined(separator: " and ")) but no docked keyboard frame\(scenes.isEmpty ? "" : " or window") to infer the screen from; pass --screen WxH (e.g. --screen 375x667)"
-            return finish(placeholder, [], [ImportProblem(kind: .screenUnknown, line: 0, message: message)])
+        switch Self.screen(given: options.screen, inferred: inferredScreen, found: found, scenes: scenes) {
+        case .success(let known):
+            (screen, source) = known
+        case .failure(let problem):
+            return finish(placeholder, [], [problem])
         }
 
         problems += KeyboardFramePlausibility.problems(in: found, screen: screen, source: source)
-
-        // Times.
-        var times: [Double] = []
-        times.reserveCapacity(found.count)
-        if let base = found.lazy.compactMap(\.timestamp).first {
-            var previous = 0.0
-            for notification in found {
-                var t = previous
-                if let stamp = notification.timestamp {
-                    let micros = stamp &- base
-                    t = Double(micros) / 1_000_000
-                    if t > LogLimits.maximumSeconds {
-                        problems.append(
-                            ImportProblem(
-                                kind: .timeTooLate, line: notification.line,
-                                message:
-                                    "this timestamp is \(formatSeconds(t)) s after the dump's first, more than a log can replay (\(Int(LogLimits.maximumSeconds)) s); t stays at \(formatSeconds(previous))"
-                            ))
-                        t = previous
-                    } else if t < previous {
-                        problems.append(
-                            ImportProblem(
-                                kind: .timeWentBack, line: notification.line,
-                                message:
-                                    "this timestamp is \(formatSeconds(previous - t)) s earlier than the one before it; the dump order is kept and t stays at \(formatSeconds(previous))"
-                            ))
-                        t = previous
-                    }
-                }
-                times.append(t)
-                previous = t
-            }
-        } else {
-            for index in found.indices { times.append(Double(index) / 10) }
-        }
-
+        let times = Self.times(of: found, problems: &problems)
         let header = LogHeader(screen: screen, screenSource: source)
         if !scenes.isEmpty {
             var session = SessionAssembler(scenes: scenes, focus: options.focus)
@@ -298,14 +190,160 @@ public struct ConsoleImporter: Sendable {
             return finish(header, session.records, [])
         }
         if let focus = options.focus {
+            let message = "--focus \(focus) is not used: the console has no view-hierarchy dump to find it in (add one, or pass it with --scene FILE)"
+            problems.append(ImportProblem(kind: .focusNotUsed, line: 0, message: message))
+        }
+        return finish(header, Self.records(of: found, times: times, screen: screen), [])
+    }
+
+    /// The result: the problems sorted (the scene's first, as it is the screen from the start,
+    /// then each text's in line order), those not listed counted, then `whole`'s (about the
+    /// import as a whole); the skipped counted; the records cut at the end of the console.
+    private static func result(
+        _ header: LogHeader, _ records: [LogRecord], problems: [ImportProblem], dropped: Int, whole: [ImportProblem],
+        summary: ImportSummary, cutAtEnd: Int
+    ) -> ImportResult {
+        var sorted = problems.enumerated().sorted { a, b in
+            let (aScene, bScene) = (a.element.source == .scene ? 0 : 1, b.element.source == .scene ? 0 : 1)
+            return (aScene, a.element.line, a.element.column ?? 0, a.offset) < (bScene, b.element.line, b.element.column ?? 0, b.offset)
+        }.map(\.element)
+        if dropped > 0 {
+            sorted.append(ImportProblem(kind: .strayText, line: 0, message: "\(dropped) more problems were not listed"))
+        }
+        var counted = summary
+        counted.skipped = sorted.count { $0.kind == .truncated || $0.kind == .unreadableValue }
+        var result = ImportResult(header: header, records: records, problems: sorted + whole, summary: counted)
+        // The notifications cut at the end are the console's last, and so the last records.
+        result.recordsCutAtEnd = records.isEmpty ? 0 : min(cutAtEnd, records.count)
+        return result
+    }
+
+    /// The problem of a console with nothing to import, naming a key it mentions without a value.
+    private static func nothingImportable(mentioning mention: (line: Int, column: Int, word: String)?) -> ImportProblem {
+        var message = "nothing to import: no keyboard notification, userInfo dump, editing notification or view-hierarchy dump was found"
+        if let mention {
+            message += "; line \(mention.line), column \(mention.column) names \(mention.word) but gives it no `=` or `:` value"
+        }
+        return ImportProblem(kind: .nothingImportable, line: 0, message: message)
+    }
+
+    /// A refused `--scene` text: the result that says so.
+    private struct RefusedScene: Error {
+        var result: ImportResult
+    }
+
+    /// The view-hierarchy dumps pasted apart (`--scene`): their scenes (there from the start, at
+    /// line 0), keyboards and problems (labelled as the scene's); refused when it holds no dump.
+    private func readScene(
+        _ text: [UInt8], building builder: inout SceneBuilder
+    ) -> Result<([PlacedScene], [(line: Int, frame: Rect)], [ImportProblem]), RefusedScene> {
+        let found = HierarchyReader.readAll(text, building: &builder)
+        let scenes = found.scenes.map { PlacedScene(line: 0, scene: $0.scene) }
+        var problems: [ImportProblem] = []
+        for var problem in found.problems + builder.problems {
+            problem.source = .scene
+            problems.append(problem)
+        }
+        guard !scenes.isEmpty else {
             problems.append(
                 ImportProblem(
-                    kind: .focusNotUsed, line: 0,
+                    kind: .nothingImportable, line: 0,
                     message:
-                        "--focus \(focus) is not used: the console has no view-hierarchy dump to find it in (add one, or pass it with --scene FILE)"))
+                        "no view-hierarchy dump was found (an app's view printed by recursiveDescription, such as <UIWindow: 0x…; frame = (0 0; 375 667); …>); nothing is imported",
+                    source: .scene))
+            let header = LogHeader(screen: options.screen ?? .zero, screenSource: options.screen == nil ? nil : "given")
+            return .failure(RefusedScene(result: ImportResult(header: header, records: [], problems: problems)))
         }
+        return .success((scenes, found.keyboards.map { (0, $0.frame) }, problems))
+    }
 
-        // Records, with a scene for the editing views.
+    /// What the scene builder guessed (an app's class taken by its name) and what `--kind` settled
+    /// for no view, as problems; the first `sceneGuesses` guesses are the `--scene` text's.
+    private static func notes(
+        of builder: SceneBuilder, sceneGuesses: Int, settling kinds: [String: ViewKind], hasScenes: Bool
+    ) -> [ImportProblem] {
+        var problems: [ImportProblem] = []
+        for (index, guess) in builder.guessed.enumerated() {
+            problems.append(
+                ImportProblem(
+                    kind: .guessedKind, line: guess.line,
+                    message:
+                        "\(guess.className) is not a UIKit class and prints no baseClass; taken as a \(guess.kind.rawValue) from its name (say otherwise with --kind \(guess.className)=KIND)",
+                    source: index < sceneGuesses ? .scene : .console))
+        }
+        for (className, kind) in kinds.sorted(by: { $0.key < $1.key }) where !builder.settledClasses.contains(className) {
+            problems.append(
+                ImportProblem(
+                    kind: .kindNotUsed, line: 0,
+                    message:
+                        "--kind \(className)=\(kind.rawValue) is not used: no view of the view-hierarchy dumps has that class\(hasScenes ? "" : " (there is none)")"
+                ))
+        }
+        return problems
+    }
+
+    /// The screen: given, inferred from the console's docked keyboard frames, or a dumped window's
+    /// size; the problem that asks for `--screen` when none of them says it.
+    private static func screen(
+        given: Size?, inferred: Size?, found: [ScannedNotification], scenes: [PlacedScene]
+    ) -> Result<(Size, String), ImportProblem> {
+        if let given { return .success((given, "given")) }
+        if let inferred = inferred ?? (scenes.contains(where: \.scene.isWindow) ? nil : ScreenInference.infer(from: found)) {
+            return .success((inferred, "inferred"))
+        }
+        if let window = scenes.first(where: { $0.scene.isWindow && $0.scene.root.frame.size.width > 0 && $0.scene.root.frame.size.height > 0 }) {
+            return .success((window.scene.root.frame.size, "inferred"))
+        }
+        let keyboard = found.filter { if case .keyboard = $0.kind { true } else { false } }.count
+        let editing = found.count - keyboard
+        var parts: [String] = []
+        if keyboard > 0 { parts.append("\(keyboard) keyboard notification\(keyboard == 1 ? "" : "s")") }
+        if editing > 0 { parts.append("\(editing) editing notification\(editing == 1 ? "" : "s")") }
+        if !scenes.isEmpty { parts.append("\(scenes.count) view-hierarchy dump\(scenes.count == 1 ? "" : "s") without a window") }
+        let message =
+            "found \(parts.joined(separator: " and ")) but no docked keyboard frame\(scenes.isEmpty ? "" : " or window") to infer the screen from; pass --screen WxH (e.g. --screen 375x667)"
+        return .failure(ImportProblem(kind: .screenUnknown, line: 0, message: message))
+    }
+
+    /// Each notification's time: from its timestamp, after the first one's; a tenth of a second
+    /// apart when the console prints none. A time past what a log can replay, or earlier than the
+    /// one before, stays at the one before, and is said.
+    private static func times(of found: [ScannedNotification], problems: inout [ImportProblem]) -> [Double] {
+        guard let base = found.lazy.compactMap(\.timestamp).first else { return found.indices.map { Double($0) / 10 } }
+        var times: [Double] = []
+        times.reserveCapacity(found.count)
+        var previous = 0.0
+        for notification in found {
+            var t = previous
+            if let stamp = notification.timestamp {
+                t = Double(stamp &- base) / 1_000_000
+                if t > LogLimits.maximumSeconds {
+                    problems.append(
+                        ImportProblem(
+                            kind: .timeTooLate, line: notification.line,
+                            message:
+                                "this timestamp is \(formatSeconds(t)) s after the dump's first, more than a log can replay (\(Int(LogLimits.maximumSeconds)) s); t stays at \(formatSeconds(previous))"
+                        ))
+                    t = previous
+                } else if t < previous {
+                    problems.append(
+                        ImportProblem(
+                            kind: .timeWentBack, line: notification.line,
+                            message:
+                                "this timestamp is \(formatSeconds(previous - t)) s earlier than the one before it; the dump order is kept and t stays at \(formatSeconds(previous))"
+                        ))
+                    t = previous
+                }
+            }
+            times.append(t)
+            previous = t
+        }
+        return times
+    }
+
+    /// The records of a console without a view-hierarchy dump: a scene of the editing views (a
+    /// root the screen's size), then the notifications.
+    private static func records(of found: [ScannedNotification], times: [Double], screen: Size) -> [LogRecord] {
         var records: [LogRecord] = []
         records.reserveCapacity(found.count + 1)
         var views: [ScannedView] = []
@@ -333,7 +371,7 @@ public struct ConsoleImporter: Sendable {
                 records.append(LogRecord(t: t, event: isBegin ? .didBeginEditing(info) : .didEndEditing(info)))
             }
         }
-        return finish(header, records, [])
+        return records
     }
 
     /// Where the dumps show the keyboard stands for the keyboard's notifications when the console
@@ -430,5 +468,17 @@ enum ScreenInference {
             return a.value.first > b.value.first
         }
         return best?.key
+    }
+}
+
+extension ImportSummary {
+    /// Counts the dumps, their views and text inputs, and the notifications found.
+    mutating func count(_ scenes: [PlacedScene], _ found: [ScannedNotification]) {
+        dumps = scenes.count
+        views = scenes.reduce(0) { $0 + $1.scene.viewCount }
+        textInputs = scenes.reduce(0) { $0 + $1.scene.textInputCount }
+        for notification in found {
+            if case .keyboard = notification.kind { keyboardNotifications += 1 } else { editingNotifications += 1 }
+        }
     }
 }

@@ -45,25 +45,51 @@ extension ConsoleScanner {
 
         // The value: on this line, or (when the line ends after the separator) on the next one.
         while pos < lineEnd, bytes[pos] == UInt8(ascii: " ") || bytes[pos] == UInt8(ascii: "\t") || bytes[pos] == UInt8(ascii: "\r") { pos += 1 }
-        if pos >= lineEnd, lineEnd < bytes.count {
-            let next = lineEnd + 1
-            var end = next
-            while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
-            var i = next
-            while i < end, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") || bytes[i] == UInt8(ascii: "\r") { i += 1 }
-            if i < end, bytes[i] != UInt8(ascii: "#"), !startsWithKey(at: i, end: end) {
-                line += 1
-                lineStart = next
-                lineEnd = end
-                lineDisqualified = false
-                lastLeadingNameEnd = nil
-                pos = i
-            }
-        }
+        if pos >= lineEnd, lineEnd < bytes.count { moveToValueOnNextLine() }
         let valueStart = pos
+        let (i, depth, inQuote) = valueExtent(from: pos)
+        var valueEnd = i
+        while valueEnd > valueStart,
+            bytes[valueEnd - 1] == UInt8(ascii: " ") || bytes[valueEnd - 1] == UInt8(ascii: "\t") || bytes[valueEnd - 1] == UInt8(ascii: "\r")
+        {
+            valueEnd -= 1
+        }
+        let entry = Entry(
+            key: key, value: bytes[valueStart..<valueEnd], line: line, column: column(of: valueStart),
+            isUnbalanced: inQuote || depth > 0, atEndOfInput: isLastLine)
+        if entry.isUnbalanced, key == .ignored, !entry.atEndOfInput {
+            report(
+                .unreadableValue, line: entry.line, column: entry.column,
+                "the value `\(text(valueStart..<valueEnd))` does not close on its line; ignored")
+        }
+        block?.entries.append(entry)
+        pos = i
+        if pos < lineEnd, bytes[pos] == UInt8(ascii: ";") || bytes[pos] == UInt8(ascii: ",") { pos += 1 }
+    }
+
+    /// A key whose line ends after its separator: its value is the next line, unless that line is
+    /// blank, a comment or another key.
+    private mutating func moveToValueOnNextLine() {
+        let next = lineEnd + 1
+        var end = next
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+        var i = next
+        while i < end, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") || bytes[i] == UInt8(ascii: "\r") { i += 1 }
+        guard i < end, bytes[i] != UInt8(ascii: "#"), !startsWithKey(at: i, end: end) else { return }
+        line += 1
+        lineStart = next
+        lineEnd = end
+        lineDisqualified = false
+        lastLeadingNameEnd = nil
+        pos = i
+    }
+
+    /// Where a value starting at `start` ends: at a `;` or `,`, a closing bracket, or a comment
+    /// outside brackets and quotes, or at the line's end; with the brackets and quote left open.
+    private func valueExtent(from start: Int) -> (end: Int, depth: Int, inQuote: Bool) {
         var depth = 0
         var inQuote = false
-        var i = pos
+        var i = start
         scan: while i < lineEnd {
             let c = bytes[i]
             if c == UInt8(ascii: "\\"), i + 1 < lineEnd, bytes[i + 1] == UInt8(ascii: "\"") {
@@ -97,23 +123,7 @@ extension ConsoleScanner {
             }
             i += 1
         }
-        var valueEnd = i
-        while valueEnd > valueStart,
-            bytes[valueEnd - 1] == UInt8(ascii: " ") || bytes[valueEnd - 1] == UInt8(ascii: "\t") || bytes[valueEnd - 1] == UInt8(ascii: "\r")
-        {
-            valueEnd -= 1
-        }
-        let entry = Entry(
-            key: key, value: bytes[valueStart..<valueEnd], line: line, column: column(of: valueStart),
-            isUnbalanced: inQuote || depth > 0, atEndOfInput: isLastLine)
-        if entry.isUnbalanced, key == .ignored, !entry.atEndOfInput {
-            report(
-                .unreadableValue, line: entry.line, column: entry.column,
-                "the value `\(text(valueStart..<valueEnd))` does not close on its line; ignored")
-        }
-        block?.entries.append(entry)
-        pos = i
-        if pos < lineEnd, bytes[pos] == UInt8(ascii: ";") || bytes[pos] == UInt8(ascii: ",") { pos += 1 }
+        return (i, depth, inQuote)
     }
 
     /// Whether a line's text starts with a userInfo key (so a key with an empty value does not

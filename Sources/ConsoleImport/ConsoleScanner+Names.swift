@@ -292,71 +292,10 @@ extension ConsoleScanner {
     /// The label must mention the keyboard (`keyboard`, `kb`); the frame is the end frame unless the
     /// label says `begin`. The event is the one the label names, else the default event.
     mutating func scanStandaloneFrame(from index: Int) -> Bool {
-        guard labelMentionsKeyboard(from: index) else { return false }
-        var i = index
-        var words: [ArraySlice<UInt8>] = []
-        while i < lineEnd, words.count <= 4 {
-            while i < lineEnd, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") || bytes[i] == UInt8(ascii: "\"") { i += 1 }
-            guard i < lineEnd, ConsoleValues.isLetter(bytes[i]) || bytes[i] == UInt8(ascii: "_") else { break }
-            let start = i
-            while i < lineEnd, ConsoleValues.isWordByte(bytes[i]) || bytes[i] == UInt8(ascii: ".") { i += 1 }
-            words.append(bytes[start..<i])
-            // `NSRect:` / `CGRect:` start the value, not the label.
-            if i < lineEnd, bytes[i] == UInt8(ascii: ":"), i + 1 < lineEnd, bytes[i + 1] == UInt8(ascii: " ") {
-                let lower = String(decoding: bytes[start..<i], as: UTF8.self).lowercased()
-                if lower.hasSuffix("rect") {
-                    words.removeLast()
-                    i = start
-                    break
-                }
-            }
-        }
-        guard !words.isEmpty, words.count <= 4 else { return false }
-        var mentionsKeyboard = false
-        var event: LogEvent.KeyboardEvent?
-        var isBegin = false
-        for word in words {
-            let lower = String(decoding: word, as: UTF8.self).lowercased()
-            if lower.contains("keyboard") || lower.contains("kb") { mentionsKeyboard = true }
-            if lower.contains("begin") { isBegin = true }
-            switch ConsoleWord.classify(word) {
-            case .keyboardName(let e): event = e
-            case .key, .editingName: return false
-            case .grammar(.userInfo), .grammar(.name), .grammar(.object), .grammar(.anyHashable): return false
-            default: break
-            }
-        }
-        guard mentionsKeyboard else { return false }
-        while i < lineEnd, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") || bytes[i] == UInt8(ascii: "\"") { i += 1 }
-        if i < lineEnd, bytes[i] == UInt8(ascii: ":") || bytes[i] == UInt8(ascii: "=") || bytes[i] == UInt8(ascii: ",") { i += 1 }
-        while i < lineEnd, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") || bytes[i] == UInt8(ascii: "\"") { i += 1 }
-        guard i < lineEnd else { return false }
-        let valueStart = i
-        let first = bytes[i]
-        if first != UInt8(ascii: "(") && first != UInt8(ascii: "{") {
-            // `NSRect: {{…}}`, `CGRect(origin: …)`, `Optional((…))`.
-            var j = i
-            while j < lineEnd, ConsoleValues.isLetter(bytes[j]) { j += 1 }
-            let lower = String(decoding: bytes[i..<j], as: UTF8.self).lowercased()
-            guard lower.hasSuffix("rect") || lower == "optional" else { return false }
-        }
-        // The value runs to a trailing `//` comment or the end of the line.
-        var end = valueStart
-        var depth = 0
-        while end < lineEnd {
-            let c = bytes[end]
-            if c == UInt8(ascii: "/"), end + 1 < lineEnd, bytes[end + 1] == UInt8(ascii: "/") { break }
-            if c == UInt8(ascii: "{") || c == UInt8(ascii: "(") || c == UInt8(ascii: "[") { depth += 1 }
-            if c == UInt8(ascii: "}") || c == UInt8(ascii: ")") || c == UInt8(ascii: "]") { depth -= 1 }
-            end += 1
-        }
-        var valueEnd = end
-        while valueEnd > valueStart,
-            [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: ";"), UInt8(ascii: ","), UInt8(ascii: "\"")].contains(
-                bytes[valueEnd - 1])
-        {
-            valueEnd -= 1
-        }
+        guard labelMentionsKeyboard(from: index), let label = standaloneLabel(from: index),
+            let (valueStart, valueEnd, depth) = standaloneValue(from: label.valueFrom)
+        else { return false }
+        let (event, isBegin) = (label.event, label.isBegin)
         let value = bytes[valueStart..<valueEnd]
         // Only numbers, brackets and the words of a rectangle: anything else is not a lone frame.
         guard Self.isRectShaped(value) else { return false }
@@ -395,6 +334,84 @@ extension ConsoleScanner {
                 kind: .keyboard(event ?? defaultEvent, info), timestamp: timestamp, line: line,
                 endFrameAt: info.end == nil ? nil : (line, column(of: valueStart))))
         return true
+    }
+
+    /// The label of a standalone frame: at most four words, one mentioning the keyboard, none a
+    /// userInfo key or another notification's word; the event it names, whether it says `begin`,
+    /// and where its value may start. `nil` for anything else.
+    private func standaloneLabel(from index: Int) -> (event: LogEvent.KeyboardEvent?, isBegin: Bool, valueFrom: Int)? {
+        var i = index
+        var words: [ArraySlice<UInt8>] = []
+        while i < lineEnd, words.count <= 4 {
+            while i < lineEnd, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") || bytes[i] == UInt8(ascii: "\"") { i += 1 }
+            guard i < lineEnd, ConsoleValues.isLetter(bytes[i]) || bytes[i] == UInt8(ascii: "_") else { break }
+            let start = i
+            while i < lineEnd, ConsoleValues.isWordByte(bytes[i]) || bytes[i] == UInt8(ascii: ".") { i += 1 }
+            words.append(bytes[start..<i])
+            // `NSRect:` / `CGRect:` start the value, not the label.
+            if i < lineEnd, bytes[i] == UInt8(ascii: ":"), i + 1 < lineEnd, bytes[i + 1] == UInt8(ascii: " ") {
+                let lower = String(decoding: bytes[start..<i], as: UTF8.self).lowercased()
+                if lower.hasSuffix("rect") {
+                    words.removeLast()
+                    i = start
+                    break
+                }
+            }
+        }
+        guard !words.isEmpty, words.count <= 4 else { return nil }
+        var mentionsKeyboard = false
+        var event: LogEvent.KeyboardEvent?
+        var isBegin = false
+        for word in words {
+            let lower = String(decoding: word, as: UTF8.self).lowercased()
+            if lower.contains("keyboard") || lower.contains("kb") { mentionsKeyboard = true }
+            if lower.contains("begin") { isBegin = true }
+            switch ConsoleWord.classify(word) {
+            case .keyboardName(let e): event = e
+            case .key, .editingName: return nil
+            case .grammar(.userInfo), .grammar(.name), .grammar(.object), .grammar(.anyHashable): return nil
+            default: break
+            }
+        }
+        return mentionsKeyboard ? (event, isBegin, i) : nil
+    }
+
+    /// Where a standalone frame's value is, after its label's `:`, `=` or `,`: it starts with a
+    /// bracket, a `…Rect` or `Optional`, and runs to a trailing `//` comment or the line's end
+    /// (blanks and separators trimmed); with the brackets left open at its end. `nil` when there is
+    /// no value there.
+    private func standaloneValue(from index: Int) -> (start: Int, end: Int, depth: Int)? {
+        var i = index
+        while i < lineEnd, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") || bytes[i] == UInt8(ascii: "\"") { i += 1 }
+        if i < lineEnd, bytes[i] == UInt8(ascii: ":") || bytes[i] == UInt8(ascii: "=") || bytes[i] == UInt8(ascii: ",") { i += 1 }
+        while i < lineEnd, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") || bytes[i] == UInt8(ascii: "\"") { i += 1 }
+        guard i < lineEnd else { return nil }
+        let valueStart = i
+        let first = bytes[i]
+        if first != UInt8(ascii: "(") && first != UInt8(ascii: "{") {
+            // `NSRect: {{…}}`, `CGRect(origin: …)`, `Optional((…))`.
+            var j = i
+            while j < lineEnd, ConsoleValues.isLetter(bytes[j]) { j += 1 }
+            let lower = String(decoding: bytes[i..<j], as: UTF8.self).lowercased()
+            guard lower.hasSuffix("rect") || lower == "optional" else { return nil }
+        }
+        var end = valueStart
+        var depth = 0
+        while end < lineEnd {
+            let c = bytes[end]
+            if c == UInt8(ascii: "/"), end + 1 < lineEnd, bytes[end + 1] == UInt8(ascii: "/") { break }
+            if c == UInt8(ascii: "{") || c == UInt8(ascii: "(") || c == UInt8(ascii: "[") { depth += 1 }
+            if c == UInt8(ascii: "}") || c == UInt8(ascii: ")") || c == UInt8(ascii: "]") { depth -= 1 }
+            end += 1
+        }
+        var valueEnd = end
+        while valueEnd > valueStart,
+            [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: ";"), UInt8(ascii: ","), UInt8(ascii: "\"")].contains(
+                bytes[valueEnd - 1])
+        {
+            valueEnd -= 1
+        }
+        return (valueStart, valueEnd, depth)
     }
 
     /// A cheap first look: whether the words that start the line mention `keyboard` or `kb`.

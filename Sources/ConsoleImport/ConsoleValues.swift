@@ -203,26 +203,27 @@ enum NSLogTimestamp {
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetMinutes * 60)
         let total = seconds * 1_000_000 + micros
-        // The process: `name[pid:tid]` (names may contain spaces; look a short way ahead).
-        var j = i
+        return (total, afterProcess(bytes, from: i, lineEnd: lineEnd))
+    }
+
+    /// After a timestamp ending at `start`: the index after the process that follows (`name[pid:tid]`
+    /// and one space; names may contain spaces, so a short way ahead is looked at), or after the
+    /// blanks when there is none.
+    private static func afterProcess(_ bytes: [UInt8], from start: Int, lineEnd: Int) -> Int {
+        var j = start
         while j < lineEnd, bytes[j] == UInt8(ascii: " ") || bytes[j] == UInt8(ascii: "\t") { j += 1 }
         let limit = min(lineEnd, j + 128)
         var k = j
         while k < limit, bytes[k] != UInt8(ascii: "[") { k += 1 }
-        if k < limit, k > j {
-            var m = k + 1
-            var sawDigit = false
-            while m < lineEnd, ConsoleValues.isDigit(bytes[m]) || bytes[m] == UInt8(ascii: ":") {
-                sawDigit = sawDigit || ConsoleValues.isDigit(bytes[m])
-                m += 1
-            }
-            if sawDigit, m < lineEnd, bytes[m] == UInt8(ascii: "]") {
-                i = m + 1
-                if i < lineEnd, bytes[i] == UInt8(ascii: " ") { i += 1 }
-                return (total, i)
-            }
+        guard k < limit, k > j else { return j }
+        var m = k + 1
+        var sawDigit = false
+        while m < lineEnd, ConsoleValues.isDigit(bytes[m]) || bytes[m] == UInt8(ascii: ":") {
+            sawDigit = sawDigit || ConsoleValues.isDigit(bytes[m])
+            m += 1
         }
-        return (total, j)
+        guard sawDigit, m < lineEnd, bytes[m] == UInt8(ascii: "]") else { return j }
+        return m + 1 < lineEnd && bytes[m + 1] == UInt8(ascii: " ") ? m + 2 : m + 1
     }
 
     private static let monthNames: [[UInt8]] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

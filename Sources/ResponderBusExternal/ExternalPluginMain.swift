@@ -109,22 +109,9 @@ struct PluginServer {
 
     mutating func run() -> Int32 {
         _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
-        guard let first = readLine(),
-            let hello = try? JSONDecoder().decode(HostHello.self, from: Data(first)),
-            hello.type == "hello", hello.protocol == PluginProtocol.name, let header = hello.header
-        else {
-            complain("the host's first line is not a \(PluginProtocol.name) hello")
-            return 2
-        }
-        guard hello.version == PluginProtocol.version else {
-            complain("the host speaks version \(hello.version.map(String.init) ?? "(none)"); this plugin speaks \(PluginProtocol.version)")
-            return 2
-        }
+        guard let (hello, header) = readHello() else { return 2 }
         let loop = VirtualTimeLoop()
-        let insets = header.safeArea.map {
-            EdgeInsets(top: $0.top ?? 0, left: $0.left ?? 0, bottom: $0.bottom ?? 0, right: $0.right ?? 0)
-        }
-        let bus = Bus(loop: loop, screen: Screen(size: Size(width: header.screen.width, height: header.screen.height), safeArea: insets ?? .zero))
+        let bus = Bus(loop: loop, screen: Self.screen(of: header))
         do {
             try bus.register(plugin)
         } catch {
@@ -198,6 +185,31 @@ struct PluginServer {
             }
         }
         return status ?? 0
+    }
+
+    /// The host's hello and its log header; `nil`, said on standard error, when the first line is
+    /// not one or speaks another version.
+    private mutating func readHello() -> (HostHello, HostHello.Header)? {
+        guard let first = readLine(),
+            let hello = try? JSONDecoder().decode(HostHello.self, from: Data(first)),
+            hello.type == "hello", hello.protocol == PluginProtocol.name, let header = hello.header
+        else {
+            complain("the host's first line is not a \(PluginProtocol.name) hello")
+            return nil
+        }
+        guard hello.version == PluginProtocol.version else {
+            complain("the host speaks version \(hello.version.map(String.init) ?? "(none)"); this plugin speaks \(PluginProtocol.version)")
+            return nil
+        }
+        return (hello, header)
+    }
+
+    /// The screen the host's header describes.
+    private static func screen(of header: HostHello.Header) -> Screen {
+        let insets = header.safeArea.map {
+            EdgeInsets(top: $0.top ?? 0, left: $0.left ?? 0, bottom: $0.bottom ?? 0, right: $0.right ?? 0)
+        }
+        return Screen(size: Size(width: header.screen.width, height: header.screen.height), safeArea: insets ?? .zero)
     }
 
     /// Whether the plugin is told when turns end, so that its `asap` posts and end-of-turn work

@@ -37,46 +37,18 @@ final class GuestInstance {
         for (name, function) in host.functions(store: store) {
             imports.define(module: WasmPluginABI.importModule, name: name, function)
         }
-        let instance: Instance
-        do {
-            if let fuel { store.fuel = Fuel(remaining: fuel) }
-            instance = try module.instantiate(store: store, imports: imports)
-        } catch let error as MemoryCeiling.Exceeded {
-            throw WasmPluginError(
-                .memoryLimit,
-                "\(label) declares \(Self.mebibytes(error.bytes)) of memory; the sandbox allows \(Self.mebibytes(sandbox.memoryLimit))")
-        } catch {
-            throw WasmPluginError(.instantiation, "\(label) cannot be instantiated: \(error)")
-        }
+        if let fuel { store.fuel = Fuel(remaining: fuel) }
+        let instance = try Self.instantiate(module, store: store, imports: imports, label: label, sandbox: sandbox)
         guard let exported = instance.exports[memory: WasmPluginABI.Export.memory] else {
             throw WasmPluginError(.missingExport, "\(label) exports no memory named 'memory'; the host reads the event buffer and strings there")
         }
         let memory = GuestMemoryAccess(memory: exported)
         host.memory = memory
         func export(_ name: String, _ parameters: [ValueType], _ results: [ValueType]) throws(WasmPluginError) -> Function {
-            guard let function = instance.exports[function: name] else {
-                throw WasmPluginError(.missingExport, "\(label) exports no function '\(name)', which the ABI needs (see WebAssemblyPluginABI)")
-            }
-            guard function.type.parameters == parameters, function.type.results == results else {
-                throw WasmPluginError(
-                    .missingExport,
-                    "\(label) exports '\(name)' as \(GuestInstance.spelled(function.type)), and the ABI wants \(GuestInstance.spelled(FunctionType(parameters: parameters, results: results)))"
-                )
-            }
-            return function
+            try Self.export(name, parameters, results, of: instance, label: label)
         }
         func call(_ function: Function, _ what: String) throws(WasmPluginError) -> Int32 {
-            let results: [Value]
-            do {
-                if let fuel { store.fuel = Fuel(remaining: fuel) }
-                results = try function.invoke([])
-            } catch {
-                throw WasmPluginError(.handshake, "\(label): its \(what) failed: \(GuestInstance.describe(error, fuel: fuel))")
-            }
-            guard case .i32(let bits) = results.first else {
-                throw WasmPluginError(.handshake, "\(label): its \(what) returned no i32")
-            }
-            return Int32(bitPattern: bits)
+            try Self.call(function, what, store: store, fuel: fuel, label: label)
         }
         let version = try export(WasmPluginABI.Export.abiVersion, [], [.i32])
         let initialize = try export(WasmPluginABI.Export.initialize, [], [.i32])
@@ -111,6 +83,53 @@ final class GuestInstance {
         self.eventBuffer = address
         self.memory = memory
         self.hello = GuestHello(name: name, events: host.requestedKinds, position: host.position)
+    }
+
+    /// The module instantiated in `store` with the host's functions; a memory past the sandbox's
+    /// ceiling, or any other failure, is named.
+    private static func instantiate(
+        _ module: Module, store: Store, imports: Imports, label: String, sandbox: WasmSandbox
+    ) throws(WasmPluginError) -> Instance {
+        do {
+            return try module.instantiate(store: store, imports: imports)
+        } catch let error as MemoryCeiling.Exceeded {
+            throw WasmPluginError(
+                .memoryLimit,
+                "\(label) declares \(mebibytes(error.bytes)) of memory; the sandbox allows \(mebibytes(sandbox.memoryLimit))")
+        } catch {
+            throw WasmPluginError(.instantiation, "\(label) cannot be instantiated: \(error)")
+        }
+    }
+
+    /// The function the ABI needs under `name`, of its type; a missing or mistyped one is named.
+    private static func export(
+        _ name: String, _ parameters: [ValueType], _ results: [ValueType], of instance: Instance, label: String
+    ) throws(WasmPluginError) -> Function {
+        guard let function = instance.exports[function: name] else {
+            throw WasmPluginError(.missingExport, "\(label) exports no function '\(name)', which the ABI needs (see WebAssemblyPluginABI)")
+        }
+        guard function.type.parameters == parameters, function.type.results == results else {
+            throw WasmPluginError(
+                .missingExport,
+                "\(label) exports '\(name)' as \(spelled(function.type)), and the ABI wants \(spelled(FunctionType(parameters: parameters, results: results)))"
+            )
+        }
+        return function
+    }
+
+    /// Calls a handshake function with a fresh fuel budget; its `i32` result.
+    private static func call(_ function: Function, _ what: String, store: Store, fuel: UInt64?, label: String) throws(WasmPluginError) -> Int32 {
+        let results: [Value]
+        do {
+            if let fuel { store.fuel = Fuel(remaining: fuel) }
+            results = try function.invoke([])
+        } catch {
+            throw WasmPluginError(.handshake, "\(label): its \(what) failed: \(describe(error, fuel: fuel))")
+        }
+        guard case .i32(let bits) = results.first else {
+            throw WasmPluginError(.handshake, "\(label): its \(what) returned no i32")
+        }
+        return Int32(bitPattern: bits)
     }
 
     /// Calls `rb_on_event` with the payload already written; the fuel budget is renewed first.

@@ -171,58 +171,7 @@ struct NewPluginCommand: ParsableCommand {
         if stat(folder, &info) == 0 {
             throw ValidationError("'\(folder)' already exists; choose another --path or name")
         }
-        var files: [(String, String)]
-        var link: (path: String, target: String)?
-        switch language {
-        case .swift:
-            let template = PluginTemplate(name: name, responderBus: source, isURL: isURL, outOfProcess: outOfProcess)
-            files = template.files
-            if let wrapping {
-                guard !isURL, let checkout = Self.absolutePath(source) else {
-                    complain(
-                        "--wrapping links \(wrapping)'s source from a ResponderBus checkout, and \(isURL ? "--responder-bus names a git URL" : "'\(source)' cannot be resolved"); pass --responder-bus with a checkout's path"
-                    )
-                    throw Exit.noInput
-                }
-                var folderInfo = stat()
-                guard stat(checkout + "/Plugins/\(wrapping)", &folderInfo) == 0, (folderInfo.st_mode & S_IFMT) == S_IFDIR else {
-                    complain(
-                        "--wrapping links \(wrapping)'s source, and '\(checkout)/Plugins/\(wrapping)' is not a folder; pass --responder-bus with a ResponderBus checkout's path"
-                    )
-                    throw Exit.noInput
-                }
-                let wrapper = WrappingPluginTemplate(
-                    base: PluginTemplate(name: name, responderBus: checkout, isURL: false), builtin: wrapping)
-                files = wrapper.files
-                link = (wrapper.sourceLink, wrapper.sourceFolder)
-            }
-        case .python:
-            let modulePath = source + "/PluginKits/python/responder_bus_plugin.py"
-            guard !isURL, let module = ImportCommand.readAll(modulePath).map({ String(decoding: $0, as: UTF8.self) }) else {
-                let why = isURL ? "--responder-bus names a git URL" : "'\(modulePath)' cannot be read"
-                complain(
-                    "a Python plugin copies the author module from a ResponderBus checkout, and \(why); pass --responder-bus with a checkout's path")
-                throw Exit.noInput
-            }
-            files = PythonPluginTemplate(name: name, authorModule: module).files
-        case .cWasm, .swiftWasm:
-            let wasmLanguage: WasmPluginTemplate.Language = language == .cWasm ? .c : .swift
-            let (kitFolder, kitNames) = WasmPluginTemplate.kitFiles(wasmLanguage)
-            var kit: [(String, String)] = []
-            for file in kitNames {
-                let kitPath = source + "/" + kitFolder + "/" + file
-                guard !isURL, let text = ImportCommand.readAll(kitPath).map({ String(decoding: $0, as: UTF8.self) }) else {
-                    let why = isURL ? "--responder-bus names a git URL" : "'\(kitPath)' cannot be read"
-                    complain(
-                        "a WebAssembly plugin copies the author kit from a ResponderBus checkout, and \(why); pass --responder-bus with a checkout's path"
-                    )
-                    throw Exit.noInput
-                }
-                kit.append((file, text))
-            }
-            let binary = Self.absolutePath("/proc/self/exe") ?? "responder-bus"
-            files = WasmPluginTemplate(name: name, language: wasmLanguage, kit: kit, responderBus: binary).files
-        }
+        let (files, link) = try pluginFiles(from: source, isURL: isURL)
         for (relative, contents) in files {
             let file = folder + "/" + relative
             try Self.makeParents(of: file)
@@ -241,6 +190,62 @@ struct NewPluginCommand: ParsableCommand {
             }
         }
         print("Wrote \(folder)/ (\(files.count) files). Next:")
+        printNextSteps(in: folder)
+    }
+
+    /// The files of the plugin (relative path, contents), and for `--wrapping`, the link to the
+    /// built-in's source.
+    private func pluginFiles(from source: String, isURL: Bool) throws -> (files: [(String, String)], link: (path: String, target: String)?) {
+        switch language {
+        case .swift:
+            let template = PluginTemplate(name: name, responderBus: source, isURL: isURL, outOfProcess: outOfProcess)
+            guard let wrapping else { return (template.files, nil) }
+            guard !isURL, let checkout = Self.absolutePath(source) else {
+                complain(
+                    "--wrapping links \(wrapping)'s source from a ResponderBus checkout, and \(isURL ? "--responder-bus names a git URL" : "'\(source)' cannot be resolved"); pass --responder-bus with a checkout's path"
+                )
+                throw Exit.noInput
+            }
+            var folderInfo = stat()
+            guard stat(checkout + "/Plugins/\(wrapping)", &folderInfo) == 0, (folderInfo.st_mode & S_IFMT) == S_IFDIR else {
+                complain(
+                    "--wrapping links \(wrapping)'s source, and '\(checkout)/Plugins/\(wrapping)' is not a folder; pass --responder-bus with a ResponderBus checkout's path"
+                )
+                throw Exit.noInput
+            }
+            let wrapper = WrappingPluginTemplate(base: PluginTemplate(name: name, responderBus: checkout, isURL: false), builtin: wrapping)
+            return (wrapper.files, (wrapper.sourceLink, wrapper.sourceFolder))
+        case .python:
+            let modulePath = source + "/PluginKits/python/responder_bus_plugin.py"
+            guard !isURL, let module = ImportCommand.readAll(modulePath).map({ String(decoding: $0, as: UTF8.self) }) else {
+                let why = isURL ? "--responder-bus names a git URL" : "'\(modulePath)' cannot be read"
+                complain(
+                    "a Python plugin copies the author module from a ResponderBus checkout, and \(why); pass --responder-bus with a checkout's path")
+                throw Exit.noInput
+            }
+            return (PythonPluginTemplate(name: name, authorModule: module).files, nil)
+        case .cWasm, .swiftWasm:
+            let wasmLanguage: WasmPluginTemplate.Language = language == .cWasm ? .c : .swift
+            let (kitFolder, kitNames) = WasmPluginTemplate.kitFiles(wasmLanguage)
+            var kit: [(String, String)] = []
+            for file in kitNames {
+                let kitPath = source + "/" + kitFolder + "/" + file
+                guard !isURL, let text = ImportCommand.readAll(kitPath).map({ String(decoding: $0, as: UTF8.self) }) else {
+                    let why = isURL ? "--responder-bus names a git URL" : "'\(kitPath)' cannot be read"
+                    complain(
+                        "a WebAssembly plugin copies the author kit from a ResponderBus checkout, and \(why); pass --responder-bus with a checkout's path"
+                    )
+                    throw Exit.noInput
+                }
+                kit.append((file, text))
+            }
+            let binary = Self.absolutePath("/proc/self/exe") ?? "responder-bus"
+            return (WasmPluginTemplate(name: name, language: wasmLanguage, kit: kit, responderBus: binary).files, nil)
+        }
+    }
+
+    /// What to run next, for the plugin written in `folder`.
+    private func printNextSteps(in folder: String) {
         switch (language, outOfProcess) {
         case (.cWasm, _), (.swiftWasm, _):
             print("  cd \(folder) && ./build.sh && ./test.sh")

@@ -80,13 +80,11 @@ enum FieldKey: UInt8, CaseIterable {
         switch bytes[start] {
         case UInt8(ascii: "a"):
             if let end = bytes.end(of: "avoidsKeyboard", at: start) { return (.avoidsKeyboard, end) }
-            return nil
         case UInt8(ascii: "b"):
             if let end = bytes.end(of: "begin", at: start) { return (.begin, end) }
             if let end = bytes.end(of: "by", at: start) { return (.by, end) }
             if let end = bytes.end(of: "bottomInset", at: start) { return (.bottomInset, end) }
             if let end = bytes.end(of: "bottom", at: start) { return (.bottom, end) }
-            return nil
         case UInt8(ascii: "c"):
             if let end = bytes.end(of: "curve", at: start) { return (.curve, end) }
             if let end = bytes.end(of: "children", at: start) { return (.children, end) }
@@ -94,81 +92,64 @@ enum FieldKey: UInt8, CaseIterable {
             if let end = bytes.end(of: "contentOffsetY", at: start) { return (.contentOffsetY, end) }
             if let end = bytes.end(of: "contentOffset", at: start) { return (.contentOffset, end) }
             if let end = bytes.end(of: "contentSize", at: start) { return (.contentSize, end) }
-            return nil
         case UInt8(ascii: "d"):
             if let end = bytes.end(of: "duration", at: start) { return (.duration, end) }
             if let end = bytes.end(of: "device", at: start) { return (.device, end) }
-            return nil
         case UInt8(ascii: "e"):
             if let end = bytes.end(of: "event", at: start) { return (.event, end) }
             if let end = bytes.end(of: "end", at: start) { return (.end, end) }
             if let end = bytes.end(of: "enabled", at: start) { return (.enabled, end) }
-            return nil
         case UInt8(ascii: "f"):
             if let end = bytes.end(of: "frame", at: start) { return (.frame, end) }
             if let end = bytes.end(of: "from", at: start) { return (.from, end) }
             if let end = bytes.end(of: "format", at: start) { return (.format, end) }
-            return nil
         case UInt8(ascii: "h"):
             if let end = bytes.end(of: "height", at: start) { return (.height, end) }
             if let end = bytes.end(of: "hidden", at: start) { return (.hidden, end) }
-            return nil
         case UInt8(ascii: "i"):
             if let end = bytes.end(of: "isLocal", at: start) { return (.isLocal, end) }
             if let end = bytes.end(of: "id", at: start) { return (.id, end) }
-            return nil
         case UInt8(ascii: "k"):
             if let end = bytes.end(of: "kind", at: start) { return (.kind, end) }
             if let end = bytes.end(of: "keyboardDistance", at: start) { return (.keyboardDistance, end) }
-            return nil
         case UInt8(ascii: "l"):
             if let end = bytes.end(of: "lastFieldAction", at: start) { return (.lastFieldAction, end) }
             if let end = bytes.end(of: "level", at: start) { return (.level, end) }
             if let end = bytes.end(of: "left", at: start) { return (.left, end) }
-            return nil
         case UInt8(ascii: "m"):
             if let end = bytes.end(of: "message", at: start) { return (.message, end) }
             if let end = bytes.end(of: "metadata", at: start) { return (.metadata, end) }
-            return nil
         case UInt8(ascii: "n"):
             if let end = bytes.end(of: "name", at: start) { return (.name, end) }
-            return nil
         case UInt8(ascii: "o"):
             if let end = bytes.end(of: "origin", at: start) { return (.origin, end) }
             if let end = bytes.end(of: "originY", at: start) { return (.originY, end) }
-            return nil
         case UInt8(ascii: "r"):
             if let end = bytes.end(of: "root", at: start) { return (.root, end) }
             if let end = bytes.end(of: "right", at: start) { return (.right, end) }
-            return nil
         case UInt8(ascii: "s"):
             if let end = bytes.end(of: "safeArea", at: start) { return (.safeArea, end) }
             if let end = bytes.end(of: "screen", at: start) { return (.screen, end) }
             if let end = bytes.end(of: "screenSource", at: start) { return (.screenSource, end) }
             if let end = bytes.end(of: "secure", at: start) { return (.secure, end) }
-            return nil
         case UInt8(ascii: "t"):
             if let end = bytes.end(of: "t", at: start) { return (.t, end) }
             if let end = bytes.end(of: "to", at: start) { return (.to, end) }
             if let end = bytes.end(of: "tag", at: start) { return (.tag, end) }
             if let end = bytes.end(of: "top", at: start) { return (.top, end) }
-            return nil
         case UInt8(ascii: "v"):
             if let end = bytes.end(of: "view", at: start) { return (.view, end) }
             if let end = bytes.end(of: "version", at: start) { return (.version, end) }
             if let end = bytes.end(of: "views", at: start) { return (.views, end) }
-            return nil
         case UInt8(ascii: "w"):
             if let end = bytes.end(of: "width", at: start) { return (.width, end) }
-            return nil
         case UInt8(ascii: "x"):
             if let end = bytes.end(of: "x", at: start) { return (.x, end) }
-            return nil
         case UInt8(ascii: "y"):
             if let end = bytes.end(of: "y", at: start) { return (.y, end) }
-            return nil
-        default: return nil
+        default: break
         }
+        return nil
     }
 
     /// Recognises a key that had escapes or bytes beyond ASCII, comparing Strings as the format

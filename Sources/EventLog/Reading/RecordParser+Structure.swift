@@ -140,29 +140,9 @@ extension RecordParser {
         var className: String?
         try parseObject { (parser: inout RecordParser, key: FieldKey) throws(LogReadError) in
             switch key {
-            case .id:
-                let at = parser.position
-                let value = try parser.parseString()
-                guard parser.lineExtras().sceneViewIDs.insert(value).inserted else {
-                    throw parser.error(.invalidValue, at: at, "view id '\(value)' appears twice in the scene; each view needs an id of its own")
-                }
-                id = value
-            case .kind:
-                let at = parser.position
-                let text = try parser.parseString()
-                if let parsed = ViewKind(rawValue: text) {
-                    // A repeated key: the last one wins, whole.
-                    kind = parsed
-                    unrecognizedKind = nil
-                } else {
-                    // A newer writer's kind: the view is kept, as a plain view that remembers it.
-                    kind = .view
-                    unrecognizedKind = text
-                    parser.lineExtras().warnings.append(
-                        parser.error(
-                            .unknownViewKind, at: at,
-                            "unknown view kind '\(text)'; the view is kept as a plain view (this reader knows \(ViewKind.spelledOut))"))
-                }
+            case .id: id = try parser.parseViewID()
+            // A repeated key: the last one wins, whole.
+            case .kind: (kind, unrecognizedKind) = try parser.parseViewKind()
             case .frame: frame = try parser.parseRect()
             case .tag: tag = parser.parseNull() ? nil : try parser.parseInt()
             case .hidden: hidden = try parser.parseBool()
@@ -176,23 +156,7 @@ extension RecordParser {
             case .contentSize:
                 let (w, h) = try parser.parsePair(.width, .height)
                 size = Size(width: w, height: h)
-            case .children:
-                guard parser.peek() == UInt8(ascii: "[") else { throw parser.error(.wrongType, "expected an array of views") }
-                parser.position += 1
-                if parser.peek() == UInt8(ascii: "]") {
-                    parser.position += 1
-                    return
-                }
-                while true {
-                    children.append(try parser.parseView(depth: depth + 1))
-                    guard let next = parser.peek() else { throw parser.unexpectedEnd("',' or ']'") }
-                    parser.position += 1
-                    if next == UInt8(ascii: "]") { break }
-                    guard next == UInt8(ascii: ",") else {
-                        parser.position -= 1
-                        throw parser.unexpected("',' or ']'")
-                    }
-                }
+            case .children: children += try parser.parseChildren(depth: depth)
             default: try parser.skipValue()
             }
         }
@@ -207,11 +171,55 @@ extension RecordParser {
         return spec
     }
 
+    /// A view's id, unique in the scene.
+    private mutating func parseViewID() throws(LogReadError) -> String {
+        let at = position
+        let value = try parseString()
+        guard lineExtras().sceneViewIDs.insert(value).inserted else {
+            throw error(.invalidValue, at: at, "view id '\(value)' appears twice in the scene; each view needs an id of its own")
+        }
+        return value
+    }
+
+    /// A view's kind; a newer writer's kind is a plain view that remembers it, with a warning.
+    private mutating func parseViewKind() throws(LogReadError) -> (ViewKind, unrecognized: String?) {
+        let at = position
+        let text = try parseString()
+        if let parsed = ViewKind(rawValue: text) { return (parsed, nil) }
+        lineExtras().warnings.append(
+            error(
+                .unknownViewKind, at: at,
+                "unknown view kind '\(text)'; the view is kept as a plain view (this reader knows \(ViewKind.spelledOut))"))
+        return (.view, text)
+    }
+
+    /// A view's children: an array of views one level deeper.
+    private mutating func parseChildren(depth: Int) throws(LogReadError) -> [ViewSpec] {
+        guard peek() == UInt8(ascii: "[") else { throw error(.wrongType, "expected an array of views") }
+        position += 1
+        var children: [ViewSpec] = []
+        if peek() == UInt8(ascii: "]") {
+            position += 1
+            return children
+        }
+        while true {
+            children.append(try parseView(depth: depth + 1))
+            guard let next = peek() else { throw unexpectedEnd("',' or ']'") }
+            position += 1
+            if next == UInt8(ascii: "]") { return children }
+            guard next == UInt8(ascii: ",") else {
+                position -= 1
+                throw unexpected("',' or ']'")
+            }
+        }
+    }
+
     // MARK: Lines
 
     /// Reads the top-level object of the line into `fields` (and ``root``). The loop over the
-    /// members and the dispatch on their keys are one function: this runs for every member of
-    /// every line.
+    /// members and the dispatch on the keys of every event are one function: this runs for every
+    /// member of every line; the keys of the header, scenes, screens, diagnostics and view
+    /// settings go to ``parseOccasionalField(_:into:)``.
     mutating func parseFields(into fields: inout RawFields) throws(LogReadError) {
         guard let first = peek() else { throw unexpectedEnd("a record") }
         guard first == UInt8(ascii: "{") else { throw unexpected("'{' (each line is one JSON object)") }
@@ -248,44 +256,16 @@ extension RecordParser {
                 case .curve: fields.curve = parseNull() ? nil : try parseInt()
                 case .isLocal: fields.isLocal = parseNull() ? nil : try parseBool()
                 case .frame: fields.frame = try parseRect()
-                case .width: fields.width = try parseNumber()
-                case .height: fields.height = try parseNumber()
-                case .safeArea: fields.safeArea = parseNull() ? nil : try parseInsets()
-                case .root:
-                    extras?.sceneViewIDs.removeAll(keepingCapacity: true)
-                    let root = try parseView(depth: 0)
-                    lineExtras().root = root
-                case .lastFieldAction: fields.lastFieldAction = try nullableString()
                 case .originY: fields.originY = try parseNumber()
                 case .contentOffsetY: fields.contentOffsetY = try parseNumber()
                 case .bottomInset: fields.bottomInset = try parseNumber()
                 case .from: fields.from = try nullableString()
                 case .to: fields.to = try nullableString()
                 case .name: fields.name = try parseStringRef()
-                case .level: fields.level = try parseStringRef()
-                case .message: fields.message = try parseStringRef()
-                case .keyboardDistance:
-                    fields.keyboardDistanceColumn = position + 1
-                    fields.keyboardDistance = parseNull() ? nil : try parseNumber()
-                case .avoidsKeyboard: fields.avoidsKeyboard = try parseBool()
-                case .views:
-                    let views = try parseStringArray().map { ViewID($0) }
-                    lineExtras().views = views
-                case .metadata:
-                    let metadata = try parseStringMap()
-                    lineExtras().metadata = metadata
-                case .format: fields.format = try parseStringRef()
-                case .version:
-                    fields.versionColumn = position + 1
-                    fields.version = try parseInt()
-                case .screen:
-                    let (w, h) = try parsePair(.width, .height)
-                    fields.screen = Size(width: w, height: h)
-                case .screenSource: fields.screenSource = try nullableString()
-                case .device: fields.device = try nullableString()
                 case .id, .kind, .tag, .hidden, .enabled, .secure, .contentOffset, .contentSize, .children, .className, .x, .y,
                     .top, .left, .bottom, .right, .unknown:
                     try skipValue()
+                default: try parseOccasionalField(key, into: &fields)
                 }
                 guard let next = peek() else { throw unexpectedEnd("',' or '}'") }
                 position += 1
@@ -297,6 +277,42 @@ extension RecordParser {
             }
         }
         guard atEnd() else { throw unexpected("the end of the line after the record") }
+    }
+
+    /// A key of the header, a scene, a screen change, a diagnostic or a view's settings.
+    private mutating func parseOccasionalField(_ key: FieldKey, into fields: inout RawFields) throws(LogReadError) {
+        switch key {
+        case .width: fields.width = try parseNumber()
+        case .height: fields.height = try parseNumber()
+        case .safeArea: fields.safeArea = parseNull() ? nil : try parseInsets()
+        case .root:
+            extras?.sceneViewIDs.removeAll(keepingCapacity: true)
+            let root = try parseView(depth: 0)
+            lineExtras().root = root
+        case .lastFieldAction: fields.lastFieldAction = try nullableString()
+        case .level: fields.level = try parseStringRef()
+        case .message: fields.message = try parseStringRef()
+        case .keyboardDistance:
+            fields.keyboardDistanceColumn = position + 1
+            fields.keyboardDistance = parseNull() ? nil : try parseNumber()
+        case .avoidsKeyboard: fields.avoidsKeyboard = try parseBool()
+        case .views:
+            let views = try parseStringArray().map { ViewID($0) }
+            lineExtras().views = views
+        case .metadata:
+            let metadata = try parseStringMap()
+            lineExtras().metadata = metadata
+        case .format: fields.format = try parseStringRef()
+        case .version:
+            fields.versionColumn = position + 1
+            fields.version = try parseInt()
+        case .screen:
+            let (w, h) = try parsePair(.width, .height)
+            fields.screen = Size(width: w, height: h)
+        case .screenSource: fields.screenSource = try nullableString()
+        case .device: fields.device = try nullableString()
+        default: try skipValue()
+        }
     }
 
     @inline(__always)

@@ -118,13 +118,10 @@ extension SessionSuite {
 
     private func judge(_ input: SessionInput, reportPath: String?) -> SessionResult {
         var result = SessionResult(input: input, status: .failed)
-        func fail(_ kind: SessionResult.Failure.Kind, _ message: String, line: Int? = nil, t: Double? = nil) -> SessionResult {
-            result.status = kind == .unreadable ? .unreadable : .failed
-            result.failure = .init(kind: kind, message: message, line: line, t: t)
-            return result
+        func fail(_ kind: SessionResult.Failure.Kind, _ message: String, line: Int? = nil) -> SessionResult {
+            result.failing(kind, message, line: line)
         }
-        let reader: LogReader
-        let header: LogHeader
+        let (reader, header): (LogReader, LogHeader)
         do throws(LogReadError) {
             reader = try LogReader(path: input.systemPath)
             header = try reader.readHeader()
@@ -132,32 +129,17 @@ extension SessionSuite {
             return fail(.unreadable, error.description, line: error.line > 0 ? error.line : nil)
         }
         let settings = self
-        var sinks: ReplaySession.Sinks = [.verify, .coverage]
-        if settings.includesDiagnostics { sinks.insert(.verifyDiagnostics) }
-        // Everything the bus saw is kept only when it may have to be written (a snapshot, an update).
         let keepsSession = settings.update || settings.snapshotFolder != nil
-        if keepsSession { sinks.insert(.recording) }
-        if reportPath != nil { sinks.insert(.report) }
         let session: ReplaySession
         let reportFile: OutputFile?
-        do throws(PipelineError) {
-            let pipeline = try pipelines.pipeline(forSessionsIn: PipelineResolver.folder(ofLog: input.path))
-            session = try ReplaySession(pipeline: pipeline, header: header, sinks: sinks)
-        } catch {
-            return fail(.error, error.message)
+        switch open(input, header: header, keepingSession: keepsSession, reportPath: reportPath) {
+        case .success(let opened): (session, reportFile) = opened
+        case .failure(let error): return fail(.error, error.message)
         }
-        do throws(OutputError) {
-            reportFile = try reportPath.map { path throws(OutputError) in try OutputFile(path: path) }
-        } catch {
-            _ = session.finish(Replayer.Summary())
-            return fail(.error, error.message)
-        }
-
         var conflicts: [SessionResult.Conflict] = []
         let conflictWatch = session.bus.observe(.diagnostic) { [bus = session.bus] event in
-            if event.payload.failure == .conflictingDecisions {
-                conflicts.append(.init(t: bus.loop.now.seconds, message: event.payload.message))
-            }
+            guard event.payload.failure == .conflictingDecisions else { return }
+            conflicts.append(.init(t: bus.loop.now.seconds, message: event.payload.message))
         }
         var kept: [LogRecord] = []
         // Under --update, both sides' decisions, to say how many changed.
@@ -171,38 +153,21 @@ extension SessionSuite {
             session.onDerived = { (record: consuming LogRecord) in
                 if compares(record) { producedDecisions.append(LogWriter.line(for: record)) }
             }
-        }
-        var problems: [LogReadError] = []
-        session.onProblem = { error in
-            if !error.isWarning { problems.append(error) }
-        }
-        if settings.update {
             session.onRecordedDerived = { record, _ in
                 if compares(record) { recordedDecisions.append(LogWriter.line(for: record)) }
             }
         }
+        var problems: [LogReadError] = []
+        session.onProblem = { if !$0.isWarning { problems.append($0) } }
         // One thread per session: the workers are the parallelism (`--jobs`).
         let summary = session.replay(reader, readAhead: false)
         result.events = summary.externalEvents
-
         // The decisions: the log's own, else the snapshot's, else none to verify against. A
         // snapshot is fed to the verifier before the session finishes.
-        let recordedInLog = summary.recordedDerived
-        var snapshotPath: String?
-        var recordedInSnapshot = false
-        var snapshotProblem: String?
-        if recordedInLog == 0, let folder = settings.snapshotFolder, let verifier = session.verifier {
-            let path = folder + "/" + Self.snapshotName(input.name)
-            snapshotPath = path
-            if access(path, F_OK) == 0 {
-                recordedInSnapshot = true
-                do throws(LogReadError) {
-                    try Self.feedRecorded(from: path, to: verifier) { record in
-                        if settings.update && compares(record) { recordedDecisions.append(LogWriter.line(for: record)) }
-                    }
-                } catch {
-                    snapshotProblem = "its snapshot \(path) cannot be read: \(error)"
-                }
+        var outcome = Outcome(header: header, recordedInLog: summary.recordedDerived)
+        if outcome.recordedInLog == 0, let folder = settings.snapshotFolder, let verifier = session.verifier {
+            outcome.feedSnapshot(folder + "/" + Self.snapshotName(input.name), to: verifier) { record in
+                if settings.update && compares(record) { recordedDecisions.append(LogWriter.line(for: record)) }
             }
         }
         let replayed = session.finish(summary)
@@ -215,66 +180,142 @@ extension SessionSuite {
         if let stop = replayed.stoppedByPlugin {
             return fail(.error, "\(stop); the replay stopped there (plugin failure policy stop)")
         }
-        if let reportFile, let reportPath {
-            let document = session.reportDocument(logName: String(input.path.split(separator: "/").last ?? Substring(input.path)))
-            let html = document?.html() ?? ""
-            do throws(OutputError) {
-                try Self.write(html, to: reportFile)
-            } catch {
-                return fail(.error, error.message)
-            }
-            if let document {
-                result.reportWritten =
-                    "report: wrote \(reportPath) (\(html.utf8.count >> 10) KiB; \(Markup.count(document.recorder.items.count, "record")), \(Markup.count(document.recorder.violations.count, "violation")))"
-            }
+        do throws(OutputError) {
+            result.reportWritten = try Self.writeReport(of: session, input: input, to: reportFile, at: reportPath)
+        } catch {
+            return fail(.error, error.message)
         }
-
         if let first = problems.first {
             return fail(
-                .lines, "\(problems.count) line\(problems.count == 1 ? "" : "s") could not be read; the first: line \(first.line): \(first.message)",
-                line: first.line)
+                .lines, "\(Markup.count(problems.count, "line")) could not be read; the first: line \(first.line): \(first.message)", line: first.line
+            )
         }
-        if !settings.allowsPluginFailures, let first = replayed.pluginFaults.first {
+        outcome.kept = kept
+        outcome.decisions = (recordedDecisions, producedDecisions)
+        return verdict(result, replayed: replayed, outcome: outcome)
+    }
+
+    /// A failure to set a session up: its message.
+    private struct SetUpFailure: Error {
+        var message: String
+    }
+
+    /// The session for `input` through its folder's pipeline, with the sinks its judging needs
+    /// (the recording only when it may be written: a snapshot, an update), and its report's file.
+    private func open(
+        _ input: SessionInput, header: LogHeader, keepingSession: Bool, reportPath: String?
+    ) -> Result<(ReplaySession, OutputFile?), SetUpFailure> {
+        var sinks: ReplaySession.Sinks = [.verify, .coverage]
+        if includesDiagnostics { sinks.insert(.verifyDiagnostics) }
+        if keepingSession { sinks.insert(.recording) }
+        if reportPath != nil { sinks.insert(.report) }
+        let session: ReplaySession
+        do throws(PipelineError) {
+            let pipeline = try pipelines.pipeline(forSessionsIn: PipelineResolver.folder(ofLog: input.path))
+            session = try ReplaySession(pipeline: pipeline, header: header, sinks: sinks)
+        } catch {
+            return .failure(SetUpFailure(message: error.message))
+        }
+        do throws(OutputError) {
+            return .success((session, try reportPath.map { path throws(OutputError) in try OutputFile(path: path) }))
+        } catch {
+            _ = session.finish(Replayer.Summary())
+            return .failure(SetUpFailure(message: error.message))
+        }
+    }
+
+    /// What a session's replay left to judge beyond its result: the decisions recorded (in the
+    /// log, or in a snapshot), what the bus saw (to be written), and, under `--update`, both sides'
+    /// decisions.
+    private struct Outcome {
+        var header: LogHeader
+        var recordedInLog: Int
+        var snapshotPath: String?
+        var recordedInSnapshot = false
+        var snapshotProblem: String?
+        var kept: [LogRecord] = []
+        var decisions: (recorded: [String], produced: [String]) = ([], [])
+
+        init(header: LogHeader, recordedInLog: Int) {
+            self.header = header
+            self.recordedInLog = recordedInLog
+        }
+
+        /// Feeds the snapshot at `path`, when there is one, to the verifier.
+        mutating func feedSnapshot(_ path: String, to verifier: DerivedVerifier, each: (LogRecord) -> Void) {
+            snapshotPath = path
+            guard access(path, F_OK) == 0 else { return }
+            recordedInSnapshot = true
+            do throws(LogReadError) {
+                try SessionCheck.feedRecorded(from: path, to: verifier, also: each)
+            } catch {
+                snapshotProblem = "its snapshot \(path) cannot be read: \(error)"
+            }
+        }
+    }
+
+    /// Writes a session's report, when one was asked for; returns the line that says so.
+    private static func writeReport(of session: ReplaySession, input: SessionInput, to file: OutputFile?, at path: String?) throws(OutputError)
+        -> String?
+    {
+        guard let file, let path else { return nil }
+        let document = session.reportDocument(logName: String(input.path.split(separator: "/").last ?? Substring(input.path)))
+        let html = document?.html() ?? ""
+        try write(html, to: file)
+        guard let document else { return nil }
+        return
+            "report: wrote \(path) (\(html.utf8.count >> 10) KiB; \(Markup.count(document.recorder.items.count, "record")), \(Markup.count(document.recorder.violations.count, "violation")))"
+    }
+
+    /// The verdict on a session whose lines were read: a plugin's fault, the snapshot, the
+    /// decisions (none recorded: written to a snapshot or failed; a difference: updated or failed),
+    /// then a field left covered.
+    private func verdict(_ judged: SessionResult, replayed: ReplayResult, outcome: Outcome) -> SessionResult {
+        var result = judged
+        func fail(_ kind: SessionResult.Failure.Kind, _ message: String, t: Double? = nil) -> SessionResult {
+            result.failing(kind, message, t: t)
+        }
+        if !allowsPluginFailures, let first = replayed.pluginFaults.first {
             return fail(.plugin, Self.describe(replayed.pluginFaults), t: first.t)
         }
-        if let snapshotProblem { return fail(.snapshot, snapshotProblem) }
-        if recordedInLog == 0 && !recordedInSnapshot {
-            guard let snapshotPath else {
+        if let snapshotProblem = outcome.snapshotProblem { return fail(.snapshot, snapshotProblem) }
+        if outcome.recordedInLog == 0 && !outcome.recordedInSnapshot {
+            guard let snapshotPath = outcome.snapshotPath else {
                 return fail(
                     .unrecorded,
                     "the log holds no recorded decisions to verify; record them with --record-missing DIR, or use a log written by `replay --record`")
             }
             do throws(OutputError) {
-                try Self.write(header: header, records: kept, to: snapshotPath)
+                try Self.write(header: outcome.header, records: outcome.kept, to: snapshotPath)
             } catch {
                 return fail(.error, error.message)
             }
             result.status = .recorded
             result.note = "wrote \(replayed.derived) decision\(replayed.derived == 1 ? "" : "s") to \(snapshotPath)"
         } else if let difference = replayed.verification?.difference {
-            if settings.update {
-                if !recordedInSnapshot && !input.systemPath.isUTF8 {
-                    return fail(.error, "cannot rewrite '\(input.path)': its name is not UTF-8; rename it to update it")
-                }
-                let target = recordedInSnapshot ? snapshotPath ?? input.path : input.path
-                do throws(OutputError) {
-                    // The log keeps its external events and takes the new decisions (diagnostics are
-                    // decisions of their own plugins: they are written too).
-                    try Self.write(header: header, records: kept, to: target)
-                } catch {
-                    return fail(.error, error.message)
-                }
-                result.status = .updated
-                let changed =
-                    zip(recordedDecisions, producedDecisions).count { $0 != $1 } + abs(recordedDecisions.count - producedDecisions.count)
-                result.note =
-                    "rewrote \(target): \(changed) decision\(changed == 1 ? "" : "s") changed (\(recordedDecisions.count) before, \(producedDecisions.count) now); the first: \(difference)"
-            } else {
+            guard update else {
                 result.status = .failed
                 result.failure = .init(
                     kind: .verify, message: difference.description, line: difference.line, t: difference.t, difference: difference)
                 return result
             }
+            let input = result.input
+            if !outcome.recordedInSnapshot && !input.systemPath.isUTF8 {
+                return fail(.error, "cannot rewrite '\(input.path)': its name is not UTF-8; rename it to update it")
+            }
+            let target = outcome.recordedInSnapshot ? outcome.snapshotPath ?? input.path : input.path
+            do throws(OutputError) {
+                // The log keeps its external events and takes the new decisions (diagnostics are
+                // decisions of their own plugins: they are written too).
+                try Self.write(header: outcome.header, records: outcome.kept, to: target)
+            } catch {
+                return fail(.error, error.message)
+            }
+            result.status = .updated
+            let (recorded, produced) = outcome.decisions
+            let changed = zip(recorded, produced).count { $0 != $1 } + abs(recorded.count - produced.count)
+            result.note =
+                "rewrote \(target): \(changed) decision\(changed == 1 ? "" : "s") changed (\(recorded.count) before, \(produced.count) now); the first: \(difference)"
         } else {
             result.status = .passed
         }
@@ -372,5 +413,15 @@ extension SessionSuite {
             if folder.isEmpty { continue }
             mkdir(folder, 0o777)
         }
+    }
+}
+
+extension SessionResult {
+    /// This result, failed (unreadable, for `.unreadable`) for `kind` with `message`.
+    fileprivate func failing(_ kind: Failure.Kind, _ message: String, line: Int? = nil, t: Double? = nil) -> SessionResult {
+        var result = self
+        result.status = kind == .unreadable ? .unreadable : .failed
+        result.failure = .init(kind: kind, message: message, line: line, t: t)
+        return result
     }
 }
