@@ -169,13 +169,8 @@ public struct ConsoleImporter: Sendable {
         if found.isEmpty && scenes.isEmpty { return finish(placeholder, [], [Self.nothingImportable(mentioning: keyMention)]) }
 
         // The screen.
-        let screen: Size
-        let source: String
-        switch Self.screen(given: options.screen, inferred: inferredScreen, found: found, scenes: scenes) {
-        case .success(let known):
-            (screen, source) = known
-        case .failure(let problem):
-            return finish(placeholder, [], [problem])
+        guard let (screen, source) = Self.screen(given: options.screen, inferred: inferredScreen, found: found, scenes: scenes) else {
+            return finish(placeholder, [], [Self.unknownScreen(found: found, scenes: scenes)])
         }
 
         problems += KeyboardFramePlausibility.problems(in: found, screen: screen, source: source)
@@ -282,18 +277,23 @@ public struct ConsoleImporter: Sendable {
         return problems
     }
 
-    /// The screen: given, inferred from the console's docked keyboard frames, or a dumped window's
-    /// size; the problem that asks for `--screen` when none of them says it.
+    /// The screen and where it came from: given, inferred from the console's docked keyboard
+    /// frames, or a dumped window's size; `nil` when none of them says it.
     private static func screen(
         given: Size?, inferred: Size?, found: [ScannedNotification], scenes: [PlacedScene]
-    ) -> Result<(Size, String), ImportProblem> {
-        if let given { return .success((given, "given")) }
+    ) -> (Size, String)? {
+        if let given { return (given, "given") }
         if let inferred = inferred ?? (scenes.contains(where: \.scene.isWindow) ? nil : ScreenInference.infer(from: found)) {
-            return .success((inferred, "inferred"))
+            return (inferred, "inferred")
         }
         if let window = scenes.first(where: { $0.scene.isWindow && $0.scene.root.frame.size.width > 0 && $0.scene.root.frame.size.height > 0 }) {
-            return .success((window.scene.root.frame.size, "inferred"))
+            return (window.scene.root.frame.size, "inferred")
         }
+        return nil
+    }
+
+    /// The problem that asks for `--screen`, saying what was found.
+    private static func unknownScreen(found: [ScannedNotification], scenes: [PlacedScene]) -> ImportProblem {
         let keyboard = found.filter { if case .keyboard = $0.kind { true } else { false } }.count
         let editing = found.count - keyboard
         var parts: [String] = []
@@ -302,7 +302,7 @@ public struct ConsoleImporter: Sendable {
         if !scenes.isEmpty { parts.append("\(scenes.count) view-hierarchy dump\(scenes.count == 1 ? "" : "s") without a window") }
         let message =
             "found \(parts.joined(separator: " and ")) but no docked keyboard frame\(scenes.isEmpty ? "" : " or window") to infer the screen from; pass --screen WxH (e.g. --screen 375x667)"
-        return .failure(ImportProblem(kind: .screenUnknown, line: 0, message: message))
+        return ImportProblem(kind: .screenUnknown, line: 0, message: message)
     }
 
     /// Each notification's time: from its timestamp, after the first one's; a tenth of a second
@@ -403,7 +403,7 @@ public struct ConsoleImporter: Sendable {
         return problems
     }
 
-    private func formatSeconds(_ value: Double) -> String {
+    private static func formatSeconds(_ value: Double) -> String {
         let rounded = (value * 1_000_000).rounded() / 1_000_000
         return rounded.isFinite ? "\(rounded)" : "?"
     }

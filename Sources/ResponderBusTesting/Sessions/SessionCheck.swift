@@ -247,7 +247,7 @@ extension SessionSuite {
             guard access(path, F_OK) == 0 else { return }
             recordedInSnapshot = true
             do throws(LogReadError) {
-                try SessionCheck.feedRecorded(from: path, to: verifier, also: each)
+                try SessionSuite.feedRecorded(from: path, to: verifier, also: each)
             } catch {
                 snapshotProblem = "its snapshot \(path) cannot be read: \(error)"
             }
@@ -352,7 +352,7 @@ extension SessionSuite {
     }
 
     /// Feeds the derived records of the snapshot at `path` to `verifier` as recorded.
-    private static func feedRecorded(from path: String, to verifier: DerivedVerifier, also: (LogRecord) -> Void) throws(LogReadError) {
+    fileprivate static func feedRecorded(from path: String, to verifier: DerivedVerifier, also: (LogRecord) -> Void) throws(LogReadError) {
         let reader = try LogReader(path: path)
         _ = try reader.readHeader()
         while let item = reader.next() {
