@@ -65,71 +65,13 @@ public enum LogWriter {
         var object = JSONObjectWriter(into: &cursor)
         // Every case writes its keys in sorted (byte) order, interleaving the common ones: "by",
         // "event", "origin", "t".
-        let keys = CommonKeys(record)
-        switch record.event {
-        case .keyboard(_, let info): keyboard(info, keys, &object)
-        case .didBeginEditing(let info), .didEndEditing(let info): viewRecord(info.view, keys, &object)
-        case .returnKey(let info): viewRecord(info.view, keys, &object)
-        case .resign(let resign): viewRecord(resign.view, keys, &object)
-        case .scene(let info):
-            keys.byAndEvent(&object)
-            if let action = info.lastFieldAction { object.string("lastFieldAction", action) }
-            keys.origin(&object)
-            object.object("root") { view(info.root, &$0) }
-            keys.time(&object)
-        case .setFrame(let change):
-            keys.byAndEvent(&object)
-            object.rect("frame", change.frame)
-            keys.originAndTime(&object)
-            object.string("view", change.view.rawValue)
-        case .screen(let change): screen(change, keys, &object)
-        case .viewShift(let shift):
-            keys.by(&object)
-            object.integer("curve", shift.curve)
-            object.number("duration", shift.duration)
-            keys.event(&object)
-            keys.origin(&object)
-            object.number("originY", shift.originY)
-            keys.time(&object)
-        case .scroll(let scroll):
-            object.number("bottomInset", scroll.bottomInset)
-            keys.by(&object)
-            object.number("contentOffsetY", scroll.contentOffsetY)
-            keys.event(&object)
-            keys.originAndTime(&object)
-            object.string("view", scroll.view.rawValue)
-        case .focusChange(let change):
-            keys.byAndEvent(&object)
-            object.optionalString("from", change.from?.rawValue)
-            keys.originAndTime(&object)
-            object.optionalString("to", change.to?.rawValue)
-        case .action(let action):
-            keys.byAndEvent(&object)
-            object.string("name", action.name)
-            keys.originAndTime(&object)
-        case .viewSettings(let settings): viewSettings(settings, keys, &object)
-        case .diagnostic(let diagnostic): self.diagnostic(diagnostic, keys, &object)
-        }
-        object.finish(into: &cursor)
-    }
-
-    /// The keys every record may have: "by" and "origin" for a decision, "event", "t".
-    private struct CommonKeys {
         let by: String?
-        let event: LogEvent
-        let t: Double
-
-        init(_ record: LogRecord) {
-            if case .derived(let plugin) = record.origin { by = plugin } else { by = nil }
-            event = record.event
-            t = record.t
-        }
-
-        func by(_ object: inout JSONObjectWriter) {
+        if case .derived(let plugin) = record.origin { by = plugin } else { by = nil }
+        let event = record.event
+        func common(_ object: inout JSONObjectWriter) {
             if let by { object.string("by", by) }
         }
-
-        func event(_ object: inout JSONObjectWriter) {
+        func eventName(_ object: inout JSONObjectWriter) {
             // The vocabulary's names need no escaping; a keyboard name made outside it is a string.
             guard let builtin = event.builtin else { return object.string("event", event.name) }
             object.key("event")
@@ -137,69 +79,115 @@ public enum LogWriter {
             EventSpellings.table.write(builtin, to: &object.out)
             object.out.byte(UInt8(ascii: "\""))
         }
-
         func origin(_ object: inout JSONObjectWriter) {
             if by != nil {
                 object.key("origin")
                 object.out.ascii("\"derived\"")
             }
         }
-
-        func time(_ object: inout JSONObjectWriter) { object.number("t", t) }
-
-        func byAndEvent(_ object: inout JSONObjectWriter) {
-            by(&object)
-            event(&object)
+        func time(_ object: inout JSONObjectWriter) {
+            object.number("t", record.t)
         }
-
-        func originAndTime(_ object: inout JSONObjectWriter) {
+        switch event {
+        case .keyboard(_, let info):
+            if let begin = info.begin { object.rect("begin", begin) }
+            common(&object)
+            if let curve = info.curve { object.integer("curve", curve) }
+            if let duration = info.duration { object.number("duration", duration) }
+            if let end = info.end { object.rect("end", end) }
+            eventName(&object)
+            if let isLocal = info.isLocal { object.bool("isLocal", isLocal) }
             origin(&object)
             time(&object)
+        case .didBeginEditing(let info), .didEndEditing(let info):
+            viewRecord(info.view, &object, common, eventName, origin, time)
+        case .returnKey(let info):
+            viewRecord(info.view, &object, common, eventName, origin, time)
+        case .resign(let resign):
+            viewRecord(resign.view, &object, common, eventName, origin, time)
+        case .scene(let info):
+            common(&object)
+            eventName(&object)
+            if let action = info.lastFieldAction { object.string("lastFieldAction", action) }
+            origin(&object)
+            object.object("root") { view(info.root, &$0) }
+            time(&object)
+        case .setFrame(let change):
+            common(&object)
+            eventName(&object)
+            object.rect("frame", change.frame)
+            origin(&object)
+            time(&object)
+            object.string("view", change.view.rawValue)
+        case .screen(let change):
+            common(&object)
+            eventName(&object)
+            object.number("height", change.size.height)
+            origin(&object)
+            if let safeArea = change.safeArea { object.object("safeArea") { insets(safeArea, &$0) } }
+            time(&object)
+            object.number("width", change.size.width)
+        case .viewShift(let shift):
+            common(&object)
+            object.integer("curve", shift.curve)
+            object.number("duration", shift.duration)
+            eventName(&object)
+            origin(&object)
+            object.number("originY", shift.originY)
+            time(&object)
+        case .scroll(let scroll):
+            object.number("bottomInset", scroll.bottomInset)
+            common(&object)
+            object.number("contentOffsetY", scroll.contentOffsetY)
+            eventName(&object)
+            origin(&object)
+            time(&object)
+            object.string("view", scroll.view.rawValue)
+        case .focusChange(let change):
+            common(&object)
+            eventName(&object)
+            object.optionalString("from", change.from?.rawValue)
+            origin(&object)
+            time(&object)
+            object.optionalString("to", change.to?.rawValue)
+        case .action(let action):
+            common(&object)
+            eventName(&object)
+            object.string("name", action.name)
+            origin(&object)
+            time(&object)
+        case .viewSettings(let settings):
+            object.bool("avoidsKeyboard", settings.avoidsKeyboard)
+            common(&object)
+            eventName(&object)
+            if let distance = settings.keyboardDistance { object.number("keyboardDistance", distance) }
+            origin(&object)
+            time(&object)
+            object.string("view", settings.view.rawValue)
+        case .diagnostic(let diagnostic):
+            common(&object)
+            eventName(&object)
+            object.string("level", diagnostic.level.rawValue)
+            object.string("message", diagnostic.message)
+            if !diagnostic.metadata.isEmpty { object.stringMap("metadata", diagnostic.metadata) }
+            origin(&object)
+            time(&object)
+            if !diagnostic.views.isEmpty { object.strings("views", diagnostic.views.map(\.rawValue)) }
         }
-    }
-
-    private static func keyboard(_ info: KeyboardInfo, _ keys: CommonKeys, _ object: inout JSONObjectWriter) {
-        if let begin = info.begin { object.rect("begin", begin) }
-        keys.by(&object)
-        if let curve = info.curve { object.integer("curve", curve) }
-        if let duration = info.duration { object.number("duration", duration) }
-        if let end = info.end { object.rect("end", end) }
-        keys.event(&object)
-        if let isLocal = info.isLocal { object.bool("isLocal", isLocal) }
-        keys.originAndTime(&object)
+        object.finish(into: &cursor)
     }
 
     /// A record whose payload is only a view id: by, event, origin, t, view.
-    private static func viewRecord(_ id: ViewID, _ keys: CommonKeys, _ object: inout JSONObjectWriter) {
-        keys.byAndEvent(&object)
-        keys.originAndTime(&object)
+    private static func viewRecord(
+        _ id: ViewID, _ object: inout JSONObjectWriter, _ common: (inout JSONObjectWriter) -> Void,
+        _ eventName: (inout JSONObjectWriter) -> Void, _ origin: (inout JSONObjectWriter) -> Void,
+        _ time: (inout JSONObjectWriter) -> Void
+    ) {
+        common(&object)
+        eventName(&object)
+        origin(&object)
+        time(&object)
         object.string("view", id.rawValue)
-    }
-
-    private static func screen(_ change: ScreenChange, _ keys: CommonKeys, _ object: inout JSONObjectWriter) {
-        keys.byAndEvent(&object)
-        object.number("height", change.size.height)
-        keys.origin(&object)
-        if let safeArea = change.safeArea { object.object("safeArea") { insets(safeArea, &$0) } }
-        keys.time(&object)
-        object.number("width", change.size.width)
-    }
-
-    private static func viewSettings(_ settings: ViewSettings, _ keys: CommonKeys, _ object: inout JSONObjectWriter) {
-        object.bool("avoidsKeyboard", settings.avoidsKeyboard)
-        keys.byAndEvent(&object)
-        if let distance = settings.keyboardDistance { object.number("keyboardDistance", distance) }
-        keys.originAndTime(&object)
-        object.string("view", settings.view.rawValue)
-    }
-
-    private static func diagnostic(_ diagnostic: Diagnostic, _ keys: CommonKeys, _ object: inout JSONObjectWriter) {
-        keys.byAndEvent(&object)
-        object.string("level", diagnostic.level.rawValue)
-        object.string("message", diagnostic.message)
-        if !diagnostic.metadata.isEmpty { object.stringMap("metadata", diagnostic.metadata) }
-        keys.originAndTime(&object)
-        if !diagnostic.views.isEmpty { object.strings("views", diagnostic.views.map(\.rawValue)) }
     }
 
     private static func insets(_ insets: EdgeInsets, _ object: inout JSONObjectWriter) {
