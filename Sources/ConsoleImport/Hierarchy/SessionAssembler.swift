@@ -107,7 +107,6 @@ struct SessionAssembler {
         if let focus { placeFocus(focus, hasEditing: hasEditing) }
     }
 
-    /// The frames a later dump of the same screen shows moved, as `setFrame` records.
     /// How many printed views `later` shares with `current`, when it is a dump of the same window
     /// (the same root) that shares fewer than half of them: another screen shown in that window;
     /// `nil` otherwise.
@@ -122,6 +121,8 @@ struct SessionAssembler {
         AddressTable.spelling(of: a.rootAddress) == AddressTable.spelling(of: b.rootAddress)
     }
 
+    /// The frames a later dump of the same screen shows moved, as `setFrame` records (the views
+    /// matched by address, however each dump spells it), and how many views it adds or removes.
     private mutating func applyChanges(from current: SceneBuilder.Scene, to later: PlacedScene, at t: Double) {
         var added = 0
         let (oldFrames, newFrames) = (current.framesByID(), later.scene.framesByID())
