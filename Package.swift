@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "ResponderBusReplay", targets: ["ResponderBusReplay"]),
         .library(name: "ConsoleImport", targets: ["ConsoleImport"]),
         .library(name: "ResponderBusTesting", targets: ["ResponderBusTesting"]),
+        .library(name: "ResponderBusSessions", targets: ["ResponderBusSessions"]),
         .library(name: "ResponderBusExternal", targets: ["ResponderBusExternal"]),
         .library(name: "KeyboardAvoidance", targets: ["KeyboardAvoidance"]),
         .library(name: "FieldAdvancing", targets: ["FieldAdvancing"]),
@@ -77,21 +78,32 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
+        // The log: its format, reading (and following a file by name), writing (the output files,
+        // their descriptor I/O, the helper thread), replaying records onto a bus, the checks.
         .target(
             name: "EventLog",
-            dependencies: ["ResponderBus", .product(name: "DequeModule", package: "swift-collections")]
+            dependencies: ["ResponderBus", "CSignalCleanup", .product(name: "DequeModule", package: "swift-collections")]
         ),
-        // The replay pipeline: one log through the built-ins, libraries, commands and in-process
-        // plugins, into the sinks a caller asks for (recording, verifier, check, timeline, report).
+        // The replay pipeline and its sessions: one log through the built-ins, libraries, commands
+        // and in-process plugins, collecting what a caller asks for (recording, verifier, check,
+        // timeline, report), its outputs to the caller's ReplaySinks.
         .target(
             name: "ResponderBusReplay",
             dependencies: [
                 "ResponderBus", "ResponderBusUV", "EventLog", "ResponderBusExternal", "ResponderBusReport", "KeyboardAvoidance",
-                "FieldAdvancing", "TextViewOrdering", "CSignalCleanup",
+                "FieldAdvancing", "TextViewOrdering",
                 .target(name: "ResponderBusWasm", condition: .when(traits: ["WebAssembly"])),
             ]
         ),
-        .target(name: "ResponderBusTesting", dependencies: ["ResponderBus", "EventLog", "ResponderBusExternal", "ResponderBusReplay"]),
+        // The kit a plugin's tests use: what they need (the bus, the log, the out-of-process
+        // plugin's conformance) and no more.
+        .target(name: "ResponderBusTesting", dependencies: ["ResponderBus", "EventLog", "ResponderBusExternal"]),
+        // Recorded sessions as a test suite (`responder-bus test`): each through its folder's
+        // pipeline, verified and checked, with JUnit.
+        .target(
+            name: "ResponderBusSessions",
+            dependencies: ["ResponderBus", "EventLog", "ResponderBusExternal", "ResponderBusReplay", "ResponderBusReport"]
+        ),
         // The importer of iOS console dumps and UIKit view-hierarchy dumps (`responder-bus import`):
         // a module of its own, so that a program that only replays does not build it.
         .target(name: "ConsoleImport", dependencies: ["EventLog", "ResponderBus"]),
@@ -106,6 +118,8 @@ let package = Package(
             name: "ResponderBusWasm",
             dependencies: ["ResponderBus", "ResponderBusExternal", .product(name: "WasmKit", package: "WasmKit")]
         ),
+        // Plugins from outside the host: libraries loaded with dlopen, processes, and the sandbox
+        // WebAssembly modules share with them.
         .target(name: "ResponderBusExternal", dependencies: ["ResponderBus", "EventLog", "CLibUV", "CPluginPipes", "CSignalCleanup"]),
         // The HTML report of a replay (`replay --report`, `render`): a library of the package, so that
         // its tests run in the test process; the CLI only writes what it makes.
@@ -123,7 +137,7 @@ let package = Package(
             name: "responder-bus",
             dependencies: [
                 "ResponderBus", "ResponderBusUV", "EventLog", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering",
-                "ResponderBusReport", "ResponderBusExternal", "ResponderBusTesting", "ResponderBusReplay", "ConsoleImport",
+                "ResponderBusReport", "ResponderBusExternal", "ResponderBusTesting", "ResponderBusSessions", "ResponderBusReplay", "ConsoleImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["Examples"],

@@ -19,7 +19,7 @@ let package = Package(
         // `responder-bus test`'s lines, summary, JUnit and exit code, from SessionSuite.
         .executableTarget(
             name: "session-checker",
-            dependencies: [.product(name: "ResponderBusTesting", package: "ResponderBus")]
+            dependencies: [.product(name: "ResponderBusSessions", package: "ResponderBus")]
         ),
         // The built-in plugins on the libuv loop, producer threads posting, consumers awaiting.
         .executableTarget(

@@ -6,79 +6,6 @@ import ResponderBusUV
     import Glibc
 #endif
 
-/// The file `replay --follow` reads, opened once and compared with what its name now points at.
-final class FollowedFile {
-    let path: String
-    let descriptor: Int32
-    private let device: UInt64
-    private let inode: UInt64
-    /// Whether it is a named pipe (FIFO): read as its writers write, never truncated, and opened
-    /// without waiting for a writer.
-    let isPipe: Bool
-
-    /// Opens `path`; `nil` when there is nothing there (yet).
-    init?(path: String) {
-        var named = stat()
-        let isPipe = stat(path, &named) == 0 && (named.st_mode & S_IFMT) == S_IFIFO
-        // A FIFO opened for reading without O_NONBLOCK waits for a writer, on the loop's thread.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (isPipe ? O_NONBLOCK : 0))
-        guard descriptor >= 0 else { return nil }
-        self.isPipe = isPipe
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else {
-            close(descriptor)
-            return nil
-        }
-        self.path = path
-        self.descriptor = descriptor
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
-    }
-
-    deinit {
-        close(descriptor)
-    }
-
-    /// What happened to the file since it was opened, given how much of it was read.
-    enum Change {
-        /// Nothing but appends (or nothing at all).
-        case none
-        /// It is shorter than what was read: emptied, or rewritten from the start.
-        case truncated
-        /// The name now points at another file (log rotation: `mv` and a new file).
-        case replaced
-        /// Nothing is at the name.
-        case deleted
-    }
-
-    func change(consumed: Int) -> Change {
-        var named = stat()
-        guard stat(path, &named) == 0 else { return .deleted }
-        if UInt64(named.st_dev) != device || UInt64(named.st_ino) != inode { return .replaced }
-        var opened = stat()
-        if !isPipe, fstat(descriptor, &opened) == 0, Int(opened.st_size) < consumed { return .truncated }
-        return .none
-    }
-
-    /// Whether the file's first line is complete (a header can be read), or too long to wait for.
-    /// A FIFO cannot be read ahead of its reader: it is ready once its writer has written something.
-    func hasFirstLine() -> Bool {
-        if isPipe {
-            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            return poll(&ready, 1, 0) > 0 && ready.revents & Int16(POLLIN) != 0
-        }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var offset = 0
-        while offset < 1 << 20 {
-            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
-            if count <= 0 { return false }
-            if buffer[0..<count].contains(0x0A) { return true }
-            offset += count
-        }
-        return true
-    }
-}
-
 /// Follows a log by name, as `tail -F` does, on the libuv loop, replaying it through a pipeline as
 /// it grows (`responder-bus replay --follow`).
 ///
@@ -100,10 +27,12 @@ final class FollowedFile {
 /// Loop-confined: make it, start it and stop it on the loop's thread.
 ///
 /// ```swift
+/// final class Printer: ReplaySink {
+///     func timeline(_ line: String) { print(line) }
+/// }
+/// let printer = Printer()
 /// let follower = LogFollower(path: "live.jsonl", loop: loop) { header in
-///     let session = try ReplaySession(pipeline: pipeline, header: header, loop: loop, sinks: .timeline)
-///     session.onTimeline = { print($0) }
-///     return session
+///     try ReplaySession(pipeline: pipeline, header: header, loop: loop, options: .timeline, sinks: [printer])
 /// }
 /// follower.onFinish = { summary, _ in print(summary.externalEvents, "events") }
 /// follower.start()

@@ -80,7 +80,7 @@ public struct PipelineDescription: Sendable {
     public var settings: BuiltinSettings
     /// Plugin libraries (`lib<Name>.so`) and WebAssembly plugins (a path ending in `.wasm`), loaded
     /// once and made anew for each replay. A program that
-    /// loads them is linked with `--export-dynamic` (see ``PluginLibrary``).
+    /// loads them is linked with `--export-dynamic` (see `PluginLibrary` in ResponderBusExternal).
     public var libraries: [PluginReference]
     /// Out-of-process plugins: a process of each is started for each replay.
     public var commands: [ExternalPlugin.Configuration]

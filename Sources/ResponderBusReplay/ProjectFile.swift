@@ -1,3 +1,4 @@
+import EventLog
 import ResponderBusExternal
 
 #if canImport(Glibc)

@@ -4,8 +4,9 @@ import ResponderBusExternal
 import ResponderBusReport
 import ResponderBusUV
 
-/// One log replayed through a pipeline: the bus, the plugins, the replayer and the sinks a caller
-/// asks for — a recording, the verifier, the coverage check, the readable timeline, the report.
+/// One log replayed through a pipeline: the bus, the plugins, the replayer, what a caller asks it to
+/// collect (``Options``: a recording, the verifier, the coverage check, the readable timeline, the
+/// report) and the ``ReplaySink``s its outputs go to.
 /// What `responder-bus replay`, `test`, `render` and `check-plugin` and the kit's
 /// `PluginHarness` all run.
 ///
@@ -19,12 +20,12 @@ import ResponderBusUV
 /// (`Replayer.logTime`): during a turn and its end-of-turn work, the turn's `t` exactly as read;
 /// at a plugin's timer, the timer's log time.
 ///
-/// - On the virtual-time loop (``init(pipeline:header:sinks:)``, then ``replay(_:strict:readAhead:)``
+/// - On the virtual-time loop (``init(pipeline:header:options:sinks:)``, then ``replay(_:strict:readAhead:)``
 ///   or ``replay(records:)``), the loop's clock jumps from turn to turn: as fast as the machine
 ///   allows, and the same decisions every run. After the last turn the loop runs until nothing is
 ///   scheduled, so that settle windows and held-frame timers fire at their virtual times.
-/// - Live (``init(pipeline:header:loop:sinks:)`` with a `UVEventLoop`, or
-///   ``init(pipeline:header:drivenBy:sinks:)``, then
+/// - Live (``init(pipeline:header:loop:options:sinks:)`` with a `UVEventLoop`, or
+///   ``init(pipeline:header:drivenBy:options:sinks:)``, then
 ///   ``replayInRealTime(_:speed:strict:allowedLateness:waitForMore:completion:)`` or
 ///   ``replayLive(strict:allowedLateness:completion:)``), the bus still runs on a virtual-time loop
 ///   whose clock is the log's, driven from the libuv loop: the same turns, timers and decisions as
@@ -38,44 +39,42 @@ import ResponderBusUV
 /// rejected like an unreadable line; by default rejected lines are counted and skipped, and with
 /// `strict` the replay stops at the first.
 ///
-/// A session is loop-confined: make it, set its callbacks, run it and finish it on the loop's
-/// thread. The callbacks (``onRecord``, ``onDerived``, ``onTimeline``, ``onRecordedDerived``,
-/// ``onProblem``, ``onViolation``, ``onProgress``) are taken when the replay starts: set them
-/// before, since later changes are not seen. The session sets its replayer's own callbacks
-/// (`onProblem`, `willPost`, `onRecordedDerived`, `onProgress`) when the replay starts: use the
-/// session's instead. Call ``finish(_:)`` once at the end: it stops the sinks, ends the plugins'
-/// processes and returns the ``ReplayResult``; a session dropped without it ends its plugins'
-/// processes when it is freed.
+/// A session is loop-confined: make it, run it and finish it on the loop's thread, where its sinks
+/// are called. The session sets its replayer's own callbacks (`onProblem`, `willPost`,
+/// `onRecordedDerived`, `onProgress`, `onLongWait`) when the replay starts: use a sink instead.
+/// Call ``finish(_:)`` once at the end: it stops the collecting, ends the plugins' processes and
+/// returns the ``ReplayResult``; a session dropped without it ends its plugins' processes when it is
+/// freed.
 ///
 /// ```swift
 /// let pipeline = try ReplayPipeline(PipelineDescription())
 /// let reader = try LogReader(path: "session.jsonl")
-/// let session = try ReplaySession(pipeline: pipeline, header: try reader.readHeader(), sinks: [.verify, .coverage])
+/// let session = try ReplaySession(pipeline: pipeline, header: try reader.readHeader(), options: [.verify, .coverage])
 /// let result = session.finish(session.replay(reader))
 /// print(result.verification?.difference?.description ?? "matches", result.violations.count)
 /// ```
 public final class ReplaySession {
     /// What a session collects besides the decisions.
-    public struct Sinks: OptionSet, Sendable {
+    public struct Options: OptionSet, Sendable {
         /// The raw value.
         public let rawValue: Int
-        /// Creates a set of sinks from its raw value.
+        /// Creates a set of options from its raw value.
         public init(rawValue: Int) { self.rawValue = rawValue }
 
-        /// ``ReplaySession/onRecord`` gets every record, external ones too: a recording of the
-        /// whole session (without it, only derived records).
-        public static let recording = Sinks(rawValue: 1 << 0)
+        /// The sinks' ``ReplaySink/record(_:)`` gets every record, external ones too: a recording
+        /// of the whole session.
+        public static let recording = Options(rawValue: 1 << 0)
         /// Compare the derived events with those recorded in the log (``ReplaySession/verifier``).
-        public static let verify = Sinks(rawValue: 1 << 1)
+        public static let verify = Options(rawValue: 1 << 1)
         /// With ``verify``, compare the diagnostics too.
-        public static let verifyDiagnostics = Sinks(rawValue: 1 << 2)
+        public static let verifyDiagnostics = Options(rawValue: 1 << 2)
         /// Report every moment the focused field is left covered after the keyboard settles.
-        public static let coverage = Sinks(rawValue: 1 << 3)
+        public static let coverage = Options(rawValue: 1 << 3)
         /// Take the screen before and after every record, for the HTML report and the SVG frames
         /// (``ReplaySession/report``).
-        public static let report = Sinks(rawValue: 1 << 4)
-        /// The readable timeline, a line at a time (``ReplaySession/onTimeline``).
-        public static let timeline = Sinks(rawValue: 1 << 5)
+        public static let report = Options(rawValue: 1 << 4)
+        /// The readable timeline, a line at a time (``ReplaySink/timeline(_:)``).
+        public static let timeline = Options(rawValue: 1 << 5)
     }
 
     /// The pipeline it runs.
@@ -90,13 +89,13 @@ public final class ReplaySession {
     /// The replayer posting the log's events.
     public let replayer: Replayer
     /// What it collects.
-    public let sinks: Sinks
-    /// The verifier, with ``Sinks/verify``: the log's recorded decisions are added as they are
+    public let options: Options
+    /// The verifier, with ``Options/verify``: the log's recorded decisions are added as they are
     /// read; a caller may add more (a snapshot's) before ``finish(_:)``.
     public let verifier: DerivedVerifier?
-    /// The coverage check, with ``Sinks/coverage`` or ``Sinks/report``, once the replay started.
+    /// The coverage check, with ``Options/coverage`` or ``Options/report``, once the replay started.
     public private(set) var coverage: CoverageCheck?
-    /// The report's snapshots, with ``Sinks/report``, once the replay started.
+    /// The report's snapshots, with ``Options/report``, once the replay started.
     public private(set) var report: ReportRecorder?
     /// The out-of-process plugins started for this session.
     public let externalPlugins: [ExternalPlugin]
@@ -106,31 +105,10 @@ public final class ReplaySession {
     /// The plugins that are neither built in nor out of process, by name.
     public let addedPlugins: [String]
 
-    /// Called with each record to record: derived ones, and with ``Sinks/recording`` external
-    /// ones too, in the order the bus saw them.
-    public var onRecord: ((LogRecord) -> Void)?
-    /// Called with each derived event the log format knows, after ``onRecord``.
-    public var onDerived: ((consuming LogRecord) -> Void)?
-    /// Called with each line of the readable timeline (``Sinks/timeline``): each external event
-    /// before it is posted, each derived event, a plugin's own events, each coverage violation.
-    public var onTimeline: ((String) -> Void)?
-    /// Called with each derived record recorded in the log (after the verifier took it).
-    public var onRecordedDerived: ((LogRecord, RecordLocation) -> Void)?
-    /// Called with each rejected line (and each line read with a warning).
-    public var onProblem: ((LogReadError) -> Void)?
-    /// Called with each coverage violation (``Sinks/coverage``).
-    public var onViolation: ((CoverageViolation) -> Void)?
-    /// Called when an out-of-process or WebAssembly plugin fails under the `stop` policy, with its message; the
-    /// replay stops after the turn under way.
-    public var onPluginStop: ((String) -> Void)?
-    /// Called now and then with the bytes read so far and the total, when known.
-    public var onProgress: ((Int, Int?) -> Void)?
-    /// Called when a real-time replay is about to wait `Replayer.longWait` (10 s) or more for its
-    /// next turn or timer, with the log time and the wait (see `Replayer.onLongWait`).
-    public var onLongWait: ((_ logTime: Double, _ wait: Duration) -> Void)?
-    /// Called on the loop with each fault of an out-of-process or WebAssembly plugin (a restart, its
-    /// disabling, a stop), as it happens; ``ReplayResult/pluginFaults`` lists them all at the end.
-    public var onPluginFault: ((ExternalPlugin.Fault) -> Void)?
+    /// Where the session's outputs go, in order: its own (the verifier, the decision streams),
+    /// then the caller's.
+    private var outputs: [any ReplaySink]
+    private let streams = DecisionStreams()
 
     private var recorder: LogRecorder?
     /// What the sinks counted, in an object of their own: the recorder's and the check's callbacks
@@ -150,10 +128,13 @@ public final class ReplaySession {
     /// - Parameters:
     ///   - pipeline: the plugins to run.
     ///   - header: the log's header: the screen's size and safe area.
-    ///   - sinks: what to collect.
+    ///   - options: what to collect.
+    ///   - sinks: where the outputs go, in order.
     /// - Throws: ``PipelineError`` when a plugin cannot be placed or a command cannot be started.
-    public convenience init(pipeline: ReplayPipeline, header: LogHeader, sinks: Sinks = []) throws(PipelineError) {
-        try self.init(pipeline: pipeline, header: header, loop: VirtualTimeLoop(), sinks: sinks)
+    public convenience init(
+        pipeline: ReplayPipeline, header: LogHeader, options: Options = [], sinks: [any ReplaySink] = []
+    ) throws(PipelineError) {
+        try self.init(pipeline: pipeline, header: header, loop: VirtualTimeLoop(), options: options, sinks: sinks)
     }
 
     /// A session on `loop`: a `VirtualTimeLoop` for ``replay(_:strict:readAhead:)`` (the bus runs
@@ -167,13 +148,16 @@ public final class ReplaySession {
     ///   - pipeline: the plugins to run.
     ///   - header: the log's header: the screen's size and safe area.
     ///   - loop: the bus's loop (a `VirtualTimeLoop`), or the loop that drives a live replay.
-    ///   - sinks: what to collect.
+    ///   - options: what to collect.
+    ///   - sinks: where the outputs go, in order.
     /// - Throws: ``PipelineError`` when a plugin cannot be placed or a command cannot be started.
-    public convenience init(pipeline: ReplayPipeline, header: LogHeader, loop: any BusLoop, sinks: Sinks = []) throws(PipelineError) {
+    public convenience init(
+        pipeline: ReplayPipeline, header: LogHeader, loop: any BusLoop, options: Options = [], sinks: [any ReplaySink] = []
+    ) throws(PipelineError) {
         if let virtual = loop as? VirtualTimeLoop {
-            try self.init(pipeline: pipeline, header: header, busLoop: virtual, driver: nil, sinks: sinks)
+            try self.init(pipeline: pipeline, header: header, busLoop: virtual, driver: nil, options: options, sinks: sinks)
         } else {
-            try self.init(pipeline: pipeline, header: header, drivenBy: loop, sinks: sinks)
+            try self.init(pipeline: pipeline, header: header, drivenBy: loop, options: options, sinks: sinks)
         }
     }
 
@@ -186,17 +170,23 @@ public final class ReplaySession {
     ///   - pipeline: the plugins to run.
     ///   - header: the log's header: the screen's size and safe area.
     ///   - driver: the loop that drives the live replay (``driver``).
-    ///   - sinks: what to collect.
+    ///   - options: what to collect.
+    ///   - sinks: where the outputs go, in order.
     /// - Throws: ``PipelineError`` when a plugin cannot be placed or a command cannot be started.
-    public convenience init(pipeline: ReplayPipeline, header: LogHeader, drivenBy driver: any BusLoop, sinks: Sinks = []) throws(PipelineError) {
+    public convenience init(
+        pipeline: ReplayPipeline, header: LogHeader, drivenBy driver: any BusLoop, options: Options = [], sinks: [any ReplaySink] = []
+    ) throws(PipelineError) {
         // Made on the driver's thread, which is the one that runs it.
-        try self.init(pipeline: pipeline, header: header, busLoop: VirtualTimeLoop(), driver: driver, sinks: sinks)
+        try self.init(pipeline: pipeline, header: header, busLoop: VirtualTimeLoop(), driver: driver, options: options, sinks: sinks)
     }
 
-    private init(pipeline: ReplayPipeline, header: LogHeader, busLoop: VirtualTimeLoop, driver: (any BusLoop)?, sinks: Sinks) throws(PipelineError) {
+    private init(
+        pipeline: ReplayPipeline, header: LogHeader, busLoop: VirtualTimeLoop, driver: (any BusLoop)?, options: Options, sinks: [any ReplaySink]
+    ) throws(PipelineError) {
         self.pipeline = pipeline
         self.header = header
-        self.sinks = sinks
+        self.options = options
+        outputs = sinks
         self.driver = driver
         bus = Bus(loop: busLoop, screen: Screen(size: header.screen, safeArea: header.safeArea ?? .zero))
         let installed = try pipeline.install(on: bus, header: header)
@@ -205,12 +195,12 @@ public final class ReplaySession {
         addedPlugins = installed.added
         replayer = Replayer(bus: bus)
         replayer.apply(header)
-        verifier = sinks.contains(.verify) ? DerivedVerifier(includingDiagnostics: sinks.contains(.verifyDiagnostics)) : nil
+        verifier = options.contains(.verify) ? DerivedVerifier(includingDiagnostics: options.contains(.verifyDiagnostics)) : nil
         for plugin in containedPlugins {
             plugin.onStop = { [weak self] message in
                 guard let self else { return }
                 stoppedByPlugin = stoppedByPlugin ?? message
-                onPluginStop?(message)
+                for output in outputs { output.pluginStopped(message) }
                 replayer.stop()
             }
         }
@@ -224,80 +214,87 @@ public final class ReplaySession {
         }
     }
 
-    /// Connects the sinks to the bus and the replayer: the callbacks as they are now. The report's
-    /// snapshots observe first, then the recorder, then the check.
+    /// Connects the collecting and the sinks to the bus and the replayer. The report's snapshots
+    /// observe first, then the recorder, then the check.
     private func begin() {
         guard recorder == nil else { return }
-        let report = sinks.contains(.report) ? ReportRecorder(bus: bus, clock: replayer.logClock) : nil
+        let report = options.contains(.report) ? ReportRecorder(bus: bus, clock: replayer.logClock) : nil
         self.report = report
-        let timeline = sinks.contains(.timeline) ? onTimeline : nil
-        let onRecord = onRecord
-        let verifier = verifier
-        // Called for every derived record: `self` is captured strongly, which costs nothing per
-        // call. No cycle: the recorder is stopped by `finish`.
-        let sink: (consuming LogRecord) -> Void
-        let streams = decisionStreams
-        let onDerived: ((consuming LogRecord) -> Void)? =
-            streams.isEmpty
-            ? onDerived
-            : { [onDerived] (record: consuming LogRecord) in
-                for stream in streams { stream.yield(copy record) }
-                onDerived?(record)
-            }
-        if onRecord == nil, timeline == nil, verifier == nil, let onDerived {
-            // The decisions alone (`replay --format jsonl`): the fewest steps per record.
-            sink = { [tally] (record: consuming LogRecord) in
-                guard record.origin != .external else { return }
-                tally.derived += 1
-                onDerived(record)
-            }
-        } else {
-            sink = { [tally] (record: consuming LogRecord) in
-                onRecord?(copy record)
-                guard record.origin != .external else { return }
-                tally.derived += 1
-                verifier?.addProduced(record)
-                if let timeline { timeline(Timeline.derived(record)) }
-                onDerived?(record)
-            }
-        }
-        recorder = LogRecorder(bus: bus, selection: sinks.contains(.recording) ? .all : .derived, clock: replayer.logClock, sink: sink)
-        if let timeline {
+        var own: [any ReplaySink] = []
+        if let verifier { own.append(verifier) }
+        if !streams.isEmpty { own.append(streams) }
+        outputs = own + outputs
+        let outputs = outputs
+        let timeline = options.contains(.timeline)
+        recorder = LogRecorder(
+            bus: bus, selection: options.contains(.recording) ? .all : .derived, clock: replayer.logClock,
+            sink: Self.recordSink(outputs, tally: tally, recording: options.contains(.recording), timeline: timeline))
+        if timeline {
             recorder?.onUnknown = { event, t in
                 // A plugin's own events: shown in the timeline, not part of the format's output.
                 guard !(event.name == EventName.turnSettled), let by = event.origin.derivingPlugin else { return }
-                timeline(TerminalText.escaped("\(Timeline.time(t))    → \(by): \(event.name.rawValue)"))
+                let line = TerminalText.escaped("\(Timeline.time(t))    → \(by): \(event.name.rawValue)")
+                for output in outputs { output.timeline(line) }
             }
-            replayer.willPost = { record, _ in timeline(Timeline.external(record)) }
-        }
-        replayer.onProblem = { [onProblem] error in onProblem?(error) }
-        if let verifier, let also = onRecordedDerived {
-            replayer.onRecordedDerived = { record, location in
-                verifier.addRecorded(record, at: location)
-                also(record, location)
+            replayer.willPost = { record, _ in
+                let line = Timeline.external(record)
+                for output in outputs { output.timeline(line) }
             }
-        } else if let verifier {
-            replayer.onRecordedDerived = { record, location in verifier.addRecorded(record, at: location) }
-        } else if let also = onRecordedDerived {
-            replayer.onRecordedDerived = also
         }
-        if let onProgress { replayer.onProgress = onProgress }
-        replayer.onLongWait = onLongWait
-        if let onPluginFault {
-            for plugin in containedPlugins { plugin.onFault = onPluginFault }
-        }
-        if sinks.contains(.coverage) || report != nil {
+        connectReplayer(to: outputs)
+        if options.contains(.coverage) || report != nil {
             let coverage = CoverageCheck(bus: bus)
             self.coverage = coverage
-            let collects = sinks.contains(.coverage)
-            let onViolation = onViolation
+            let collects = options.contains(.coverage)
             coverage.onViolation = { [tally, report] violation in
                 report?.note(violation)
                 guard collects else { return }
                 tally.violations.append(violation)
-                onViolation?(violation)
-                timeline?(TerminalText.escaped("\(Timeline.time(violation.t))  ⚠ covered: \(violation)"))
+                for output in outputs { output.covered(violation) }
+                guard timeline else { return }
+                let line = TerminalText.escaped("\(Timeline.time(violation.t))  ⚠ covered: \(violation)")
+                for output in outputs { output.timeline(line) }
             }
+        }
+    }
+
+    /// What the recorder calls with each record. `outputs` is captured, which costs nothing per
+    /// call; no cycle, since the recorder is stopped by `finish`.
+    private static func recordSink(
+        _ outputs: [any ReplaySink], tally: Tally, recording: Bool, timeline: Bool
+    ) -> (consuming LogRecord) -> Void {
+        if outputs.count == 1, !recording, !timeline {
+            // The decisions alone, to one sink (`replay --format jsonl`): the fewest steps per record.
+            let only = outputs[0]
+            return { (record: consuming LogRecord) in
+                guard record.origin != .external else { return }
+                tally.derived += 1
+                only.decided(record)
+            }
+        }
+        return { (record: consuming LogRecord) in
+            if recording { for output in outputs { output.record(record) } }
+            guard record.origin != .external else { return }
+            tally.derived += 1
+            if timeline {
+                let line = Timeline.derived(record)
+                for output in outputs { output.timeline(line) }
+            }
+            for output in outputs { output.decided(copy record) }
+        }
+    }
+
+    /// The replayer's and the contained plugins' callbacks, to `outputs`.
+    private func connectReplayer(to outputs: [any ReplaySink]) {
+        guard !outputs.isEmpty else { return }
+        replayer.onProblem = { error in for output in outputs { output.problem(error) } }
+        replayer.onRecordedDerived = { record, location in
+            for output in outputs { output.recordedDecision(record, at: location) }
+        }
+        replayer.onProgress = { read, total in for output in outputs { output.progress(read: read, of: total) } }
+        replayer.onLongWait = { t, wait in for output in outputs { output.waitsLong(until: t, for: wait) } }
+        for plugin in containedPlugins {
+            plugin.onFault = { fault in for output in outputs { output.pluginFailed(fault) } }
         }
     }
 
@@ -367,7 +364,7 @@ public final class ReplaySession {
     ///
     /// The records need not be pushed whole turns at a time: the last turn pushed is held until a
     /// record with a later `t` comes, or the feed is finished, so the decisions are a fast replay's
-    /// of the same records. While it runs, ``onDerived``, ``decisions(bufferingPolicy:)`` and
+    /// of the same records. While it runs, the sinks, ``decisions(bufferingPolicy:)`` and
     /// ``reportSnapshot(logName:)`` show what was decided so far.
     ///
     /// ```swift
@@ -413,17 +410,15 @@ public final class ReplaySession {
     public func decisions(
         bufferingPolicy: AsyncStream<LogRecord>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<LogRecord> {
-        let (stream, continuation) = AsyncStream.makeStream(of: LogRecord.self, bufferingPolicy: bufferingPolicy)
-        if result != nil || recorder != nil {
+        guard result == nil, recorder == nil else {
+            let (stream, continuation) = AsyncStream.makeStream(of: LogRecord.self)
             continuation.finish()
-        } else {
-            decisionStreams.append(continuation)
+            return stream
         }
-        return stream
+        return streams.make(bufferingPolicy: bufferingPolicy)
     }
-    private var decisionStreams: [AsyncStream<LogRecord>.Continuation] = []
 
-    /// The report of the session as it is now (``Sinks/report``), while it runs or after it
+    /// The report of the session as it is now (``Options/report``), while it runs or after it
     /// finished: its records, screens and violations so far, the summary counted so far. `nil`
     /// without the report sink or before the replay started. Call it on the session's thread
     /// (between two turns, never from a plugin's callback); the document is a value of its own,
@@ -446,8 +441,8 @@ public final class ReplaySession {
     public func finish(_ summary: Replayer.Summary) -> ReplayResult {
         if let result { return result }
         recorder?.stop()
-        for stream in decisionStreams { stream.finish() }
-        decisionStreams = []
+        streams.finish()
+        outputs = []
         coverage?.stop()
         report?.stop()
         for plugin in containedPlugins { plugin.shutDown(grace: .milliseconds(500)) }
@@ -466,7 +461,7 @@ public final class ReplaySession {
         return result
     }
 
-    /// The HTML report of the finished session (``Sinks/report``), named `logName`; `nil` without
+    /// The HTML report of the finished session (``Options/report``), named `logName`; `nil` without
     /// the report sink or before ``finish(_:)``.
     ///
     /// - Parameter logName: how the report names the log (its file name, say).

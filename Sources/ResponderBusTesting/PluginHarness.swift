@@ -1,6 +1,5 @@
 import EventLog
 import ResponderBus
-import ResponderBusReplay
 
 /// What a replay through a plugin derived.
 public struct ReplayOutcome {
@@ -71,13 +70,14 @@ public enum PluginHarness {
         _ reader: LogReader, header: LogHeader, through plugins: [any ResponderPlugin], companions: [any ResponderPlugin] = [],
         configure: ((Bus, Replayer) -> Void)? = nil
     ) throws -> ReplayOutcome {
-        // The library's replay, with no plugin of its own: the companions and the plugins are
-        // registered on its bus as given.
-        let session = try ReplaySession(pipeline: .empty, header: header)
-        for companion in companions { try session.bus.register(companion, at: .last) }
+        // The log's replay, on a bus of the header's screen with no plugin of its own: the
+        // companions and the plugins are registered on it as given.
+        let loop = VirtualTimeLoop()
+        let bus = Bus(loop: loop, screen: Screen(size: header.screen, safeArea: header.safeArea ?? .zero))
+        for companion in companions { try bus.register(companion, at: .last) }
         for plugin in plugins {
             do throws(PluginRegistrationError) {
-                try session.bus.register(plugin)
+                try bus.register(plugin)
             } catch {
                 guard error.code == .unknownAnchor else { throw error }
                 throw PluginRegistrationError(
@@ -87,15 +87,16 @@ public enum PluginHarness {
                 )
             }
         }
+        let replayer = Replayer(bus: bus)
+        replayer.apply(header)
         var problems: [LogReadError] = []
-        session.onProblem = { problems.append($0) }
-        let recorder = RecordingObserver(bus: session.bus)
-        configure?(session.bus, session.replayer)
-        let summary = session.replay(reader)
+        replayer.onProblem = { problems.append($0) }
+        let recorder = RecordingObserver(bus: bus)
+        configure?(bus, replayer)
+        let summary = replayer.replay(reader, on: loop)
         recorder.stop()
-        let result = session.finish(summary)
         return ReplayOutcome(
             derived: recorder.derivedRecords, derivedEvents: recorder.derived, problems: problems, summary: summary,
-            finalOriginY: result.rootOriginY, finalFirstResponder: result.firstResponder)
+            finalOriginY: bus.screen.rootOriginY, finalFirstResponder: bus.screen.firstResponder?.id)
     }
 }

@@ -14,8 +14,8 @@ import Synchronization
 
 /// What `replay` prints and writes for the sessions the library replays (one; with `--follow`, one
 /// for each time the log starts anew): the timeline or the records on standard output, the
-/// recording, the report, the summary and the checks' verdicts.
-final class ReplayPrinter {
+/// recording, the report, the summary and the checks' verdicts. Every session's sink.
+final class ReplayPrinter: ReplaySink {
     struct Outcome: Sendable {
         var stopped = false
         var failedCheck = false
@@ -43,6 +43,8 @@ final class ReplayPrinter {
     private var recordFile: OutputFile?
     private var report: (file: ReplayReport, session: ReplaySession)?
     private var pluginStopped = false
+    /// The progress line of the session under way.
+    private var progress: Progress?
     /// What the sessions that ended found, added up.
     private var derived = 0
     private var violations: [CoverageViolation] = []
@@ -57,13 +59,13 @@ final class ReplayPrinter {
         self.pipeline = pipeline
     }
 
-    private var sinks: ReplaySession.Sinks {
-        var sinks: ReplaySession.Sinks = []
-        if command.verify { sinks.insert(.verify) }
-        if command.verifyDiagnostics { sinks.insert(.verifyDiagnostics) }
-        if command.check { sinks.insert(.coverage) }
-        if command.format == .text { sinks.insert(.timeline) }
-        return sinks
+    private var options: ReplaySession.Options {
+        var options: ReplaySession.Options = []
+        if command.verify { options.insert(.verify) }
+        if command.verifyDiagnostics { options.insert(.verifyDiagnostics) }
+        if command.check { options.insert(.coverage) }
+        if command.format == .text { options.insert(.timeline) }
+        return options
     }
 
     // MARK: Sessions
@@ -86,22 +88,23 @@ final class ReplayPrinter {
     }
 
     /// Starts a session of the log with `header` on `loop` (`nil`: a virtual-time loop of its own):
-    /// the library's session with this command's sinks, its output connected. Loop-confined.
+    /// the library's session collecting what this command asks for, this printer its sink.
+    /// Loop-confined.
     ///
     /// - Throws: the exit code, having said why.
     func startSession(header: LogHeader, on loop: (any BusLoop)?, progress: Progress) throws -> ReplaySession {
         let firstSession = sessionsStarted == 0
         sessionsStarted += 1
-        var sinks = sinks
+        var options = options
         let recording = firstSession && command.record != nil
-        if recording { sinks.insert(.recording) }
-        if firstSession && command.report != nil { sinks.insert(.report) }
+        if recording { options.insert(.recording) }
+        if firstSession && command.report != nil { options.insert(.report) }
         let session: ReplaySession
         do throws(PipelineError) {
             if let loop {
-                session = try ReplaySession(pipeline: pipeline, header: header, loop: loop, sinks: sinks)
+                session = try ReplaySession(pipeline: pipeline, header: header, loop: loop, options: options, sinks: [self])
             } else {
-                session = try ReplaySession(pipeline: pipeline, header: header, sinks: sinks)
+                session = try ReplaySession(pipeline: pipeline, header: header, options: options, sinks: [self])
                 if streamsInput { liveLoop = session.bus.loop }
             }
         } catch {
@@ -123,44 +126,54 @@ final class ReplayPrinter {
             _ = session.finish(Replayer.Summary())
             throw error.reported()
         }
-        let live = liveLoop != nil
-        if recording {
-            session.onRecord = { [self] record in
-                recordOutput?.line(record)
-                if live { flushAtEndOfTurn() }
-            }
-        }
-        if command.format == .text {
-            session.onTimeline = { [self] line in
-                output.line(line)
-                if live { flushAtEndOfTurn() }
-            }
-        } else {
-            session.onDerived = { [self] (record: consuming LogRecord) in
-                output.line(record)
-                if live { flushAtEndOfTurn() }
-            }
-        }
-        session.onProblem = { [self] error in
-            progress.finish()
-            complain("\(command.log): \(error.isWarning ? "warning: " : "")\(error)")
-        }
-        // Each fault is said as it happens (the stop included); a plugin that exited or crashed
-        // has its last lines on standard error (a traceback) in the message.
-        session.onPluginFault = { fault in
-            progress.finish()
-            complain(fault.message)
-        }
-        session.onPluginStop = { [self] _ in pluginStopped = true }
-        session.onProgress = { consumed, total in progress.update(consumed, total) }
-        let (speed, log) = (command.speed, command.log)
-        session.onLongWait = { t, wait in
-            progress.finish()
-            complain(
-                "\(log): waiting \(Int(wait.seconds.rounded())) s for t=\(JSONText.number(t)) s of the log at --speed \(JSONText.number(speed)) (a gap in the log?); Ctrl-C ends the replay"
-            )
-        }
+        self.progress = progress
         return session
+    }
+
+    // MARK: The sessions' sink
+
+    func record(_ record: LogRecord) {
+        recordOutput?.line(record)
+        if liveLoop != nil { flushAtEndOfTurn() }
+    }
+
+    func decided(_ record: consuming LogRecord) {
+        // The timeline prints the decisions among its lines.
+        guard command.format != .text else { return }
+        output.line(record)
+        if liveLoop != nil { flushAtEndOfTurn() }
+    }
+
+    func timeline(_ line: String) {
+        output.line(line)
+        if liveLoop != nil { flushAtEndOfTurn() }
+    }
+
+    func problem(_ error: LogReadError) {
+        progress?.finish()
+        complain("\(command.log): \(error.isWarning ? "warning: " : "")\(error)")
+    }
+
+    /// Each fault is said as it happens (the stop included); a plugin that exited or crashed has
+    /// its last lines on standard error (a traceback) in the message.
+    func pluginFailed(_ fault: ExternalPlugin.Fault) {
+        progress?.finish()
+        complain(fault.message)
+    }
+
+    func pluginStopped(_ message: String) {
+        pluginStopped = true
+    }
+
+    func progress(read: Int, of total: Int?) {
+        progress?.update(read, total)
+    }
+
+    func waitsLong(until logTime: Double, for wait: Duration) {
+        progress?.finish()
+        complain(
+            "\(command.log): waiting \(Int(wait.seconds.rounded())) s for t=\(JSONText.number(logTime)) s of the log at --speed \(JSONText.number(command.speed)) (a gap in the log?); Ctrl-C ends the replay"
+        )
     }
 
     /// Ends a session: its result added to the run's. Loop-confined.

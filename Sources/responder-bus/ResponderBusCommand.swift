@@ -1,4 +1,5 @@
 import ArgumentParser
+import EventLog
 import ResponderBus
 import ResponderBusReplay
 

@@ -83,12 +83,11 @@ enum LiveModes {
 
     /// What `reader`'s log decides, replayed as fast as possible on a virtual-time loop.
     static func fast(_ reader: LogReader, _ settings: BuiltinSettings) throws -> Decisions {
+        let collector = Collector()
         let replay = try ReplaySession(
-            pipeline: ReplayPipeline(PipelineDescription(settings: settings)), header: try reader.readHeader())
-        var lines: Decisions = []
-        replay.onDerived = { lines.append(LogWriter.line(for: $0)) }
+            pipeline: ReplayPipeline(PipelineDescription(settings: settings)), header: try reader.readHeader(), sinks: [collector])
         _ = replay.finish(replay.replay(reader))
-        return lines
+        return collector.lines
     }
 
     /// `replay -`: read from a pipe that a thread writes in random chunks, with pauses between.
@@ -176,16 +175,14 @@ enum LiveModes {
         switch feed {
         case .realTime(let speed):
             let reader = LogReader(bytes: session.bytes)
-            let replay = try ReplaySession(pipeline: pipeline, header: try reader.readHeader(), loop: loop)
-            replay.onDerived = { lines.value.append(LogWriter.line(for: $0)) }
+            let replay = try ReplaySession(pipeline: pipeline, header: try reader.readHeader(), loop: loop, sinks: [LinesSink(lines)])
             replay.replayInRealTime(reader, speed: speed) { summary in
                 _ = replay.finish(summary)
                 report(index, .success(lines.value))
             }
         case .pushed:
             let reader = LogReader(bytes: session.bytes)
-            let replay = try ReplaySession(pipeline: pipeline, header: try reader.readHeader(), loop: loop)
-            replay.onDerived = { lines.value.append(LogWriter.line(for: $0)) }
+            let replay = try ReplaySession(pipeline: pipeline, header: try reader.readHeader(), loop: loop, sinks: [LinesSink(lines)])
             let live = replay.replayLive { summary in
                 _ = replay.finish(summary)
                 report(index, .success(lines.value))
@@ -206,9 +203,7 @@ enum LiveModes {
             let growing = if case .followGrowing = feed { true } else { false }
             if !growing { try session.text.write(toFile: path, atomically: false, encoding: .utf8) }
             let follower = LogFollower(path: path, loop: loop) { header in
-                let replay = try ReplaySession(pipeline: pipeline, header: header, loop: loop)
-                replay.onDerived = { lines.value.append(LogWriter.line(for: $0)) }
-                return replay
+                try ReplaySession(pipeline: pipeline, header: header, loop: loop, sinks: [LinesSink(lines)])
             }
             let held = LoopBox<LogFollower?>(follower)
             follower.onFinish = { _, _ in
@@ -337,4 +332,17 @@ func difference(_ got: Decisions, _ expected: Decisions) -> String {
             + (expected.count > got.count ? "; the first missing: \(expected[got.count])" : "")
     }
     return "decision #\(first + 1) is \(got[first]) where the fast replay has \(expected[first])"
+}
+
+/// A sink that adds each decision's line to a loop-bound list.
+private final class LinesSink: ReplaySink {
+    let lines: LoopBox<Decisions>
+
+    init(_ lines: LoopBox<Decisions>) {
+        self.lines = lines
+    }
+
+    func decided(_ record: consuming LogRecord) {
+        lines.value.append(LogWriter.line(for: record))
+    }
 }

@@ -22,15 +22,15 @@ private enum Form {
 /// A session made on `driver` with `settings`, whose decisions are collected.
 private final class Collecting {
     let session: ReplaySession
-    var lines: [String] = []
-    var problems: [LogReadError] = []
+    private let collector = Collector()
+    var lines: [String] { collector.lines }
+    var problems: [LogReadError] { collector.problems }
 
-    init(_ text: String, driver: any BusLoop, settings: BuiltinSettings = BuiltinSettings(), sinks: ReplaySession.Sinks = []) throws {
+    init(_ text: String, driver: any BusLoop, settings: BuiltinSettings = BuiltinSettings(), options: ReplaySession.Options = []) throws {
         let reader = LogReader(bytes: Array(text.utf8))
         session = try ReplaySession(
-            pipeline: ReplayPipeline(PipelineDescription(settings: settings)), header: try reader.readHeader(), drivenBy: driver, sinks: sinks)
-        session.onDerived = { [unowned self] in lines.append(LogWriter.line(for: $0)) }
-        session.onProblem = { [unowned self] in problems.append($0) }
+            pipeline: ReplayPipeline(PipelineDescription(settings: settings)), header: try reader.readHeader(), drivenBy: driver, options: options,
+            sinks: [collector])
     }
 }
 
@@ -157,7 +157,7 @@ struct LiveSessionTests {
         let records = Form.records(text)
         let fast = try LiveModes.fast(MatrixSession.example, BuiltinSettings())
         let driver = VirtualTimeLoop()
-        let run = try Collecting(text, driver: driver, sinks: .report)
+        let run = try Collecting(text, driver: driver, options: .report)
         let stream = run.session.decisions()
         let feed = run.session.replayLive { _ in }
         let half = records.count / 2
@@ -196,12 +196,12 @@ struct LiveSessionTests {
         #expect(!fast.contains { $0.contains("00000") || $0.contains("99999") }, "\(fast)")
         // A recording of the session: the external records at their times as read.
         let reader = LogReader(bytes: Array(text.utf8))
+        let collector = Collector()
         let session = try ReplaySession(
-            pipeline: ReplayPipeline(PipelineDescription(settings: settings)), header: try reader.readHeader(), sinks: .recording)
-        var recorded: [LogRecord] = []
-        session.onRecord = { recorded.append($0) }
+            pipeline: ReplayPipeline(PipelineDescription(settings: settings)), header: try reader.readHeader(), options: .recording,
+            sinks: [collector])
         _ = session.finish(session.replay(reader))
-        #expect(recorded.filter { $0.origin == .external }.map(\.t) == Form.records(text).map(\.t))
+        #expect(collector.records.filter { $0.origin == .external }.map(\.t) == Form.records(text).map(\.t))
         // Live, the same bytes.
         let driver = VirtualTimeLoop()
         driver.advance(by: .seconds(3.7))

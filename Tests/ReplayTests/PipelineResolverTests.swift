@@ -265,10 +265,10 @@ struct LogReaderRecordsTests {
 
         // Through a session: counted and reported as rejected lines (line 3 too: no scene has
         // view 'a'), as the same log's text would be.
-        let session = try ReplaySession(pipeline: ReplayPipeline(PipelineDescription()), header: header)
-        var reported: [(Int, LogReadError.Code)] = []
-        session.onProblem = { reported.append(($0.line, $0.code)) }
+        let collector = Collector()
+        let session = try ReplaySession(pipeline: ReplayPipeline(PipelineDescription()), header: header, sinks: [collector])
         let summary = session.finish(session.replay(records: records)).summary
+        let reported = collector.problems.map { ($0.line, $0.code) }
         #expect(summary.rejectedLines == 5)
         #expect(reported.map(\.0) == [2, 3, 4, 5, 6])
         #expect(reported.map(\.1) == [.invalidValue, .unknownView, .invalidValue, .invalidValue, .invalidValue])

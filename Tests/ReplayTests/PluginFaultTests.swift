@@ -8,7 +8,7 @@ import Testing
 /// A session's out-of-process plugin faults reach the embedder: as they happen, and in the result.
 @Suite("ReplaySession: out-of-process plugin faults, as they happen and in the result")
 struct PluginFaultTests {
-    @Test("each fault is passed to onPluginFault and listed in the result, with the plugin's last words")
+    @Test("each fault is passed to the sinks' pluginFailed and listed in the result, with the plugin's last words")
     func faultsReachTheEmbedder() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rb-faults-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -36,10 +36,10 @@ struct PluginFaultTests {
             lines.append(#"{"event":"keyboardWillShow","t":\#(t),"begin":[0,812,375,0],"end":[0,521,375,291],"duration":0.25,"curve":7}"#)
         }
         let reader = LogReader(bytes: Array((lines.joined(separator: "\n") + "\n").utf8))
-        let session = try ReplaySession(pipeline: pipeline, header: try reader.readHeader())
-        var told: [ExternalPlugin.Fault] = []
-        session.onPluginFault = { told.append($0) }
+        let collector = Collector()
+        let session = try ReplaySession(pipeline: pipeline, header: try reader.readHeader(), sinks: [collector])
         let result = session.finish(session.replay(reader))
+        let told = collector.faults
         #expect(result.externalPlugins == ["Falls"])
         #expect(told == result.pluginFaults)
         #expect(result.pluginFaults.map(\.outcome) == [.restarting(in: .milliseconds(100), attempt: 1, of: 1), .disabled(afterFailures: 2)])

@@ -35,11 +35,10 @@ private func derived(realTimeOnLibuv: Bool) throws -> [LogRecord] {
         PipelineDescription(plugins: [PluginMaker(at: .first) { SlowEvents() }, PluginMaker { FocusNotes() }]))
     guard realTimeOnLibuv else {
         let reader = try LogReader(path: exampleLog)
-        let session = try ReplaySession(pipeline: pipeline, header: try reader.readHeader())
-        var records: [LogRecord] = []
-        session.onDerived = { records.append($0) }
+        let collector = Collector()
+        let session = try ReplaySession(pipeline: pipeline, header: try reader.readHeader(), sinks: [collector])
         _ = session.finish(session.replay(reader))
-        return records
+        return collector.derived
     }
     let loop = UVEventLoop()
     defer { loop.shutdown() }
@@ -48,12 +47,11 @@ private func derived(realTimeOnLibuv: Bool) throws -> [LogRecord] {
     loop.execute {
         do {
             let reader = try LogReader(path: exampleLog)
-            let session = try ReplaySession(pipeline: pipeline, header: try reader.readHeader(), loop: loop)
-            nonisolated(unsafe) var records: [LogRecord] = []
-            session.onDerived = { records.append($0) }
+            let collector = Collector()
+            let session = try ReplaySession(pipeline: pipeline, header: try reader.readHeader(), loop: loop, sinks: [collector])
             session.replayInRealTime(reader, speed: 1_000_000) { summary in
                 _ = session.finish(summary)
-                outcome.withLock { $0 = .success(records) }
+                outcome.withLock { $0 = .success(collector.derived) }
                 done.signal()
             }
         } catch {

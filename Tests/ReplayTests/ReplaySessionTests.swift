@@ -25,7 +25,7 @@ func readLog(_ path: String) throws -> (header: LogHeader, records: [LogRecord])
 }
 
 /// What one replay of a log gave: the result, the derived records and the timeline lines, as the
-/// session's callbacks saw them.
+/// session's sink saw them.
 struct Replayed {
     var session: ReplaySession
     var result: ReplayResult
@@ -42,24 +42,18 @@ struct Replayed {
 }
 
 /// Replays the example (or its records, read first, with `inMemory`) through `description`.
-func replayExample(_ description: PipelineDescription = PipelineDescription(), sinks: ReplaySession.Sinks = [], inMemory: Bool = false) throws
+func replayExample(_ description: PipelineDescription = PipelineDescription(), options: ReplaySession.Options = [], inMemory: Bool = false) throws
     -> Replayed
 {
-    try replayExample(with: ReplayPipeline(description), sinks: sinks, inMemory: inMemory)
+    try replayExample(with: ReplayPipeline(description), options: options, inMemory: inMemory)
 }
 
 /// Replays the example (or its records, read first, with `inMemory`) through `pipeline`.
-func replayExample(with pipeline: ReplayPipeline, sinks: ReplaySession.Sinks = [], inMemory: Bool = false) throws -> Replayed {
-    final class Collected {
-        var derived: [LogRecord] = []
-        var timeline: [String] = []
-    }
-    let collected = Collected()
+func replayExample(with pipeline: ReplayPipeline, options: ReplaySession.Options = [], inMemory: Bool = false) throws -> Replayed {
+    let collected = Collector()
     let reader = try LogReader(path: exampleLog)
     let header = try reader.readHeader()
-    let session = try ReplaySession(pipeline: pipeline, header: header, sinks: sinks)
-    session.onDerived = { record in collected.derived.append(record) }
-    session.onTimeline = { line in collected.timeline.append(line) }
+    let session = try ReplaySession(pipeline: pipeline, header: header, options: options, sinks: [collected])
     let summary = inMemory ? session.replay(records: try readLog(exampleLog).records) : session.replay(reader)
     let result = session.finish(summary)
     return Replayed(session: session, result: result, derived: collected.derived, timeline: collected.timeline)
@@ -69,7 +63,7 @@ func replayExample(with pipeline: ReplayPipeline, sinks: ReplaySession.Sinks = [
 struct ReplaySessionTests {
     @Test("the built-ins derive exactly the example's recorded decisions")
     func verifies() throws {
-        let replayed = try replayExample(sinks: .verify)
+        let replayed = try replayExample(options: .verify)
         let result = replayed.result
         #expect(result.summary.externalEvents == 43)
         #expect(result.summary.recordedDerived == 10)
@@ -91,8 +85,8 @@ struct ReplaySessionTests {
 
     @Test("replay(records:) of the example's records derives and counts exactly what the replay of its text does")
     func recordsInMemory() throws {
-        let text = try replayExample(sinks: .verify)
-        let memory = try replayExample(sinks: .verify, inMemory: true)
+        let text = try replayExample(options: .verify)
+        let memory = try replayExample(options: .verify, inMemory: true)
         #expect(memory.derived == text.derived)
         #expect(memory.derived.count == 10)
         #expect(memory.result.summary.externalEvents == text.result.summary.externalEvents)
@@ -117,7 +111,7 @@ struct ReplaySessionTests {
             if byTime.last?.first?.t == record.t { byTime[byTime.count - 1].append(record) } else { byTime.append([record]) }
         }
         let shuffled = Array(byTime.reversed().joined())
-        let session = try ReplaySession(pipeline: ReplayPipeline(PipelineDescription()), header: header, sinks: .verify)
+        let session = try ReplaySession(pipeline: ReplayPipeline(PipelineDescription()), header: header, options: .verify)
         let result = session.finish(session.replay(records: shuffled))
         #expect(result.summary.externalEvents == 43)
         #expect(try #require(result.verification).matched == 10)
@@ -128,7 +122,7 @@ struct ReplaySessionTests {
     func keyboardDistance() throws {
         var description = PipelineDescription()
         description.settings.keyboardDistance = 40
-        let replayed = try replayExample(description, sinks: .verify)
+        let replayed = try replayExample(description, options: .verify)
         #expect(replayed.shifts.first == -43)
         let verification = try #require(replayed.result.verification)
         let difference = try #require(verification.difference)
@@ -143,7 +137,7 @@ struct ReplaySessionTests {
 
     @Test("without KeyboardAvoidance nothing moves the root, and the coverage check finds the fields left covered")
     func withoutAvoidance() throws {
-        let replayed = try replayExample(PipelineDescription(disabled: ["KeyboardAvoidance"]), sinks: [.verify, .coverage])
+        let replayed = try replayExample(PipelineDescription(disabled: ["KeyboardAvoidance"]), options: [.verify, .coverage])
         #expect(replayed.shifts == [])
         #expect(replayed.derived.count == 3, "FieldAdvancing's two focus changes and its action")
         #expect(replayed.result.plugins == ["TextViewOrdering", "FieldAdvancing"])
@@ -152,13 +146,13 @@ struct ReplaySessionTests {
         #expect(replayed.result.rootOriginY == 0)
         #expect(try #require(replayed.result.verification).difference != nil)
         // With avoidance, no violation; without the coverage sink, none collected.
-        #expect(try replayExample(sinks: .coverage).result.violations == [])
+        #expect(try replayExample(options: .coverage).result.violations == [])
         #expect(try replayExample(PipelineDescription(disabled: ["KeyboardAvoidance"])).result.violations == [])
     }
 
     @Test("the timeline: a line for every external event and every decision, only with the timeline sink")
     func timeline() throws {
-        let replayed = try replayExample(sinks: .timeline)
+        let replayed = try replayExample(options: .timeline)
         #expect(replayed.timeline.count == 53, "\(replayed.timeline.joined(separator: "\n"))")
         #expect(replayed.timeline.filter { $0.contains("    → ") }.count == 10)
         #expect(replayed.timeline.contains("    1.009    → KeyboardAvoidance: viewShift root to y -23 (0.25 s, curve 7)"))
@@ -169,13 +163,13 @@ struct ReplaySessionTests {
         #expect(try #require(ordered) < #require(decided))
         #expect(try replayExample().timeline == [])
 
-        let uncovered = try replayExample(PipelineDescription(disabled: ["KeyboardAvoidance"]), sinks: [.timeline, .coverage])
+        let uncovered = try replayExample(PipelineDescription(disabled: ["KeyboardAvoidance"]), options: [.timeline, .coverage])
         #expect(uncovered.timeline.filter { $0.contains("⚠ covered: ") }.count == 6)
     }
 
     @Test("the report sink: a report document with a row for every record, after finish")
     func report() throws {
-        let replayed = try replayExample(sinks: .report)
+        let replayed = try replayExample(options: .report)
         let document = try #require(replayed.session.reportDocument(logName: "sign-up-session.jsonl"))
         #expect(document.recorder.records.count == 53)
         let html = document.html()
@@ -186,7 +180,7 @@ struct ReplaySessionTests {
         #expect(try replayExample().session.reportDocument(logName: "x") == nil, "no report sink, no report")
 
         let reader = try LogReader(path: exampleLog)
-        let session = try ReplaySession(pipeline: ReplayPipeline(PipelineDescription()), header: try reader.readHeader(), sinks: .report)
+        let session = try ReplaySession(pipeline: ReplayPipeline(PipelineDescription()), header: try reader.readHeader(), options: .report)
         let summary = session.replay(reader)
         #expect(session.reportDocument(logName: "x") == nil, "not before finish")
         _ = session.finish(summary)
@@ -198,8 +192,8 @@ struct ReplaySessionTests {
         let tally = CounterTally()
         let pipeline = try ReplayPipeline(PipelineDescription(plugins: [tally.maker(at: .after("FieldAdvancing"))]))
         let made = tally.madeCount
-        let first = try replayExample(with: pipeline, sinks: .verify)
-        let second = try replayExample(with: pipeline, sinks: .verify, inMemory: true)
+        let first = try replayExample(with: pipeline, options: .verify)
+        let second = try replayExample(with: pipeline, options: .verify, inMemory: true)
         for replayed in [first, second] {
             #expect(replayed.session.addedPlugins == ["KeyboardEventCounter"])
             #expect(replayed.result.addedPlugins == ["KeyboardEventCounter"])

@@ -38,7 +38,7 @@ private func replay(
     let reader = try LogReader(path: path)
     let header = try reader.readHeader()
     let name = URL(fileURLWithPath: path).lastPathComponent
-    let session = try ReplaySession(pipeline: ReplayPipeline(plugins), header: header, sinks: checking ? [.report, .coverage] : .report)
+    let session = try ReplaySession(pipeline: ReplayPipeline(plugins), header: header, options: checking ? [.report, .coverage] : .report)
     _ = session.finish(session.replay(reader))
     return try #require(session.reportDocument(logName: name))
 }

@@ -33,10 +33,12 @@ struct WasmReplay {
     static func run(_ plugins: [PluginMaker], log: String = WasmModules.example) throws -> WasmReplay {
         let pipeline = try ReplayPipeline(PipelineDescription(plugins: plugins))
         let reader = try LogReader(path: log)
-        let session = try ReplaySession(pipeline: pipeline, header: try reader.readHeader())
-        final class Collected { var derived: [LogRecord] = [] }
+        final class Collected: ReplaySink {
+            var derived: [LogRecord] = []
+            func decided(_ record: consuming LogRecord) { derived.append(record) }
+        }
         let collected = Collected()
-        session.onDerived = { collected.derived.append($0) }
+        let session = try ReplaySession(pipeline: pipeline, header: try reader.readHeader(), sinks: [collected])
         let result = session.finish(session.replay(reader))
         return WasmReplay(result: result, derived: collected.derived)
     }

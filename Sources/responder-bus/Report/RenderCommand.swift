@@ -61,12 +61,11 @@ struct RenderCommand: ParsableCommand {
         let name = log == "-" ? "standard input" : String(log.split(separator: "/").last ?? Substring(log))
         let session: ReplaySession
         do throws(PipelineError) {
-            session = try ReplaySession(pipeline: pipeline, header: header, sinks: .report)
+            session = try ReplaySession(pipeline: pipeline, header: header, options: .report, sinks: [ProblemsSaid(log: log)])
         } catch {
             complain(error.message)
             throw ExitCode(error.exitCode)
         }
-        session.onProblem = { [log] error in complain("\(log): \(error)") }
         let result = session.finish(session.replay(reader))
         if let stop = result.stoppedByPlugin {
             complain("\(stop); stopping (--plugin-failure stop)")
@@ -91,5 +90,18 @@ struct RenderCommand: ParsableCommand {
             throw error.reported()
         }
         if let output { complain("render: wrote \(output): the screen at \(frame.moment), \(frame.after)") }
+    }
+}
+
+/// `render`'s sink: each line the replay could not read, said on standard error.
+private final class ProblemsSaid: ReplaySink {
+    let log: String
+
+    init(log: String) {
+        self.log = log
+    }
+
+    func problem(_ error: LogReadError) {
+        complain("\(log): \(error)")
     }
 }

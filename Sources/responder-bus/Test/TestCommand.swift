@@ -3,7 +3,7 @@ import EventLog
 import ResponderBus
 import ResponderBusReplay
 import ResponderBusReport
-import ResponderBusTesting
+import ResponderBusSessions
 
 #if canImport(Glibc)
     import Glibc

@@ -21,7 +21,7 @@ let imported = ConsoleImporter(options: options).importDump(read(arguments[1]))
 for problem in imported.problems { FileHandle.standardError.write(Data("\(name): \(problem)\n".utf8)) }
 guard !imported.isEmpty else { fail("\(name): nothing importable", 65) }
 do {
-    let session = try ReplaySession(pipeline: ReplayPipeline(PipelineDescription()), header: imported.header, sinks: .report)
+    let session = try ReplaySession(pipeline: ReplayPipeline(PipelineDescription()), header: imported.header, options: .report)
     let result = session.finish(session.replay(records: imported.records))  // from memory: no log file is written
     let output = option("-o") ?? "report.html"
     try session.reportDocument(logName: name)!.html().write(toFile: output, atomically: true, encoding: .utf8)

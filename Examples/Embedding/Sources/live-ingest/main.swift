@@ -22,7 +22,7 @@ actor Ingest {
 
     /// Starts a device's live session: the feed its records go into, and its decisions.
     func start(_ device: String, header: LogHeader) throws -> (LiveFeed, AsyncStream<LogRecord>) {
-        let session = try ReplaySession(pipeline: pipeline, header: header, loop: loop, sinks: .report)
+        let session = try ReplaySession(pipeline: pipeline, header: header, loop: loop, options: .report)
         sessions[device] = session
         let decisions = session.decisions()  // asked before the replay starts
         let feed = session.replayLive { summary in _ = session.finish(summary) }  // once the feed is finished

@@ -1,4 +1,4 @@
-import ResponderBusTesting
+import ResponderBusSessions
 
 #if canImport(Glibc)
     import Glibc

@@ -132,7 +132,9 @@ extension SessionSuite {
         let keepsSession = settings.update || settings.snapshotFolder != nil
         let session: ReplaySession
         let reportFile: OutputFile?
-        switch open(input, header: header, keepingSession: keepsSession, reportPath: reportPath) {
+        let collected = Collected(
+            compares: compares(includingDiagnostics: settings.includesDiagnostics), keeps: keepsSession, update: settings.update)
+        switch open(input, header: header, keepingSession: keepsSession, reportPath: reportPath, into: collected) {
         case .success(let opened): (session, reportFile) = opened
         case .failure(let error): return fail(.error, error.message)
         }
@@ -141,24 +143,6 @@ extension SessionSuite {
             guard event.payload.failure == .conflictingDecisions else { return }
             conflicts.append(.init(t: bus.loop.now.seconds, message: event.payload.message))
         }
-        var kept: [LogRecord] = []
-        // Under --update, both sides' decisions, to say how many changed.
-        var recordedDecisions: [String] = []
-        var producedDecisions: [String] = []
-        let compares = { (record: LogRecord) in
-            settings.includesDiagnostics ? record.origin != .external : DerivedVerifier.isCompared(record)
-        }
-        if keepsSession { session.onRecord = { kept.append($0) } }
-        if settings.update {
-            session.onDerived = { (record: consuming LogRecord) in
-                if compares(record) { producedDecisions.append(LogWriter.line(for: record)) }
-            }
-            session.onRecordedDerived = { record, _ in
-                if compares(record) { recordedDecisions.append(LogWriter.line(for: record)) }
-            }
-        }
-        var problems: [LogReadError] = []
-        session.onProblem = { if !$0.isWarning { problems.append($0) } }
         // One thread per session: the workers are the parallelism (`--jobs`).
         let summary = session.replay(reader, readAhead: false)
         result.events = summary.externalEvents
@@ -167,7 +151,7 @@ extension SessionSuite {
         var outcome = Outcome(header: header, recordedInLog: summary.recordedDerived)
         if outcome.recordedInLog == 0, let folder = settings.snapshotFolder, let verifier = session.verifier {
             outcome.feedSnapshot(folder + "/" + Self.snapshotName(input.name), to: verifier) { record in
-                if settings.update && compares(record) { recordedDecisions.append(LogWriter.line(for: record)) }
+                if settings.update && collected.compares(record) { collected.recordedDecisions.append(LogWriter.line(for: record)) }
             }
         }
         let replayed = session.finish(summary)
@@ -185,14 +169,55 @@ extension SessionSuite {
         } catch {
             return fail(.error, error.message)
         }
-        if let first = problems.first {
+        if let first = collected.problems.first {
             return fail(
-                .lines, "\(Markup.count(problems.count, "line")) could not be read; the first: line \(first.line): \(first.message)", line: first.line
-            )
+                .lines, "\(Markup.count(collected.problems.count, "line")) could not be read; the first: line \(first.line): \(first.message)",
+                line: first.line)
         }
-        outcome.kept = kept
-        outcome.decisions = (recordedDecisions, producedDecisions)
+        outcome.kept = collected.kept
+        outcome.decisions = (collected.recordedDecisions, collected.producedDecisions)
         return verdict(result, replayed: replayed, outcome: outcome)
+    }
+
+    /// Whether a decision is compared: every derived record with the diagnostics, else what the
+    /// verifier compares.
+    private func compares(includingDiagnostics: Bool) -> @Sendable (LogRecord) -> Bool {
+        { record in includingDiagnostics ? record.origin != .external : DerivedVerifier.isCompared(record) }
+    }
+
+    /// What a session's sink collects for its judging: the records to write (a snapshot, an update),
+    /// under `--update` both sides' decisions (to say how many changed), and the lines that could not
+    /// be read.
+    private final class Collected: ReplaySink {
+        let compares: (LogRecord) -> Bool
+        let keeps: Bool
+        let update: Bool
+        var kept: [LogRecord] = []
+        var recordedDecisions: [String] = []
+        var producedDecisions: [String] = []
+        var problems: [LogReadError] = []
+
+        init(compares: @escaping (LogRecord) -> Bool, keeps: Bool, update: Bool) {
+            self.compares = compares
+            self.keeps = keeps
+            self.update = update
+        }
+
+        func record(_ record: LogRecord) {
+            if keeps { kept.append(record) }
+        }
+
+        func decided(_ record: consuming LogRecord) {
+            if update && compares(record) { producedDecisions.append(LogWriter.line(for: record)) }
+        }
+
+        func recordedDecision(_ record: LogRecord, at location: RecordLocation) {
+            if update && compares(record) { recordedDecisions.append(LogWriter.line(for: record)) }
+        }
+
+        func problem(_ error: LogReadError) {
+            if !error.isWarning { problems.append(error) }
+        }
     }
 
     /// A failure to set a session up: its message.
@@ -200,19 +225,19 @@ extension SessionSuite {
         var message: String
     }
 
-    /// The session for `input` through its folder's pipeline, with the sinks its judging needs
+    /// The session for `input` through its folder's pipeline into `sink`, collecting what its judging needs
     /// (the recording only when it may be written: a snapshot, an update), and its report's file.
     private func open(
-        _ input: SessionInput, header: LogHeader, keepingSession: Bool, reportPath: String?
+        _ input: SessionInput, header: LogHeader, keepingSession: Bool, reportPath: String?, into sink: any ReplaySink
     ) -> Result<(ReplaySession, OutputFile?), SetUpFailure> {
-        var sinks: ReplaySession.Sinks = [.verify, .coverage]
-        if includesDiagnostics { sinks.insert(.verifyDiagnostics) }
-        if keepingSession { sinks.insert(.recording) }
-        if reportPath != nil { sinks.insert(.report) }
+        var options: ReplaySession.Options = [.verify, .coverage]
+        if includesDiagnostics { options.insert(.verifyDiagnostics) }
+        if keepingSession { options.insert(.recording) }
+        if reportPath != nil { options.insert(.report) }
         let session: ReplaySession
         do throws(PipelineError) {
             let pipeline = try pipelines.pipeline(forSessionsIn: PipelineResolver.folder(ofLog: input.path))
-            session = try ReplaySession(pipeline: pipeline, header: header, sinks: sinks)
+            session = try ReplaySession(pipeline: pipeline, header: header, options: options, sinks: [sink])
         } catch {
             return .failure(SetUpFailure(message: error.message))
         }

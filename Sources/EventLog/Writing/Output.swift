@@ -1,4 +1,3 @@
-import EventLog
 import ResponderBus
 
 #if canImport(Glibc)

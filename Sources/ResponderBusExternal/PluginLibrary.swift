@@ -1,5 +1,4 @@
 import ResponderBus
-import ResponderBusExternal
 
 #if canImport(Glibc)
     import Glibc
