@@ -123,7 +123,7 @@ let package = Package(
         .target(name: "ResponderBusExternal", dependencies: ["ResponderBus", "EventLog", "CLibUV", "CPluginPipes", "CSignalCleanup"]),
         // The HTML report of a replay (`replay --report`, `render`): a library of the package, so that
         // its tests run in the test process; the CLI only writes what it makes.
-        .target(name: "ResponderBusReport", dependencies: ["ResponderBus", "EventLog", "KeyboardAvoidance"]),
+        .target(name: "ResponderBusReport", dependencies: ["ResponderBus", "EventLog"]),
         // The built-in plugins: each depends only on the public API of ResponderBus.
         .target(name: "KeyboardAvoidance", dependencies: ["ResponderBus"], path: "Plugins/KeyboardAvoidance"),
         .target(name: "FieldAdvancing", dependencies: ["ResponderBus"], path: "Plugins/FieldAdvancing"),

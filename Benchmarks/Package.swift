@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
 // The ResponderBus benchmarks: a separate package, so neither the main build nor CI's test run
-// builds them. Run `Benchmarks/run.sh` (see the README's "Benchmarks" section).
+// builds them. Run `Benchmarks/run.sh` (see `Benchmarks/README.md`).
 import PackageDescription
 
 let package = Package(

@@ -63,8 +63,9 @@ public struct AvoidanceDecision: Hashable, Sendable {
 /// extension's "account for previous shift"), and an origin is never captured from a moved state
 /// (IQKeyboardManager issue 1421).
 public enum AvoidanceRule {
-    /// The gap kept between a field and the keyboard when the field sets none: 20 points.
-    public static let defaultGap: Double = 20
+    /// The gap kept between a field and the keyboard when the field sets none: 20 points, the
+    /// core's `ViewNode.defaultKeyboardDistance`.
+    public static let defaultGap: Double = ViewNode.defaultKeyboardDistance
 
     /// The root's target offset for a field between `fieldMinY` and `fieldMaxY` (screen
     /// coordinates, root unmoved) and a keyboard whose covering part starts at `keyboardTop`:

@@ -48,7 +48,7 @@ struct ProcessFault: Error, Equatable {
 /// loop is run from there instead, on the same thread; it is never run anywhere else.
 ///
 /// Why `uv_pipe` and not `UV_CREATE_PIPE`: libuv makes the latter a socket pair, whose round trip
-/// is several times slower than a pipe's (the README's benchmark section has the numbers).
+/// is several times slower than a pipe's (`Benchmarks/README.md` has the numbers).
 ///
 /// Its input is written with `SIGPIPE` blocked on the writing thread, so a plugin that died makes
 /// a write fail instead of ending the host. Loop-confined, like the plugin that owns it.

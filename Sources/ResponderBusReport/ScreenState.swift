@@ -1,4 +1,3 @@
-import KeyboardAvoidance
 import ResponderBus
 
 /// One state of the screen model as the report draws it: what the screen, its views and the
@@ -20,7 +19,8 @@ public struct ScreenState: Hashable, Sendable {
         var isHidden: Bool
         var isEnabled: Bool
         var isFirstResponder: Bool
-        /// The gap avoidance keeps above this field (its `keyboardDistance`, or the default).
+        /// The gap avoidance keeps above this field (its `keyboardDistance`, or the default:
+        /// `ViewNode.defaultKeyboardDistance`).
         var gap: Double
         /// A text input that hides what is typed (a password field): ``ViewNode/isSecure``.
         var isSecure: Bool = false
@@ -56,7 +56,7 @@ public struct ScreenState: Hashable, Sendable {
     }
 
     /// The state of `screen` now, with the keyboard as `keyboard` tells it. Loop-confined.
-    package init(screen: Screen, keyboard: KeyboardState, defaultGap: Double = AvoidanceRule.defaultGap) {
+    package init(screen: Screen, keyboard: KeyboardState, defaultGap: Double = ViewNode.defaultKeyboardDistance) {
         size = screen.size
         safeArea = screen.safeArea
         hasRoot = screen.root != nil

@@ -86,7 +86,7 @@ struct ByteCursor {
 
     /// ``JSONText/string(_:)``'s text: `value` quoted, with the escapes JSON requires. Its bytes are
     /// scanned where the String keeps them (`withUTF8`) rather than through its `utf8` view (the
-    /// README's table of speed tricks has the difference).
+    /// table of speed tricks in `Benchmarks/README.md` has the difference).
     mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { source in

@@ -17,7 +17,7 @@
 ///   `RecordParser` that holds one is a local of it).
 /// - Every read is checked against ``count``, in release builds too: a byte by the subscript, a
 ///   run of bytes by the method that reads it. A parser's mistake is then a trap, never a read
-///   beyond the line. (What the checks cost is in the README's table of speed tricks.)
+///   beyond the line. (What the checks cost is in `Benchmarks/README.md`'s table of speed tricks.)
 struct LineBytes {
     private let base: UnsafePointer<UInt8>?
     /// How many bytes the line has.

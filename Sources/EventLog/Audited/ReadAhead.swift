@@ -9,8 +9,8 @@ import ResponderBus
 /// batches of items — records, and the rejected lines among them — in line order, through a
 /// bounded `BatchChannel` (sixteen batches of ``batchSize`` items by default; a reader waiting for
 /// room is woken once eight are taken), so memory stays flat in the log's size. The channel is
-/// deep enough that the replay does not run dry while a sleeping reader wakes (the README's
-/// benchmark section has the measurements). The consumer takes each
+/// deep enough that the replay does not run dry while a sleeping reader wakes (the measurements
+/// are in `Benchmarks/README.md`). The consumer takes each
 /// record out of its batch's buffer by moving it: nothing is copied or retained twice, and no
 /// ``LogReader/Item`` is made for a record the replay posts.
 ///

@@ -9,7 +9,7 @@ import ResponderBus
 // where it is, so every rejected line is reported with its line, column and reason.
 //
 // What keeps a line cheap (benchmark cases "replay 1000000 events, 3 plugins → /dev/null" and
-// "replay vs reading+splitting lines"; profile with the callgrind recipe in the README): keys are recognised where they stand from their bytes (`FieldKey`), never made
+// "replay vs reading+splitting lines"; profile with the callgrind recipe in Benchmarks/README.md): keys are recognised where they stand from their bytes (`FieldKey`), never made
 // into Strings; a string value is first only located in the line (`StringRef`) and becomes a String
 // only if the record uses it, so the event's name is matched on its bytes (`EventSpellings`) and
 // `RawFields` is plain data, cheap to create and to drop; the common number and the common

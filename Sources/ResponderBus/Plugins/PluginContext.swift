@@ -41,13 +41,6 @@ public struct PluginContext {
         }
     }
 
-    /// Calls `body` with the screen model. ``screen`` is lent the same way: use it.
-    @available(*, deprecated, renamed: "screen", message: "screen is lent, not retained, as this was")
-    @inlinable
-    public func withScreen<Result>(_ body: (Screen) throws -> Result) rethrows -> Result {
-        try withBus { try body($0.screen) }
-    }
-
     /// The current first responder, if any (O(1)).
     @inlinable public var firstResponder: ViewNode? { withBus { $0.screen.firstResponder } }
 

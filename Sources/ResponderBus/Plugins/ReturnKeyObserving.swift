@@ -15,7 +15,3 @@ extension ReturnKeyObserving {
     /// Does nothing.
     public func returnKey(_ event: Event<ReturnKeyInfo>, context: PluginContext) throws {}
 }
-
-/// The former name of ``ReturnKeyObserving``: a plugin observes Return, it never consumes it.
-@available(*, deprecated, renamed: "ReturnKeyObserving")
-public typealias ReturnKeyHandling = ReturnKeyObserving

@@ -16,6 +16,10 @@ public final class ViewNode {
     // checks (see ``Screen``).
     /// The view's identifier, unique in its screen.
     public let id: ViewID
+    /// The gap keyboard avoidance keeps between a field and the keyboard when the field sets no
+    /// ``keyboardDistance``: 20 points. The built-in `KeyboardAvoidance` plugin's default, and the
+    /// gap a report draws for such a field.
+    public static let defaultKeyboardDistance: Double = 20
     /// What the view is.
     public package(set) var kind: ViewKind {
         @inlinable get { _storage.value.kind }
@@ -41,7 +45,8 @@ public final class ViewNode {
         @inlinable get { _storage.value.isEnabled }
         set { _storage.value.isEnabled = newValue }
     }
-    /// The gap to keep between this field and the keyboard; the avoidance default when `nil`.
+    /// The gap to keep between this field and the keyboard; the avoidance default when `nil`
+    /// (``defaultKeyboardDistance``, unless avoidance is set up with another).
     ///
     /// A scene gives it; a plugin changes it with a derived ``EventName/viewSettings``.
     public package(set) var keyboardDistance: Double? {
