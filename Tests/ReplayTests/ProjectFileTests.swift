@@ -427,6 +427,19 @@ struct ProjectFileTests {
         #expect(error?.message == "objects and arrays are nested more than 64 deep")
     }
 
+    @Test("a file of one long line is read in one pass, its columns counted to the end")
+    func oneLongLine() throws {
+        let count = 300_000
+        let text = #"{"x": ["# + String(repeating: "0,", count: count) + #"0], "pluginTimeout": "late"}"#
+        let error = try #require(Self.parseError(text))
+        #expect(error.line == 1)
+        #expect(error.column == text.utf8.count - #""late"}"#.utf8.count + 1)
+        #expect(error.key == "pluginTimeout")
+        let file = try ProjectFile(
+            parsing: "{" + (0..<count / 10).map { #""k\#($0)": [1, "é"]"# }.joined(separator: ",") + "}", path: Self.projectPath)
+        #expect(file.warnings.count == count / 10)
+    }
+
     static let syntaxCases: [ProjectFileSyntaxCase] = [
         .init(text: "", line: 1, column: 1, message: #"the file is empty; a project file is a JSON object, such as {"disable": ["FieldAdvancing"]}"#),
         .init(
@@ -495,6 +508,16 @@ struct ProjectFileTests {
             message: "unexpected end of the file in a string (the string at line 1, column 7 is not closed)"),
         .init(text: "{", line: 1, column: 2, message: "unexpected end of the file; expected a key (the object at line 1, column 1 is not closed)"),
         .init(text: "{\r\n  \"pluginTimeout\": x\r\n}", line: 2, column: 20, message: "expected a value, got 'x'; a string needs double quotes"),
+        .init(text: #"{"a": "x\"#, line: 1, column: 10, message: "unexpected end of the file in a string's escape"),
+        .init(text: #"{"a": "\u12"#, line: 1, column: 8, message: #"invalid escape: '\u' must be followed by four hex digits"#),
+        .init(text: #"{"a": "\uD83D\u12"}"#, line: 1, column: 14, message: #"invalid escape: '\u' must be followed by four hex digits"#),
+        .init(
+            text: #"{"a": "\é"}"#, line: 1, column: 8,
+            message: #"invalid escape '\'é' (U+00E9)' in a string; the escapes are \" \\ \/ \b \f \n \r \t and \uXXXX"#),
+        .init(text: #"{"a": -Infinity}"#, line: 1, column: 7, message: "invalid number '-Infinity': a digit must follow '-'"),
+        .init(
+            text: "{\n \"key", line: 2, column: 6,
+            message: "unexpected end of the file in a string (the string at line 2, column 2 is not closed)"),
     ]
 
     @Test("JSON that is not strict is an error at the right line and column", arguments: syntaxCases)

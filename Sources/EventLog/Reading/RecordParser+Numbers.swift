@@ -1,20 +1,6 @@
 import ResponderBus
 
 extension RecordParser {
-    /// 10^exponent for 0...15: exact, as every power of ten up to 10^22 is a double, and so is each
-    /// step of the product. (A loop of a few multiplications rather than a table or a switch, which
-    /// would make the number readers too large to be inlined.)
-    @inline(__always)
-    private static func exactPowerOfTen(_ exponent: Int) -> Double {
-        var power = 1.0
-        var remaining = exponent
-        while remaining > 0 {
-            power *= 10
-            remaining &-= 1
-        }
-        return power
-    }
-
     mutating func parseNumber() throws(LogReadError) -> Double {
         skipWhitespace()
         if let value = shortDecimal() { return value }
@@ -49,7 +35,7 @@ extension RecordParser {
         if index < count, bytes[index] | 0x20 == UInt8(ascii: "e") { return nil }
         position = index
         // Exact: both operands are exact doubles, so the quotient is correctly rounded.
-        let value = Double(mantissa) / Self.exactPowerOfTen(fractionDigits)
+        let value = Double(mantissa) / JSONScan.exactPowerOfTen(fractionDigits)
         return negative ? -value : value
     }
 
@@ -68,7 +54,7 @@ extension RecordParser {
         return (value, index)
     }
 
-    /// Any JSON number, with the reasons a number is rejected.
+    /// Any JSON number (``JSONScan/number(in:at:)``), with the reasons a number is rejected.
     private mutating func parseAnyNumber() throws(LogReadError) -> Double {
         guard let first = peek() else { throw unexpectedEnd("a number") }
         let start = position
@@ -77,65 +63,16 @@ extension RecordParser {
         {
             throw error(.invalidValue, "NaN and infinite numbers are not allowed in a log; write a finite number")
         }
-        var negative = false
-        if first == UInt8(ascii: "-") {
-            negative = true
-            position += 1
-        }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var integerDigits = 0
-        while position < bytes.count, bytes[position] &- UInt8(ascii: "0") < 10 {
-            if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(bytes[position] &- UInt8(ascii: "0")) }
-            digits += 1
-            integerDigits += 1
-            position += 1
-        }
-        guard integerDigits > 0 else {
-            position = start
-            throw unexpected("a number")
-        }
-        if integerDigits > 1 && bytes[start + (negative ? 1 : 0)] == UInt8(ascii: "0") {
-            throw error(.malformedJSON, at: start, "a number must not start with 0")
-        }
-        var fractionDigits = 0
-        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
-            position += 1
-            while position < bytes.count, bytes[position] &- UInt8(ascii: "0") < 10 {
-                if digits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(bytes[position] &- UInt8(ascii: "0"))
-                    fractionDigits += 1
-                }
-                digits += 1
-                position += 1
-            }
-            guard fractionDigits > 0 || digits > integerDigits else { throw unexpected("a digit after the decimal point") }
-        }
-        var hasExponent = false
-        if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
-            hasExponent = true
-            position += 1
-            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
-            var exponentDigits = 0
-            while position < bytes.count, bytes[position] &- UInt8(ascii: "0") < 10 {
-                exponentDigits += 1
-                position += 1
-            }
-            guard exponentDigits > 0 else { throw unexpected("the digits of an exponent") }
-        }
         let value: Double
-        if !hasExponent && digits <= 15 {
-            // Exact: both operands are exact doubles, so the quotient is correctly rounded.
-            value = Double(mantissa) / Self.exactPowerOfTen(fractionDigits)
-        } else {
-            let text = bytes.string((start + (negative ? 1 : 0))..<position)
-            guard let parsed = Double(text) else { throw error(.malformedJSON, at: start, "'\(text)' is not a number") }
-            value = parsed
+        do throws(JSONScanProblem) {
+            value = try JSONScan.number(in: bytes, at: &position)
+        } catch {
+            throw logError(error)
         }
         guard value.isFinite else {
             throw error(.invalidValue, at: start, "this number is too large to be finite; write a finite number")
         }
-        return negative ? -value : value
+        return value
     }
 
     mutating func parseInt() throws(LogReadError) -> Int {

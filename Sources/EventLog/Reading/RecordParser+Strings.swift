@@ -109,99 +109,52 @@ extension RecordParser {
         _ = try parseString()
     }
 
+    /// A string value, decoded (``JSONScan/string(in:at:)``), with the log's words for what is
+    /// wrong with it.
     mutating func parseString() throws(LogReadError) -> String {
         guard peek() == UInt8(ascii: "\"") else { throw unexpected("a string") }
-        let start = position
-        position += 1
-        let contentStart = position
-        var ascii = true
-        // Fast path: no escapes.
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "\"") {
-                let content = contentStart..<position
-                position += 1
-                if ascii { return bytes.string(content) }
-                guard let text = bytes.validString(content) else {
-                    throw error(.invalidUTF8, at: start, "the string here is not valid UTF-8; logs are UTF-8 text")
-                }
-                return text
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw error(.malformedJSON, "a control character inside a string must be escaped") }
-            if byte >= 0x80 { ascii = false }
-            position += 1
+        do throws(JSONScanProblem) {
+            return try JSONScan.string(in: bytes, at: &position)
+        } catch {
+            throw logError(error)
         }
-        guard position < bytes.count else { throw unexpectedEnd("the end of a string") }
-        // Slow path: escapes.
-        var scalars: [UInt8] = bytes.array(contentStart..<position)
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "\"") {
-                position += 1
-                guard let text = String(validating: scalars, as: UTF8.self) else {
-                    throw error(.invalidUTF8, at: start, "the string here is not valid UTF-8; logs are UTF-8 text")
-                }
-                return text
-            }
-            if byte < 0x20 { throw error(.malformedJSON, "a control character inside a string must be escaped") }
-            if byte != UInt8(ascii: "\\") {
-                scalars.append(byte)
-                position += 1
-                continue
-            }
-            position += 1
-            guard position < bytes.count else { throw unexpectedEnd("an escape") }
-            let escape = bytes[position]
-            position += 1
-            switch escape {
-            case UInt8(ascii: "\""): scalars.append(UInt8(ascii: "\""))
-            case UInt8(ascii: "\\"): scalars.append(UInt8(ascii: "\\"))
-            case UInt8(ascii: "/"): scalars.append(UInt8(ascii: "/"))
-            case UInt8(ascii: "b"): scalars.append(0x08)
-            case UInt8(ascii: "f"): scalars.append(0x0C)
-            case UInt8(ascii: "n"): scalars.append(0x0A)
-            case UInt8(ascii: "r"): scalars.append(0x0D)
-            case UInt8(ascii: "t"): scalars.append(0x09)
-            case UInt8(ascii: "u"):
-                var value = try parseHex4()
-                if (0xD800..<0xDC00).contains(value) {
-                    // A surrogate pair: \uD83D\uDE00.
-                    guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
-                        throw error(.malformedJSON, "a lone surrogate escape; pair \\uD8xx with \\uDCxx")
-                    }
-                    position += 2
-                    let low = try parseHex4()
-                    guard (0xDC00..<0xE000).contains(low) else { throw error(.malformedJSON, "a lone surrogate escape") }
-                    value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
-                } else if (0xDC00..<0xE000).contains(value) {
-                    throw error(.malformedJSON, "a lone surrogate escape")
-                }
-                guard let scalar = Unicode.Scalar(value) else { throw error(.malformedJSON, "an escape that is no character") }
-                scalars.append(contentsOf: Array(String(Character(scalar)).utf8))
-            default:
-                throw error(.malformedJSON, at: position - 2, "unknown escape '\\\(Character(Unicode.Scalar(escape)))'")
-            }
-        }
-        throw unexpectedEnd("the end of a string")
     }
 
-    private mutating func parseHex4() throws(LogReadError) -> UInt32 {
-        guard position + 4 <= bytes.count else { throw unexpectedEnd("four hex digits") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[position]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw error(.malformedJSON, "expected a hex digit in a \\u escape")
-            }
-            value = value << 4 | digit
-            position += 1
+    /// A problem ``JSONScan`` found in this line, in the words (and at the column) the log reader
+    /// gives it.
+    mutating func logError(_ problem: JSONScanProblem) -> LogReadError {
+        switch problem {
+        case .unterminated(_, let at):
+            position = at
+            return unexpectedEnd("the end of a string")
+        case .controlCharacter(let at): return error(.malformedJSON, at: at, "a control character inside a string must be escaped")
+        case .endInEscape(let at):
+            position = at
+            return unexpectedEnd("an escape")
+        case .unknownEscape(let escape):
+            return error(.malformedJSON, at: escape, "unknown escape '\\\(Character(Unicode.Scalar(bytes[escape + 1])))'")
+        case .hexCut(_, let at):
+            position = at
+            return unexpectedEnd("four hex digits")
+        case .badHexDigit(_, let at): return error(.malformedJSON, at: at, "expected a hex digit in a \\u escape")
+        case .highSurrogateAlone(_, _, let at): return error(.malformedJSON, at: at, "a lone surrogate escape; pair \\uD8xx with \\uDCxx")
+        case .highSurrogateUnpaired(_, _, let at), .lowSurrogateAlone(_, _, let at): return error(.malformedJSON, at: at, "a lone surrogate escape")
+        case .noCharacter(_, _, let at): return error(.malformedJSON, at: at, "an escape that is no character")
+        case .invalidUTF8(let string): return error(.invalidUTF8, at: string, "the string here is not valid UTF-8; logs are UTF-8 text")
+        case .noDigits(let number):
+            position = number
+            return unexpected("a number")
+        case .leadingZero(let number): return error(.malformedJSON, at: number, "a number must not start with 0")
+        case .noFractionDigits(_, let at):
+            position = at
+            return unexpected("a digit after the decimal point")
+        case .noExponentDigits(_, let at):
+            position = at
+            return unexpected("the digits of an exponent")
+        case .notANumber(let number, let end):
+            let text = bytes.string((bytes[number] == UInt8(ascii: "-") ? number + 1 : number)..<end)
+            return error(.malformedJSON, at: number, "'\(text)' is not a number")
         }
-        return value
     }
 
 }
