@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "ResponderBusUV", targets: ["ResponderBusUV"]),
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "ResponderBusReplay", targets: ["ResponderBusReplay"]),
+        .library(name: "ResponderBusProject", targets: ["ResponderBusProject"]),
         .library(name: "ConsoleImport", targets: ["ConsoleImport"]),
         .library(name: "ResponderBusTesting", targets: ["ResponderBusTesting"]),
         .library(name: "ResponderBusSessions", targets: ["ResponderBusSessions"]),
@@ -90,11 +91,14 @@ let package = Package(
         .target(
             name: "ResponderBusReplay",
             dependencies: [
-                "ResponderBus", "ResponderBusUV", "EventLog", "ResponderBusExternal", "ResponderBusReport", "KeyboardAvoidance",
-                "FieldAdvancing", "TextViewOrdering",
+                "ResponderBus", "ResponderBusUV", "EventLog", "ResponderBusExternal", "ResponderBusReport", "ResponderBusProject",
+                "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering",
                 .target(name: "ResponderBusWasm", condition: .when(traits: ["WebAssembly"])),
             ]
         ),
+        // The project file (`.responder-bus.json`): read with EventLog's JSON reader, every setting
+        // checked and named by its dotted key, line and column.
+        .target(name: "ResponderBusProject", dependencies: ["EventLog", "ResponderBusExternal"]),
         // The kit a plugin's tests use: what they need (the bus, the log, the out-of-process
         // plugin's conformance) and no more.
         .target(name: "ResponderBusTesting", dependencies: ["ResponderBus", "EventLog", "ResponderBusExternal"]),

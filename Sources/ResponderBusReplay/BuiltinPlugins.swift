@@ -1,5 +1,6 @@
 import FieldAdvancing
 import KeyboardAvoidance
+import ResponderBusProject
 import ResponderBus
 import TextViewOrdering
 
@@ -7,7 +8,7 @@ import TextViewOrdering
 /// avoidance after it decides once per turn.
 public enum BuiltinPlugins {
     /// The built-in plugins' names, in pipeline order.
-    public static let names = ["TextViewOrdering", "FieldAdvancing", "KeyboardAvoidance"]
+    public static var names: [String] { ProjectFile.builtinPluginNames }
 
     /// A new instance of the built-in plugin `name` (one of ``names``), with `settings`.
     ///

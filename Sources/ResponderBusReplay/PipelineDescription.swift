@@ -64,7 +64,7 @@ public struct PluginMaker: Sendable {
 /// `preferredPosition`) puts it: the built-ins (``BuiltinPlugins/names``, less ``disabled``), then
 /// ``plugins``, then ``libraries``, then ``commands`` (where each one's handshake asks). The CLI's
 /// pipeline options (`--plugin`, `--plugin-command`, `--disable`, `--keyboard-distance`, …) and a
-/// project file (``ProjectFile``) both describe one; ``overridden(by:)`` puts options over a file.
+/// project file (`ProjectFile`, in ResponderBusProject) both describe one; ``overridden(by:)`` puts options over a file.
 ///
 /// ```swift
 /// var pipeline = PipelineDescription()

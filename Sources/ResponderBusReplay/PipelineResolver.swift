@@ -5,7 +5,7 @@ import Synchronization
     import Glibc
 #endif
 
-/// Finds the pipeline for sessions in a folder: the nearest project file's (``ProjectFile``), with
+/// Finds the pipeline for sessions in a folder: the nearest project file's (`ProjectFile`), with
 /// the caller's own description over it — what `responder-bus replay`, `test` and `render` do with
 /// their pipeline options, so that a folder of sessions carries its own pipeline.
 ///

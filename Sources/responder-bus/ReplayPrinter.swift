@@ -33,7 +33,14 @@ final class ReplayPrinter: ReplaySink {
     private(set) var sessionsStarted = 0
     /// In live modes (`--follow`, `--realtime`), what was written is flushed at the end of every
     /// loop turn, on this loop; otherwise output is written in 64 KiB blocks.
-    private var liveLoop: (any BusLoop)?
+    private var liveLoop: (any BusLoop)? {
+        didSet { flushesEveryTurn = liveLoop != nil }
+    }
+    /// Whether ``liveLoop`` is set: read for every line, so kept as a plain flag.
+    private var flushesEveryTurn = false
+    /// Whether the decisions are printed as records (`--format jsonl`), not in the timeline. The
+    /// sinks read it for every decision: a copy of the option, whose property wrapper is not free.
+    private let printsRecords: Bool
     /// Whether the input is a stream that does not end by itself (a pipe, standard input from a
     /// program still writing): its records are decided as they arrive, and what they print is
     /// flushed at the end of each turn of the session's own loop.
@@ -57,6 +64,7 @@ final class ReplayPrinter: ReplaySink {
     init(command: ReplayCommand, pipeline: ReplayPipeline) {
         self.command = command
         self.pipeline = pipeline
+        printsRecords = command.format != .text
     }
 
     private var options: ReplaySession.Options {
@@ -134,19 +142,19 @@ final class ReplayPrinter: ReplaySink {
 
     func record(_ record: LogRecord) {
         recordOutput?.line(record)
-        if liveLoop != nil { flushAtEndOfTurn() }
+        if flushesEveryTurn { flushAtEndOfTurn() }
     }
 
     func decided(_ record: consuming LogRecord) {
         // The timeline prints the decisions among its lines.
-        guard command.format != .text else { return }
+        guard printsRecords else { return }
         output.line(record)
-        if liveLoop != nil { flushAtEndOfTurn() }
+        if flushesEveryTurn { flushAtEndOfTurn() }
     }
 
     func timeline(_ line: String) {
         output.line(line)
-        if liveLoop != nil { flushAtEndOfTurn() }
+        if flushesEveryTurn { flushAtEndOfTurn() }
     }
 
     func problem(_ error: LogReadError) {

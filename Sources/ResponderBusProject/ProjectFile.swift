@@ -37,6 +37,10 @@ import ResponderBusExternal
 /// the line and column (counted in characters, from 1) and, for a value of the wrong type or out of
 /// range, the dotted key (`keyboardAvoidance.keyboardDistance`, `plugins[1]` for an item of a list).
 public struct ProjectFile: Sendable, Equatable {
+    /// The built-in plugins' names, in pipeline order: what `disable` may name (the replay's
+    /// `BuiltinPlugins.names`).
+    public static let builtinPluginNames = ["TextViewOrdering", "FieldAdvancing", "KeyboardAvoidance"]
+
     /// The project file's name: `.responder-bus.json`.
     public static let fileName = ".responder-bus.json"
 
@@ -171,8 +175,8 @@ public struct ProjectFile: Sendable, Equatable {
                 disable = try reader.strings(
                     value, key: "disable", list: "plugin names", item: "a plugin name (a non-empty string)",
                     check: { name in
-                        BuiltinPlugins.names.contains(name)
-                            ? nil : "'\(name)' is no built-in plugin; the built-in plugins are \(BuiltinPlugins.names.joined(separator: ", "))"
+                        Self.builtinPluginNames.contains(name)
+                            ? nil : "'\(name)' is no built-in plugin; the built-in plugins are \(Self.builtinPluginNames.joined(separator: ", "))"
                     })
             case "plugins":
                 plugins = try reader.strings(
