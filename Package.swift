@@ -144,10 +144,17 @@ let package = Package(
                 "ResponderBusReport", "ResponderBusExternal", "ResponderBusTesting", "ResponderBusSessions", "ResponderBusReplay", "ConsoleImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            exclude: ["Examples"],
+            // Templates links to the repository's Templates/, the scaffolds the EmbedTemplates plugin
+            // builds in: through it, SwiftPM plans the build again when a template is added or removed.
+            exclude: ["Examples", "Templates"],
             // Plugins loaded with dlopen bind their ResponderBus symbols to the host's copy.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])],
+            plugins: ["EmbedTemplates"]
         ),
+        // The scaffolds `new-plugin` writes (Templates/), built into the command as string constants
+        // by the embed-templates tool, so that an installed binary needs no checkout to write them.
+        .plugin(name: "EmbedTemplates", capability: .buildTool(), dependencies: ["embed-templates"], path: "PackagePlugins/EmbedTemplates"),
+        .executableTarget(name: "embed-templates"),
         // `swift package responder-bus …`: the command, run in the package's folder.
         .plugin(
             name: "ResponderBusCommandPlugin",

@@ -63,12 +63,21 @@ struct NewPluginCommand: ParsableCommand {
         case cWasm = "c-wasm"
         case swiftWasm = "swift-wasm"
 
-        /// The WebAssembly template's language, for the two that write one.
-        var wasm: WasmPluginTemplate.Language? {
+        /// Whether the plugin is a WebAssembly module.
+        var isWebAssembly: Bool { self == .cWasm || self == .swiftWasm }
+
+        /// The author kit the plugin copies from the checkout: the folder, and each file's name
+        /// there and in the plugin's folder.
+        var kit: (folder: String, files: [(name: String, copy: String)]) {
             switch self {
-            case .cWasm: .c
-            case .swiftWasm: .swift
-            case .swift, .python: nil
+            case .swift: ("", [])
+            case .python: ("PluginKits/python", [("responder_bus_plugin.py", "responder_bus_plugin.py")])
+            case .cWasm: ("PluginKits/c-wasm", [("responder_bus_plugin.h", "responder_bus_plugin.h")])
+            case .swiftWasm:
+                (
+                    "PluginKits/swift-wasm",
+                    [("ResponderBusPlugin.swift", "ResponderBusPlugin.swift"), ("runtime.c", "runtime.c"), ("build.sh", "kit-build.sh")]
+                )
             }
         }
     }
@@ -86,15 +95,15 @@ struct NewPluginCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Wrap a built-in plugin (\(WrappingPluginTemplate.wrappable.joined(separator: ", "))): its source is built in the package, against this ResponderBus.",
+            "Wrap a built-in plugin (\(Scaffold.wrappable.joined(separator: ", "))): its source is built in the package, against this ResponderBus.",
             valueName: "builtin"))
     var wrapping: String?
 
     func validate() throws {
         if let wrapping {
-            guard WrappingPluginTemplate.wrappable.contains(wrapping) else {
+            guard Scaffold.wrappable.contains(wrapping) else {
                 throw ValidationError(
-                    "--wrapping takes \(WrappingPluginTemplate.wrappable.joined(separator: ", ")), not '\(wrapping)'")
+                    "--wrapping takes \(Scaffold.wrappable.joined(separator: ", ")), not '\(wrapping)'")
             }
             if language != .swift || outOfProcess {
                 throw ValidationError("--wrapping writes a Swift library loaded with --plugin; leave out --language and --out-of-process")
@@ -116,10 +125,10 @@ struct NewPluginCommand: ParsableCommand {
                 "'\(name)' is the name of a module or plugin the package depends on or ships (the package written would not build); choose another name"
             )
         }
-        if language.wasm != nil, outOfProcess {
+        if language.isWebAssembly, outOfProcess {
             throw ValidationError("a WebAssembly plugin runs in process, sandboxed; leave out --out-of-process")
         }
-        if language.wasm != nil, !ReplayPipeline.loadsWebAssembly {
+        if language.isWebAssembly, !ReplayPipeline.loadsWebAssembly {
             throw ValidationError(
                 "this responder-bus was built without WebAssembly plugins, so it could not run the \(language.rawValue) plugin it would write; build one that can with `swift build --product responder-bus` in the ResponderBus checkout (the WebAssembly trait is on unless --disable-default-traits is given)"
             )
@@ -180,7 +189,7 @@ struct NewPluginCommand: ParsableCommand {
                 complain("cannot write '\(file)': \(String(cString: strerror(errno)))")
                 throw Exit.noInput
             }
-            if language.wasm != nil, WasmPluginTemplate.scripts.contains(relative) { chmod(file, 0o755) }
+            if language.isWebAssembly, Self.scripts.contains(relative) { chmod(file, 0o755) }
         }
         if let link {
             let file = folder + "/" + link.path
@@ -194,13 +203,17 @@ struct NewPluginCommand: ParsableCommand {
         printNextSteps(in: folder)
     }
 
+    /// The files a WebAssembly plugin's folder holds that the command marks executable.
+    static let scripts: Set<String> = ["build.sh", "test.sh", "kit-build.sh"]
+
     /// The files of the plugin (relative path, contents), and for `--wrapping`, the link to the
     /// built-in's source.
     private func pluginFiles(from source: String, isURL: Bool) throws -> (files: [(String, String)], link: (path: String, target: String)?) {
         switch language {
         case .swift:
-            let template = PluginTemplate(name: name, responderBus: source, isURL: isURL, outOfProcess: outOfProcess)
-            guard let wrapping else { return (template.files, nil) }
+            guard let wrapping else {
+                return (Scaffold.swift(name: name, responderBus: source, isURL: isURL, outOfProcess: outOfProcess).files, nil)
+            }
             guard !isURL, let checkout = Self.absolutePath(source) else {
                 complain(
                     "--wrapping links \(wrapping)'s source from a ResponderBus checkout, and \(isURL ? "--responder-bus names a git URL" : "'\(source)' cannot be resolved"); pass --responder-bus with a checkout's path"
@@ -214,35 +227,35 @@ struct NewPluginCommand: ParsableCommand {
                 )
                 throw Exit.noInput
             }
-            let wrapper = WrappingPluginTemplate(base: PluginTemplate(name: name, responderBus: checkout, isURL: false), builtin: wrapping)
-            return (wrapper.files, (wrapper.sourceLink, wrapper.sourceFolder))
+            let scaffold = Scaffold.swift(name: name, responderBus: checkout, isURL: false, wrapping: wrapping)
+            return (scaffold.files, ("Builtin/\(wrapping)", checkout + "/Plugins/\(wrapping)"))
         case .python:
-            let modulePath = source + "/PluginKits/python/responder_bus_plugin.py"
-            guard !isURL, let module = ImportCommand.readAll(modulePath).map({ String(decoding: $0, as: UTF8.self) }) else {
-                let why = isURL ? "--responder-bus names a git URL" : "'\(modulePath)' cannot be read"
+            return (try kitFiles(from: source, isURL: isURL) + Scaffold.python(name: name).files, nil)
+        case .cWasm, .swiftWasm:
+            let binary = Self.absolutePath("/proc/self/exe") ?? "responder-bus"
+            let scaffold = Scaffold.webAssembly(name: name, language: language.rawValue, responderBus: binary)
+            return (try kitFiles(from: source, isURL: isURL) + scaffold.files, nil)
+        }
+    }
+
+    /// The author kit's files (relative path, contents), read from the checkout at `source`.
+    private func kitFiles(from source: String, isURL: Bool) throws -> [(String, String)] {
+        let (folder, names) = language.kit
+        var files: [(String, String)] = []
+        for (name, copy) in names {
+            let path = source + "/" + folder + "/" + name
+            guard !isURL, let text = ImportCommand.readAll(path).map({ String(decoding: $0, as: UTF8.self) }) else {
+                let why = isURL ? "--responder-bus names a git URL" : "'\(path)' cannot be read"
                 complain(
-                    "a Python plugin copies the author module from a ResponderBus checkout, and \(why); pass --responder-bus with a checkout's path")
+                    language == .python
+                        ? "a Python plugin copies the author module from a ResponderBus checkout, and \(why); pass --responder-bus with a checkout's path"
+                        : "a WebAssembly plugin copies the author kit from a ResponderBus checkout, and \(why); pass --responder-bus with a checkout's path"
+                )
                 throw Exit.noInput
             }
-            return (PythonPluginTemplate(name: name, authorModule: module).files, nil)
-        case .cWasm, .swiftWasm:
-            let wasmLanguage: WasmPluginTemplate.Language = language == .cWasm ? .c : .swift
-            let (kitFolder, kitNames) = WasmPluginTemplate.kitFiles(wasmLanguage)
-            var kit: [(String, String)] = []
-            for file in kitNames {
-                let kitPath = source + "/" + kitFolder + "/" + file
-                guard !isURL, let text = ImportCommand.readAll(kitPath).map({ String(decoding: $0, as: UTF8.self) }) else {
-                    let why = isURL ? "--responder-bus names a git URL" : "'\(kitPath)' cannot be read"
-                    complain(
-                        "a WebAssembly plugin copies the author kit from a ResponderBus checkout, and \(why); pass --responder-bus with a checkout's path"
-                    )
-                    throw Exit.noInput
-                }
-                kit.append((file, text))
-            }
-            let binary = Self.absolutePath("/proc/self/exe") ?? "responder-bus"
-            return (WasmPluginTemplate(name: name, language: wasmLanguage, kit: kit, responderBus: binary).files, nil)
+            files.append((copy, text))
         }
+        return files
     }
 
     /// What to run next, for the plugin written in `folder`.
