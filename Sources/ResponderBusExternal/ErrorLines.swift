@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A plugin's standard error, split into lines for diagnostics, in bounded memory however much the
 /// plugin writes.
 ///
@@ -42,16 +34,13 @@ struct ErrorLines {
     }
 
     /// Splits what was read into lines.
-    mutating func append(_ chunk: UnsafeBufferPointer<UInt8>) {
-        guard let base = chunk.baseAddress else { return }
+    mutating func append(_ chunk: borrowing PipeBytes) {
         var start = 0
         while start < chunk.count {
-            // memchr: a flood is searched at memory speed, whatever the build.
-            let found: UnsafeMutableRawPointer? = memchr(base + start, 0x0A, chunk.count - start)
-            var end = chunk.count
-            if let found { end = UnsafeRawPointer(found) - UnsafeRawPointer(base) }
+            let found = chunk.firstIndex(of: 0x0A, from: start)
+            let end = found ?? chunk.count
             let kept = min(end - start, max(0, Self.longestLine - current.count))
-            if kept > 0 { current.append(contentsOf: UnsafeBufferPointer(start: base + start, count: kept)) }
+            if kept > 0 { chunk.append(start..<start + kept, to: &current) }
             currentLength += end - start
             guard found != nil else { return }
             finishLine()

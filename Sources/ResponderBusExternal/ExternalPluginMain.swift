@@ -335,7 +335,7 @@ struct PluginServer {
                 return nil
             }
             let fd = input
-            let count = scratch.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let count = DescriptorCalls.readChunk(fd, into: &scratch)
             if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                 // The host's next line usually follows within microseconds: ask again for a moment
                 // (see `spin`), then sleep until it comes.
@@ -365,7 +365,7 @@ struct PluginServer {
         var offset = 0
         let fd = output
         while offset < out.count {
-            let written = out.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let written = DescriptorCalls.writeChunk(fd, out, from: offset)
             if written < 0 && errno == EINTR { continue }
             if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                 var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
@@ -380,6 +380,6 @@ struct PluginServer {
 
     private func complain(_ message: String) {
         let bytes = Array("\(plugin.name): \(message)\n".utf8)
-        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        _ = DescriptorCalls.writeChunk(2, bytes)
     }
 }

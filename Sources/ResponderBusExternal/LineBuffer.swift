@@ -50,7 +50,7 @@ struct LineBuffer {
     }
 
     /// Adds what a read callback left.
-    mutating func append(_ chunk: UnsafeBufferPointer<UInt8>) {
-        bytes.append(contentsOf: chunk)
+    mutating func append(_ chunk: borrowing PipeBytes) {
+        chunk.appendAll(to: &bytes)
     }
 }

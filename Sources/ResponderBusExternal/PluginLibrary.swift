@@ -90,7 +90,7 @@ public enum PluginLibrary {
                 message:
                     "'\(path)' is not a ResponderBus plugin: it exports no \(PluginABI.versionSymbol); write plugins with `responder-bus new-plugin`")
         }
-        let versionFunction = unsafeBitCast(versionSymbol, to: (@convention(c) () -> Int32).self)
+        let versionFunction = PluginEntryPoints.version(at: versionSymbol)
         let version = versionFunction()
         guard version == PluginABI.version else {
             throw PluginLoadError(
@@ -105,7 +105,7 @@ public enum PluginLibrary {
             )
         }
         let factory = PluginFactory(
-            path: path, entry: unsafeBitCast(makeSymbol, to: PluginFactory.Entry.self),
+            path: path, entry: PluginEntryPoints.make(at: makeSymbol),
             carriesResponderBus: carriesOwnResponderBus(
                 descriptorAt: dlsym(handle, responderPluginDescriptor).map { UInt(bitPattern: $0) }, resolved: resolved))
         _ = try factory.make()
@@ -161,18 +161,13 @@ public enum PluginLibrary {
 
     /// This process's file mappings (`/proc/self/maps`): address range, inode and path.
     private static func mappings() -> [(range: Range<UInt>, inode: UInt64?, path: String)] {
-        guard let file = fopen("/proc/self/maps", "r") else { return [] }
-        defer { fclose(file) }
-        var line: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        defer { free(line) }
         var found: [(range: Range<UInt>, inode: UInt64?, path: String)] = []
-        while getline(&line, &capacity, file) > 0, let line {
+        _ = DescriptorCalls.forEachLine(ofFile: "/proc/self/maps") { line in
             // `start-end perms offset device inode    path`
-            let fields = String(cString: line).split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-            guard fields.count == 6 else { continue }
+            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            guard fields.count == 6 else { return }
             let bounds = fields[0].split(separator: "-").compactMap { UInt($0, radix: 16) }
-            guard bounds.count == 2, bounds[0] <= bounds[1] else { continue }
+            guard bounds.count == 2, bounds[0] <= bounds[1] else { return }
             found.append((bounds[0]..<bounds[1], UInt64(fields[4]), String(fields[5].drop { $0 == " " }.prefix { $0 != "\n" })))
         }
         return found
@@ -188,7 +183,7 @@ public enum PluginLibrary {
 /// Makes the plugins of a loaded library (see ``PluginLibrary/load(_:)``).
 public struct PluginFactory: Sendable {
     /// The library's `responder_bus_plugin_make`.
-    typealias Entry = @convention(c) () -> UnsafeMutableRawPointer?
+    typealias Entry = PluginEntryPoints.Make
     /// The path the library was loaded from, for messages.
     public let path: String
     let entry: Entry

@@ -100,7 +100,7 @@ final class PluginProcess {
         defer { rb_sigpipe_restore(&guardState, failed ? 1 : 0) }
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw in handles.tryWrite(raw.baseAddress! + offset, count: raw.count - offset) }
+            let written = handles.tryWrite(bytes, from: offset)
             if written > 0 {
                 offset += written
                 continue
@@ -110,13 +110,13 @@ final class PluginProcess {
             }
             // The pipe is full: libuv writes the rest as the plugin reads (its output and errors are
             // read meanwhile, so a plugin blocked on writing them is never the reason it does not read).
-            bytes.withUnsafeBytes { raw in handles.startWrite(raw.baseAddress! + offset, count: raw.count - offset) }
+            handles.startWrite(bytes, from: offset)
             while handles.writePending {
                 try runOnce(before: deadline, doing: "reading its input")
                 // Exited, while a child it started holds its input open without reading. A plugin
                 // that read it all may exit right after: the write is done then, not failed.
                 if handles.writePending, handles.checkExit() {
-                    throw ProcessFault(kind: .exited, message: Self.describe(handles.exit.pointee))
+                    throw ProcessFault(kind: .exited, message: Self.describe(handles.exit))
                 }
             }
             guard handles.writeStatus == 0 else {
@@ -139,7 +139,7 @@ final class PluginProcess {
             guard !output.isOverlong else {
                 throw ProcessFault(kind: .broken, message: "wrote a line longer than \(LineBuffer.maximumLength >> 20) MiB")
             }
-            if handles.output.pointee.ended {
+            if handles.hasEnded(.output) {
                 throw ProcessFault(kind: .exited, message: exitDescription(or: "closed its output"))
             }
             let now = ContinuousClock.now
@@ -147,7 +147,7 @@ final class PluginProcess {
             if now >= deadline { throw ProcessFault(kind: .timedOut, message: "did not finish answering in time") }
             if now < spinUntil {
                 if handles.readNow(.output) {
-                    handles.output.pointee.take { output.append($0) }
+                    handles.take(.output) { output.append($0) }
                 } else {
                     // Let the plugin have this core if it is waiting for one (two cores, a reader
                     // thread, a writer thread and the plugin: spinning alone would starve it).
@@ -164,7 +164,7 @@ final class PluginProcess {
                 // group is killed now, but say what happened to the plugin, not the time limit).
                 while handles.readNow(.output) { takeOutput() }
                 if let line = output.nextLine() { return line }
-                throw ProcessFault(kind: .exited, message: Self.describe(handles.exit.pointee))
+                throw ProcessFault(kind: .exited, message: Self.describe(handles.exit))
             }
         }
     }
@@ -180,11 +180,11 @@ final class PluginProcess {
         // words, maybe without a line break, come with the end of the stream.
         var budget = LineBuffer.maximumLength
         while budget > 0, handles.readNow(.errors) {
-            budget -= handles.errors.pointee.count
+            budget -= handles.heldCount(.errors)
             takeOutput()
         }
         takeOutput()
-        return errors.take(ended: handles.errors.pointee.ended)
+        return errors.take(ended: handles.hasEnded(.errors))
     }
 
     /// How long a read looks again before the loop sleeps.
@@ -194,9 +194,9 @@ final class PluginProcess {
     /// reading again where a full buffer stopped it. Whether any output came.
     @discardableResult
     private func takeOutput() -> Bool {
-        let outputCount = handles.output.pointee.take { output.append($0) }
+        let outputCount = handles.take(.output) { output.append($0) }
         // Standard error is always taken, in bounded memory: a plugin never waits to write it.
-        handles.errors.pointee.take { errors.append($0) }
+        handles.take(.errors) { errors.append($0) }
         handles.resumeReading()
         return outputCount > 0
     }
@@ -239,7 +239,7 @@ final class PluginProcess {
     func exitDescription(or fallback: String) -> String {
         // A process that closed its pipes is about to end: give it a moment.
         guard waitForExit(until: ContinuousClock.now + .milliseconds(100)) else { return fallback }
-        return Self.describe(handles.exit.pointee)
+        return Self.describe(handles.exit)
     }
 
     /// Runs the plugin's loop until the process has ended or `deadline` has passed; whether it ended.

@@ -1,4 +1,3 @@
-import CLibUV
 import ResponderBus
 
 /// Ending a wait for a plugin when the host is asked to stop.
@@ -17,9 +16,6 @@ import ResponderBus
 /// plugin's loop. A signal also ends the waits that come after it, on any plugin, until the bus
 /// loop's watch has handled it (``WatchedSignals/arrived()``).
 extension PluginProcessHandles {
-    /// Whether a watched signal arrived while this plugin's loop watched it.
-    var interrupted: Bool { signalArrived.pointee }
-
     /// Starts a `uv_signal_t` on the plugin's loop for each signal ``WatchedSignals`` lists, and
     /// stops those it no longer lists; nothing to do (one locked read) when the list has not
     /// changed since the last call.
@@ -30,36 +26,11 @@ extension PluginProcessHandles {
         signalGeneration = generation
         let wanted = Set(WatchedSignals.signals)
         for signal in signalsStarted.subtracting(wanted) {
-            if let handle = signalHandles[signal] { uv_signal_stop(handle) }
+            stopSignal(signal)
             signalsStarted.remove(signal)
         }
-        for signal in wanted.subtracting(signalsStarted) {
-            let handle: UnsafeMutablePointer<uv_signal_t>
-            if let existing = signalHandles[signal] {
-                handle = existing
-            } else {
-                handle = .allocate(capacity: 1)
-                handle.initialize(to: uv_signal_t())
-                guard uv_signal_init(loop, handle) == 0 else {
-                    handle.deallocate()
-                    continue
-                }
-                handle.pointee.data = UnsafeMutableRawPointer(signalArrived)
-                signalHandles[signal] = handle
-                open.append(Self.base(handle))
-            }
-            if uv_signal_start(handle, PluginProcessCallbacks.signalled, signal) == 0 {
-                signalsStarted.insert(signal)
-            }
+        for signal in wanted.subtracting(signalsStarted) where startSignal(signal) {
+            signalsStarted.insert(signal)
         }
-    }
-}
-
-extension PluginProcessCallbacks {
-    /// A watched signal arrived: the wait ends, and so do the next ones until the host handles it.
-    static let signalled: uv_signal_cb = { handle, _ in
-        guard let data = handle?.pointee.data else { return }
-        data.assumingMemoryBound(to: Bool.self).pointee = true
-        WatchedSignals.arrived()
     }
 }

@@ -25,10 +25,10 @@ extension UVLoopCore {
             if let timer { timer.core.cancel(timer) }
         })
         timer.scheduled = scheduled
-        Self.check(uv_timer_init(loop, timer.handle), "uv_timer_init")
-        timer.handle.pointee.data = Unmanaged.passRetained(timer).toOpaque()
+        Self.check(uv_timer_init(loop.pointer, timer.handle.pointer), "uv_timer_init")
+        timer.handle.attach(retained: timer)
         timers[ObjectIdentifier(timer)] = timer
-        uv_timer_start(timer.handle, UVCallbacks.timerFired, timeout(until: timer.deadline), 0)
+        uv_timer_start(timer.handle.pointer, UVCallbacks.timerFired, timeout(until: timer.deadline), 0)
         return scheduled
     }
 
@@ -37,14 +37,12 @@ extension UVLoopCore {
         requireInLoop("ScheduledWork.cancel()")
         guard timers.removeValue(forKey: ObjectIdentifier(timer)) != nil else { return }
         timer.work = nil
-        uv_timer_stop(timer.handle)
+        uv_timer_stop(timer.handle.pointer)
         close(timer)
     }
 
     func close(_ timer: UVTimer) {
-        timer.handle.withMemoryRebound(to: uv_handle_t.self, capacity: 1) {
-            uv_close($0, UVCallbacks.timerClosed)
-        }
+        timer.handle.close(UVCallbacks.timerClosed)
     }
 
     /// Timer callback.
@@ -58,7 +56,7 @@ extension UVLoopCore {
         let remaining = timer.deadline - now
         if remaining > .zero {
             // Not expected (see `timeout(until:)`); never run work early all the same.
-            uv_timer_start(timer.handle, UVCallbacks.timerFired, timeout(until: timer.deadline), 0)
+            uv_timer_start(timer.handle.pointer, UVCallbacks.timerFired, timeout(until: timer.deadline), 0)
             return
         }
         timers.removeValue(forKey: ObjectIdentifier(timer))
@@ -77,11 +75,11 @@ extension UVLoopCore {
     /// is refreshed first so that the timeout counts from the present, not from the start of the
     /// iteration. Deadlines within the same millisecond fire in the order they were scheduled.
     func timeout(until deadline: Duration) -> UInt64 {
-        uv_update_time(loop)
+        uv_update_time(loop.pointer)
         let (due, overflow) = startTime.addingReportingOverflow(Self.nanoseconds(deadline))
         guard !overflow else { return .max }
         let dueMilliseconds = due / 1_000_000 + (due % 1_000_000 == 0 ? 0 : 1)
-        let loopMilliseconds = uv_now(loop)
+        let loopMilliseconds = uv_now(loop.pointer)
         return dueMilliseconds > loopMilliseconds ? dueMilliseconds - loopMilliseconds : 0
     }
 
@@ -127,11 +125,11 @@ extension UVLoopCore {
         let interval = UInt32(clamping: max(1, milliseconds))  // libuv's unit; at least 1 ms
         do throws(UVLibError) {
             if usingInotify {
-                let event = try watcher.addHandle(uv_fs_event_t(), operation: "uv_fs_event_init") { uv_fs_event_init(loop, $0) }
-                try UVLibError.check(uv_fs_event_start(event, UVCallbacks.fileEvent, path, 0), "uv_fs_event_start")
+                let event = try watcher.addHandle(uv_fs_event_t(), operation: "uv_fs_event_init") { uv_fs_event_init(loop.pointer, $0.pointer) }
+                try UVLibError.check(uv_fs_event_start(event.pointer, UVCallbacks.fileEvent, path, 0), "uv_fs_event_start")
             }
-            let poll = try watcher.addHandle(uv_fs_poll_t(), operation: "uv_fs_poll_init") { uv_fs_poll_init(loop, $0) }
-            try UVLibError.check(uv_fs_poll_start(poll, UVCallbacks.filePolled, path, interval), "uv_fs_poll_start")
+            let poll = try watcher.addHandle(uv_fs_poll_t(), operation: "uv_fs_poll_init") { uv_fs_poll_init(loop.pointer, $0.pointer) }
+            try UVLibError.check(uv_fs_poll_start(poll.pointer, UVCallbacks.filePolled, path, interval), "uv_fs_poll_start")
         } catch {
             watcher.stop()  // closes the handles initialised so far
             throw UVWatchError(path: path, operation: "\(error.operation)", code: error.code)
@@ -156,8 +154,8 @@ extension UVLoopCore {
         sigemptyset(&watched)
         for signal in signals where seen.insert(signal).inserted {
             do throws(UVLibError) {
-                let handle = try watcher.addHandle(uv_signal_t(), operation: "uv_signal_init") { uv_signal_init(loop, $0) }
-                try UVLibError.check(uv_signal_start(handle, UVCallbacks.signalReceived, signal), "uv_signal_start")
+                let handle = try watcher.addHandle(uv_signal_t(), operation: "uv_signal_init") { uv_signal_init(loop.pointer, $0.pointer) }
+                try UVLibError.check(uv_signal_start(handle.pointer, UVCallbacks.signalReceived, signal), "uv_signal_start")
             } catch {
                 watcher.stop()
                 preconditionFailure(

@@ -17,7 +17,7 @@ extension UVLoopCore {
         onLoop.endOfTurnWork.append(QueuedWork(work))
         if !checkActive {
             checkActive = true
-            uv_check_start(checkHandle, UVCallbacks.check)
+            uv_check_start(checkHandle.pointer, UVCallbacks.check)
         }
         if onLoop.phase == .beforePoll {
             // The check phase follows this iteration's poll, which would block until some other
@@ -37,7 +37,7 @@ extension UVLoopCore {
     func startIdle() {
         guard !idleActive else { return }
         idleActive = true
-        uv_idle_start(idleHandle, UVCallbacks.idle)
+        uv_idle_start(idleHandle.pointer, UVCallbacks.idle)
     }
 
     /// Check callback: drains the end-of-turn queue, including work added while draining.
@@ -46,7 +46,7 @@ extension UVLoopCore {
         while let work = onLoop.endOfTurnWork.popFirst() { work.run() }
         onLoop.turnsEnded &+= 1
         checkActive = false
-        uv_check_stop(checkHandle)
+        uv_check_stop(checkHandle.pointer)
         finishIfDrained()
     }
 
@@ -63,7 +63,7 @@ extension UVLoopCore {
         // check phase or the next idle phase.
         if onLoop.idleWork.isEmpty, onLoop.endOfTurnWork.isEmpty {
             idleActive = false
-            uv_idle_stop(idleHandle)
+            uv_idle_stop(idleHandle.pointer)
         }
         onLoop.phase = .pollOrLater
         finishIfDrained()

@@ -17,10 +17,9 @@ extension UVLoopCore {
     func makeWakeUp(for target: any BusLoopWakeUpTarget) -> (any BusLoopWakeUp)? {
         requireInLoop("makeWakeUp(for:)")
         guard onLoop.lifecycle.acceptsWakeUps else { return nil }
-        let handle = UnsafeMutablePointer<uv_async_t>.allocate(capacity: 1)
-        handle.initialize(to: uv_async_t())
-        Self.check(uv_async_init(loop, handle, UVCallbacks.wakeUpSignalled), "uv_async_init")
-        handle.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        let handle = UVMemory(uv_async_t())
+        Self.check(uv_async_init(loop.pointer, handle.pointer, UVCallbacks.wakeUpSignalled), "uv_async_init")
+        handle.attach(unretained: self)
         let wakeUp = UVWakeUp(core: self, handle: handle, target: target)
         onLoop.wakeUps.append(wakeUp)
         return wakeUp
@@ -88,9 +87,9 @@ extension UVLoopCore {
         guard onLoop.lifecycle.closeHandles() else { return }
         checkActive = false
         idleActive = false
-        wakeupHandle.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_close($0, nil) }
-        checkHandle.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_close($0, nil) }
-        idleHandle.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_close($0, nil) }
+        wakeupHandle.close(nil)
+        checkHandle.close(nil)
+        idleHandle.close(nil)
         // Their targets were told at the stop request (or are gone): nothing signals them now.
         for wakeUp in onLoop.wakeUps { wakeUp.close() }
         onLoop.wakeUps.removeAll()
@@ -115,13 +114,13 @@ final class UVWakeUp: BusLoopWakeUp, @unchecked Sendable {
     let core: UVLoopCore
     /// The core's ticket counter, kept here so that signalling touches nothing of the core.
     private let tickets: UVPaddedAtomic<UInt64>
-    private let handle: UnsafeMutablePointer<uv_async_t>
+    private let handle: UVMemory<uv_async_t>
     /// Weak: a target going away cancels its wake-up, but the loop may look first.
     weak var target: (any BusLoopWakeUpTarget)?
     /// Loop-confined.
     private var closed = false
 
-    init(core: UVLoopCore, handle: UnsafeMutablePointer<uv_async_t>, target: any BusLoopWakeUpTarget) {
+    init(core: UVLoopCore, handle: UVMemory<uv_async_t>, target: any BusLoopWakeUpTarget) {
         self.core = core
         self.tickets = core.lastTicket
         self.handle = handle
@@ -133,7 +132,7 @@ final class UVWakeUp: BusLoopWakeUp, @unchecked Sendable {
     }
 
     func signal() {
-        uv_async_send(handle)
+        uv_async_send(handle.pointer)
     }
 
     func cancel() {
@@ -149,7 +148,7 @@ final class UVWakeUp: BusLoopWakeUp, @unchecked Sendable {
     func close() {
         guard !closed else { return }
         closed = true
-        handle.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_close($0, UVCallbacks.wakeUpClosed) }
+        handle.close(UVCallbacks.wakeUpClosed)
     }
 }
 

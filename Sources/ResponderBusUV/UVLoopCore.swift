@@ -72,18 +72,11 @@ final class UVLoopCore: @unchecked Sendable {
         case pollOrLater
     }
 
-    /// The thread-specific slot that marks a loop thread: it holds the running core's address.
-    static let threadKey: pthread_key_t = {
-        var key = pthread_key_t()
-        let rc = pthread_key_create(&key, nil)
-        precondition(rc == 0, "UVEventLoop: pthread_key_create failed (\(rc))")
-        return key
-    }()
-
-    let loop: UnsafeMutablePointer<uv_loop_t>
-    let wakeupHandle: UnsafeMutablePointer<uv_async_t>
-    let checkHandle: UnsafeMutablePointer<uv_check_t>
-    let idleHandle: UnsafeMutablePointer<uv_idle_t>
+    /// The libuv loop and its own handles, freed by the loop thread once the loop is closed.
+    let loop: UVMemory<uv_loop_t>
+    let wakeupHandle: UVMemory<uv_async_t>
+    let checkHandle: UVMemory<uv_check_t>
+    let idleHandle: UVMemory<uv_idle_t>
     let startTime: UInt64
     let onThreadExit: (@Sendable () -> Void)?
 
@@ -112,24 +105,19 @@ final class UVLoopCore: @unchecked Sendable {
     /// Creates the loop and its handles. Call ``start()`` next.
     init(onThreadExit: (@Sendable () -> Void)?) {
         self.onThreadExit = onThreadExit
-        loop = .allocate(capacity: 1)
-        loop.initialize(to: uv_loop_t())
-        Self.check(uv_loop_init(loop), "uv_loop_init")
-        wakeupHandle = .allocate(capacity: 1)
-        wakeupHandle.initialize(to: uv_async_t())
-        Self.check(uv_async_init(loop, wakeupHandle, UVCallbacks.wakeup), "uv_async_init")
-        checkHandle = .allocate(capacity: 1)
-        checkHandle.initialize(to: uv_check_t())
-        Self.check(uv_check_init(loop, checkHandle), "uv_check_init")
-        idleHandle = .allocate(capacity: 1)
-        idleHandle.initialize(to: uv_idle_t())
-        Self.check(uv_idle_init(loop, idleHandle), "uv_idle_init")
+        loop = UVMemory(uv_loop_t())
+        Self.check(uv_loop_init(loop.pointer), "uv_loop_init")
+        wakeupHandle = UVMemory(uv_async_t())
+        Self.check(uv_async_init(loop.pointer, wakeupHandle.pointer, UVCallbacks.wakeup), "uv_async_init")
+        checkHandle = UVMemory(uv_check_t())
+        Self.check(uv_check_init(loop.pointer, checkHandle.pointer), "uv_check_init")
+        idleHandle = UVMemory(uv_idle_t())
+        Self.check(uv_idle_init(loop.pointer, idleHandle.pointer), "uv_idle_init")
         startTime = uv_hrtime()
 
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        wakeupHandle.pointee.data = context
-        checkHandle.pointee.data = context
-        idleHandle.pointee.data = context
+        wakeupHandle.attach(unretained: self)
+        checkHandle.attach(unretained: self)
+        idleHandle.attach(unretained: self)
     }
 
     static func check(_ rc: Int32, _ call: StaticString) {
@@ -142,7 +130,7 @@ final class UVLoopCore: @unchecked Sendable {
 
     /// Whether the calling thread is this loop's thread.
     var inLoop: Bool {
-        pthread_getspecific(Self.threadKey) == Unmanaged.passUnretained(self).toOpaque()
+        UVLoopThread.isCurrent(self)
     }
 
     /// Monotonic time since `init`.
@@ -153,14 +141,7 @@ final class UVLoopCore: @unchecked Sendable {
     /// Starts the loop thread.
     func start() {
         thread.withLock { state in
-            var id = pthread_t()
-            let context = Unmanaged.passRetained(self).toOpaque()
-            let rc = pthread_create(&id, nil, UVCallbacks.threadMain, context)
-            guard rc == 0 else {
-                Unmanaged<UVLoopCore>.fromOpaque(context).release()
-                preconditionFailure("UVEventLoop: cannot start the loop thread: pthread_create failed (\(rc))")
-            }
-            state = .running(id)
+            state = .running(UVLoopThread.start(self))
         }
     }
 
@@ -178,7 +159,7 @@ final class UVLoopCore: @unchecked Sendable {
             // everything, and later posts join the queue a pending wake-up will drain.
             if wasEmpty {
                 inboxMayHaveWork.value.store(true, ordering: .releasing)
-                uv_async_send(wakeupHandle)
+                uv_async_send(wakeupHandle.pointer)
             }
             return true
         }
@@ -203,7 +184,7 @@ final class UVLoopCore: @unchecked Sendable {
             guard !inbox.stopRequested else { return }
             inbox.stopRequested = true
             inboxMayHaveWork.value.store(true, ordering: .releasing)
-            uv_async_send(wakeupHandle)
+            uv_async_send(wakeupHandle.pointer)
         }
     }
 
@@ -231,39 +212,24 @@ final class UVLoopCore: @unchecked Sendable {
     /// The body of the loop thread: runs the loop until shutdown has closed every handle, closes
     /// the loop and frees its memory.
     func runLoopThread() {
-        pthread_setspecific(Self.threadKey, Unmanaged.passUnretained(self).toOpaque())
-        Self.nameCurrentThread(UVEventLoop.threadName)
+        UVLoopThread.markCurrent(self)
+        UVLoopThread.nameCurrent(UVEventLoop.threadName)
 
-        uv_run(loop, UV_RUN_DEFAULT)
-        let rc = uv_loop_close(loop)
+        uv_run(loop.pointer, UV_RUN_DEFAULT)
+        let rc = uv_loop_close(loop.pointer)
         if rc == 0 {
             // Every handle is closed and every close callback has run: the memory is ours again.
-            wakeupHandle.deinitialize(count: 1)
-            wakeupHandle.deallocate()
-            checkHandle.deinitialize(count: 1)
-            checkHandle.deallocate()
-            idleHandle.deinitialize(count: 1)
-            idleHandle.deallocate()
-            loop.deinitialize(count: 1)
-            loop.deallocate()
+            wakeupHandle.free()
+            checkHandle.free()
+            idleHandle.free()
+            loop.free()
         }
         // Otherwise libuv still references the memory; leaking it is the only safe choice, and
         // the non-zero result is reported through `UVEventLoop.closeResult`.
 
-        pthread_setspecific(Self.threadKey, nil)
+        UVLoopThread.markCurrent(nil)
         exitStatus.withLock { $0 = rc }
         onThreadExit?()
-    }
-
-    /// Names the calling thread (best effort; shown by `ps -L`, debuggers and `/proc`).
-    ///
-    /// `pthread_setname_np` is a GNU extension that the Glibc module does not export, so it is
-    /// looked up at run time.
-    static func nameCurrentThread(_ name: String) {
-        typealias SetName = @convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32
-        guard let symbol = dlsym(nil, "pthread_setname_np") else { return }
-        let setName = unsafeBitCast(symbol, to: SetName.self)
-        _ = name.withCString { setName(pthread_self(), $0) }
     }
 
     func requireInLoop(_ function: StaticString) {

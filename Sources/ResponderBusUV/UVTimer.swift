@@ -9,7 +9,7 @@ import ResponderBus
 /// when it fires or is cancelled.
 final class UVTimer {
     /// The libuv handle; freed in ``UVCallbacks/timerClosed``.
-    let handle: UnsafeMutablePointer<uv_timer_t>
+    let handle: UVMemory<uv_timer_t>
     /// The loop the timer belongs to.
     unowned let core: UVLoopCore
     /// When the work is due, on the loop's clock (``UVLoopCore/now``).
@@ -23,7 +23,6 @@ final class UVTimer {
         self.core = core
         self.deadline = deadline
         self.work = work
-        handle = .allocate(capacity: 1)
-        handle.initialize(to: uv_timer_t())
+        handle = UVMemory(uv_timer_t())
     }
 }

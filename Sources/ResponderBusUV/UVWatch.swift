@@ -84,26 +84,14 @@ public struct UVWatchError: Error, Equatable, Sendable, CustomStringConvertible 
     }
 
     /// libuv's name for ``code`` (`uv_err_name`), such as `ENOENT`.
-    public var name: String {
-        // The `_r` forms: the plain ones allocate, and never free, a string for unknown codes.
-        Self.string { uv_err_name_r(code, $0, $1) }
-    }
+    public var name: String { UVErrorText.name(code) }
 
     /// libuv's message for ``code`` (`uv_strerror`), such as `no such file or directory`.
-    public var message: String { Self.message(for: code) }
+    public var message: String { UVErrorText.message(code) }
 
     /// libuv's message for the libuv error code `code`.
     static func message(for code: Int32) -> String {
-        string { uv_strerror_r(code, $0, $1) }
-    }
-
-    private static func string(_ fill: (UnsafeMutablePointer<CChar>, Int) -> UnsafeMutablePointer<CChar>?) -> String {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { buffer in
-            buffer.initialize(repeating: 0)
-            let base = buffer.baseAddress!
-            _ = fill(base, buffer.count - 1)
-            return String(cString: base)
-        }
+        UVErrorText.message(code)
     }
 
     /// `cannot watch PATH: OPERATION failed: MESSAGE (NAME)`.

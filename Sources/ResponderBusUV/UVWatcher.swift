@@ -23,7 +23,7 @@ final class UVWatcher: @unchecked Sendable {
     /// Set once, on the loop, when the watcher stops; read from any thread.
     private let stopped = Locked(false)
     /// The handles started so far and not yet closed, as `uv_handle_t` pointers.
-    private var handles: [UnsafeMutablePointer<uv_handle_t>] = []
+    private var handles: [UVMemory<uv_handle_t>] = []
     /// The user's callback; dropped when the watcher stops.
     private var action: Action?
     /// Whether a coalesced file-change call is queued for the end of this loop iteration.
@@ -44,22 +44,19 @@ final class UVWatcher: @unchecked Sendable {
     ///
     /// - Throws: the libuv error from `initialise`; the memory is then freed, since the handle was
     ///   never registered with the loop.
-    func addHandle<Handle>(
+    func addHandle<Handle: UVHandleStruct>(
         _ blank: Handle,
         operation: StaticString,
-        initialise: (UnsafeMutablePointer<Handle>) -> Int32
-    ) throws(UVLibError) -> UnsafeMutablePointer<Handle> {
-        let handle = UnsafeMutablePointer<Handle>.allocate(capacity: 1)
-        handle.initialize(to: blank)
+        initialise: (UVMemory<Handle>) -> Int32
+    ) throws(UVLibError) -> UVMemory<Handle> {
+        let handle = UVMemory(blank)
         let rc = initialise(handle)
         guard rc == 0 else {
-            handle.deinitialize(count: 1)
-            handle.deallocate()
+            handle.free()
             throw UVLibError(operation: operation, code: rc)
         }
-        let base = UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_handle_t.self)
-        base.pointee.data = Unmanaged.passRetained(self).toOpaque()
-        handles.append(base)
+        handle.attach(retained: self)
+        handles.append(handle.base)
         return handle
     }
 
@@ -75,7 +72,7 @@ final class UVWatcher: @unchecked Sendable {
         signals = []
         for handle in handles {
             // Closing stops the handle first; the close callback frees it.
-            uv_close(handle, UVCallbacks.watchHandleClosed)
+            handle.close(UVCallbacks.watchHandleClosed)
         }
         handles.removeAll()
         // Last, as releasing the user's closure may run arbitrary deinitialisers (a `UVWatch` it

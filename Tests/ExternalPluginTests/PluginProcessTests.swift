@@ -54,7 +54,7 @@ struct PluginProcessTests {
         defer { handles.close() }
         let deadline = ContinuousClock.now + .seconds(10)
         while !handles.checkExit(), ContinuousClock.now < deadline { usleep(1000) }
-        #expect(PluginProcess.describe(handles.exit.pointee) == "exited with status 3")
+        #expect(PluginProcess.describe(handles.exit) == "exited with status 3")
     }
 
     @Test("killing a wrapper kills the plugin it started too (its process group)")

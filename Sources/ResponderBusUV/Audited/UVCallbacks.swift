@@ -14,6 +14,14 @@ import CLibUV
 /// reached through the handle's `data` pointer: an unretained ``UVLoopCore`` for the loop's own
 /// handles, a retained ``UVTimer`` for each timer, a retained ``UVWatcher`` for each handle of a
 /// file or signal watch.
+///
+/// Invariants (ResponderBusUV's audited layer, with ``UVMemory`` and ``UVLoopThread``): each
+/// callback is given only to handles whose `data` was set, through ``UVMemory``, to the object it
+/// reads it as (``wakeup``, ``wakeUpSignalled``, ``check``, ``idle``: the core, unretained, which
+/// its loop thread keeps alive; ``timerFired``: the timer, retained; the watch callbacks: the
+/// watcher, retained). A retained reference is taken back once, by the handle's close callback,
+/// which then frees the handle's memory: libuv calls it last, after every other callback of the
+/// handle. All run on the loop thread (``threadMain`` is that thread).
 enum UVCallbacks {
     /// The loop thread's entry point. `argument` is a retained ``UVLoopCore``; the thread owns that
     /// reference until it ends.
@@ -40,10 +48,7 @@ enum UVCallbacks {
     /// Close callback of a wake-up's handle: frees it (nothing else refers to it any more).
     static let wakeUpClosed: uv_close_cb = { handle in
         guard let handle else { return }
-        handle.withMemoryRebound(to: uv_async_t.self, capacity: 1) { async in
-            async.deinitialize(count: 1)
-            async.deallocate()
-        }
+        UVMemory<uv_async_t>(closing: handle).free()
     }
 
     /// `uv_check_t`: the end of a loop iteration's callbacks.
@@ -70,8 +75,7 @@ enum UVCallbacks {
         guard let handle, let data = handle.pointee.data else { return }
         handle.pointee.data = nil
         let timer = Unmanaged<UVTimer>.fromOpaque(data).takeRetainedValue()
-        timer.handle.deinitialize(count: 1)
-        timer.handle.deallocate()
+        timer.handle.free()
     }
 
     /// `uv_fs_event_t` (inotify): the watched file changed.
@@ -101,6 +105,6 @@ enum UVCallbacks {
             handle.pointee.data = nil
             Unmanaged<UVWatcher>.fromOpaque(data).release()
         }
-        UnsafeMutableRawPointer(handle).deallocate()
+        UVMemory<uv_handle_t>(closing: handle).free()
     }
 }
