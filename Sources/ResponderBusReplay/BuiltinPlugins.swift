@@ -1,7 +1,7 @@
 import FieldAdvancing
 import KeyboardAvoidance
-import ResponderBusProject
 import ResponderBus
+import ResponderBusProject
 import TextViewOrdering
 
 /// The built-in plugins a replay runs, in pipeline order: text-view ordering first, so that
