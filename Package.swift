@@ -176,6 +176,15 @@ let package = Package(
             name: "keyboard-avoidance-process",
             dependencies: ["KeyboardAvoidance", "ResponderBusExternal"]
         ),
+        // Any plugin under Plugins/ served out of process (`shipped-plugin-process NAME`): the tests
+        // check that each decides out of process what it decides in process.
+        .executableTarget(
+            name: "shipped-plugin-process",
+            dependencies: [
+                "ResponderBus", "ResponderBusExternal", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering", "KeyboardNoise",
+                "CoveredControlWarner", "PasswordGap",
+            ]
+        ),
         // The README's embedding example, word for word (a test compares them and runs it).
         .executableTarget(
             name: "readme-example",

@@ -29,6 +29,10 @@ import ResponderBus
 /// `EditingObserving`: begin and end editing; `ReturnKeyObserving`: Return;
 /// `EventObserving`: its `observedEvents`, or every event of the log format).
 ///
+/// A plugin with a `preferredPosition` (`.before("KeyboardAvoidance")`, say) sends it in its hello,
+/// and the host places it there, as it would place the same plugin in process; on its own bus the
+/// plugin is alone, so no companion is registered there and none is needed.
+///
 /// What a timer the plugin scheduled posts between deliveries is sent with the answer to the next
 /// delivery (the protocol answers deliveries; it has no unsolicited messages in version 1).
 public enum ExternalPluginMain {
@@ -113,7 +117,7 @@ struct PluginServer {
         let loop = VirtualTimeLoop()
         let bus = Bus(loop: loop, screen: Self.screen(of: header))
         do {
-            try bus.register(plugin)
+            try bus.register(plugin, at: .last)  // alone here: its position is the host's, from the hello
         } catch {
             complain("cannot register \(plugin.name): \(error)")
             return 2
