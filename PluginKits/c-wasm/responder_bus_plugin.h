@@ -136,6 +136,14 @@ static inline int32_t rb_strlen(const char *text) {
     while (text[n]) n++;
     return n;
 }
+/* C's round(): half away from zero (there is no C library; __builtin_round would call one). */
+static inline double rb_round(double x) {
+    double whole = __builtin_trunc(x);
+    double rest = x - whole;
+    if (rest >= 0.5) return whole + 1.0;
+    if (rest <= -0.5) return whole - 1.0;
+    return whole;
+}
 static inline void rb_set_name(const char *name) { rb_set_name_n(name, rb_strlen(name)); }
 static inline void rb_set_position(int32_t where, const char *anchor) {
     rb_set_position_n(where, anchor, anchor ? rb_strlen(anchor) : 0);
