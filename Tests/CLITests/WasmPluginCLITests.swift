@@ -204,15 +204,15 @@ struct WasmPluginCLITests {
         let package = folder + "/Tiny"
         // A loop clang turns into strlen at -O2 (the header's rb_strlen, inside rb_log), and a rounding.
         try """
-            #include "responder_bus_plugin.h"
-            static char id[64];
-            int32_t rb_plugin_init(void) { rb_set_name("Tiny"); rb_observe(RB_KEYBOARD_WILL_SHOW); return 0; }
-            int32_t rb_plugin_event(int32_t kind, double t, const rb_payload *event) {
-                if (rb_event_view_id(id, sizeof id) < 0) rb_log("no view");
-                else rb_log(id);
-                return rb_round(t * 10) < 0;
-            }
-            """.write(toFile: package + "/Tiny.c", atomically: true, encoding: .utf8)
+        #include "responder_bus_plugin.h"
+        static char id[64];
+        int32_t rb_plugin_init(void) { rb_set_name("Tiny"); rb_observe(RB_KEYBOARD_WILL_SHOW); return 0; }
+        int32_t rb_plugin_event(int32_t kind, double t, const rb_payload *event) {
+            if (rb_event_view_id(id, sizeof id) < 0) rb_log("no view");
+            else rb_log(id);
+            return rb_round(t * 10) < 0;
+        }
+        """.write(toFile: package + "/Tiny.c", atomically: true, encoding: .utf8)
         let built = try CLI.shell("cd '\(package)' && ./build.sh")
         #expect(built.status == 0, "\(built.stdout)\(built.stderr)")
         let replay = try CLI.run(["replay", CLI.example, "--plugin", package + "/Tiny.wasm"])
