@@ -1,4 +1,5 @@
 import Foundation
+import ResponderBusExternal
 import ResponderBusTesting
 import Testing
 
@@ -193,6 +194,16 @@ struct WasmPluginCLITests {
     @Test("new-plugin --language c-wasm writes a plugin whose test script passes, that replays, passes check-plugin and runs under test")
     func cScaffold() throws {
         try scaffold("FocusC", language: "c-wasm")
+    }
+
+    @Test("the fuel default the Swift kit's README and the command's help give is the host's")
+    func fuelDefaultSaidAlike() throws {
+        let fuel = WasmSandbox.defaultFuel
+        let grouped = fuel.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
+        let readme = try String(contentsOf: CLI.repository.appendingPathComponent("PluginKits/swift-wasm/README.md"), encoding: .utf8)
+        #expect(readme.contains("\(grouped) per delivery by default"), "the README should say \(grouped)")
+        let help = try CLI.run(["replay", "--help"])
+        #expect(help.stdout.contains("default \(fuel);"), "\(help.stdout)")
     }
 
     @Test("a 9-line C plugin that logs a view's id and rounds a time links at -O2 with the scaffold's build.sh, and runs")
