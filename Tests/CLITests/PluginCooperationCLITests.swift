@@ -122,5 +122,8 @@ struct PluginCooperationCLITests {
         #expect(verdict.status == 0, "\(verdict.stdout)\(verdict.stderr)")
         #expect(verdict.stdout.contains("conflicts between plugins:") || verdict.stdout.contains("1 conflict between plugins:"), "\(verdict.stdout)")
         #expect(verdict.stdout.contains("'PasswordAwareAvoidance' and 'KeyboardAvoidance' fight over the root in one turn"), "\(verdict.stdout)")
+        // On lines of their own, not one line with escaped breaks.
+        #expect(verdict.stdout.contains("between plugins:\n      t "), "\(verdict.stdout)")
+        #expect(!verdict.stdout.contains("\\u{A}"), "\(verdict.stdout)")
     }
 }

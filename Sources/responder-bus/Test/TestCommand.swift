@@ -153,7 +153,9 @@ struct TestCommand: ParsableCommand {
             each: { result in
                 guard !quiet || !result.status.passes || result.note != nil else { return }
                 progress.clear()
-                output.line(TerminalText.escaped(SessionSuite.line(for: result)))
+                // Escaped line by line: a verdict's conflicts are lines of their own.
+                let lines = SessionSuite.line(for: result).split(separator: "\n", omittingEmptySubsequences: false)
+                output.line(lines.map { TerminalText.escaped(String($0)) }.joined(separator: "\n"))
                 output.flush()
             },
             tick: { done, failed in progress.update(done: done, failed: failed) })
