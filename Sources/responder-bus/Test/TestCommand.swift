@@ -100,6 +100,13 @@ struct TestCommand: ParsableCommand {
         if recordMissing == "" { throw ValidationError("--record-missing needs a folder, such as --record-missing snapshots") }
     }
 
+    /// A session's verdict as the terminal shows it: escaped line by line, so that its conflicts
+    /// between plugins are lines of their own.
+    static func verdict(_ result: SessionResult) -> String {
+        SessionSuite.line(for: result).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { TerminalText.escaped(String($0)) }.joined(separator: "\n")
+    }
+
     func run() throws {
         _ = StandardOutput.wasClosed
         _ = OutputFile.creationMask  // read before any worker thread creates files
@@ -153,9 +160,7 @@ struct TestCommand: ParsableCommand {
             each: { result in
                 guard !quiet || !result.status.passes || result.note != nil else { return }
                 progress.clear()
-                // Escaped line by line: a verdict's conflicts are lines of their own.
-                let lines = SessionSuite.line(for: result).split(separator: "\n", omittingEmptySubsequences: false)
-                output.line(lines.map { TerminalText.escaped(String($0)) }.joined(separator: "\n"))
+                output.line(Self.verdict(result))
                 output.flush()
             },
             tick: { done, failed in progress.update(done: done, failed: failed) })
