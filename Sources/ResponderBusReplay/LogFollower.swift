@@ -84,7 +84,7 @@ public final class LogFollower {
     /// - Parameters:
     ///   - path: the log's path, followed by name.
     ///   - loop: the libuv loop it runs on.
-    ///   - makeSession: makes the session for a header (its callbacks set).
+    ///   - makeSession: makes the session for a header (its sinks given).
     public init(path: String, loop: UVEventLoop, makeSession: @escaping SessionMaker) {
         self.path = path
         self.loop = loop
