@@ -35,6 +35,7 @@ let package = Package(
         .library(name: "KeyboardNoise", targets: ["KeyboardNoise"]),
         .library(name: "CoveredControlWarner", targets: ["CoveredControlWarner"]),
         .library(name: "PasswordGap", targets: ["PasswordGap"]),
+        .library(name: "ChatInputBar", targets: ["ChatInputBar"]),
         .library(name: "ResponderBusReport", targets: ["ResponderBusReport"]),
         .library(name: "ResponderBusWasm", targets: ["ResponderBusWasm"]),
         .executable(name: "responder-bus", targets: ["responder-bus"]),
@@ -137,6 +138,7 @@ let package = Package(
         .target(name: "CoveredControlWarner", dependencies: ["ResponderBus"], path: "Plugins/CoveredControlWarner"),
         // The plugin guide's third worked example: a per-field gap given through the screen model.
         .target(name: "PasswordGap", dependencies: ["ResponderBus"], path: "Plugins/PasswordGap"),
+        .target(name: "ChatInputBar", dependencies: ["ResponderBus"], path: "Plugins/ChatInputBar"),
         .executableTarget(
             name: "responder-bus",
             dependencies: [
@@ -182,7 +184,7 @@ let package = Package(
             name: "shipped-plugin-process",
             dependencies: [
                 "ResponderBus", "ResponderBusExternal", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering", "KeyboardNoise",
-                "CoveredControlWarner", "PasswordGap",
+                "CoveredControlWarner", "PasswordGap", "ChatInputBar",
             ]
         ),
         // The README's embedding example, word for word (a test compares them and runs it).
@@ -195,7 +197,7 @@ let package = Package(
             name: "PluginTests",
             dependencies: [
                 "ResponderBus", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering", "KeyboardNoise", "CoveredControlWarner",
-                "PasswordGap", "ResponderBusTesting",
+                "PasswordGap", "ChatInputBar", "ResponderBusTesting",
             ]
         ),
         .testTarget(

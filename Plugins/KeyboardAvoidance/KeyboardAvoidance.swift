@@ -13,9 +13,15 @@ import ResponderBus
 ///   Another app's keyboard (`isLocal: false`) is ignored unless ``honorsOtherAppsKeyboards``. A
 ///   keyboard event with no end frame (old iPads' `Did` events) leaves the keyboard as it was.
 /// - **Per view**: the focused field's `keyboardDistance` is the gap kept (``defaultGap`` when it
-///   sets none), and a field whose `avoidsKeyboard` is off is treated as no field: nothing moves
+///   sets none), and a field whose `avoidsKeyboard` is off, or that lies inside a view whose
+///   `avoidsKeyboard` is off (`ViewNode.isAvoidingKeyboard`), is treated as no field: nothing moves
 ///   for it. A plugin placed before avoidance sets both with a derived `viewSettings`, which the
 ///   bus applies to the screen before avoidance decides again.
+/// - **Views that follow the keyboard** (`followsKeyboard`, UIKit's `keyboardLayoutGuide`): while
+///   the keyboard covers part of the screen, each such view is moved (`viewMove`) so that its
+///   bottom sits on the keyboard's top, wherever the root goes; when the keyboard hides, floats or
+///   undocks, it goes back to its own frame (the last one its scene or a `setFrame` gave it). A
+///   `viewSettings` that turns following off puts the view back too.
 /// - **When**: on every keyboard event, first-responder change (`didBeginEditing`,
 ///   `didEndEditing`, `focusChange`, `resign`), frame change, screen change, view settings and scene. When a
 ///   `TurnSettling` plugin (text-view ordering) runs before it, it decides once per
@@ -73,6 +79,9 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
     private var restingScroll: [ViewID: (offsetY: Double, bottomInset: Double)] = [:]
     /// Whether ``restingScroll`` holds any: what most decisions ask of it.
     private var hasRestingScroll = false
+    /// The frame each view that follows the keyboard had before avoidance moved it (its own
+    /// frame, from the scene or a `setFrame`); changed only through ``setFollowerHome(_:of:)``.
+    private var followerHomes: [ViewID: Rect] = [:]
     /// Counts the changes to what a decision reads besides the screen and the keyboard: the
     /// settings and ``restingScroll``.
     private var inputs: UInt64 = 0
@@ -102,6 +111,11 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
     private func forgetRestingScroll() {
         restingScroll.removeAll()
         hasRestingScroll = false
+        inputs &+= 1
+    }
+
+    private func setFollowerHome(_ home: Rect?, of id: ViewID) {
+        followerHomes[id] = home
         inputs &+= 1
     }
 
@@ -161,6 +175,13 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
     public func observe(_ event: AnyEvent, context: PluginContext) {
         if event.name == EventName.scene {
             forgetRestingScroll()
+            if !followerHomes.isEmpty {
+                followerHomes.removeAll()
+                inputs &+= 1
+            }
+        } else if !followerHomes.isEmpty, let change = event.as(.setFrame), followerHomes[change.payload.view] != nil {
+            // The app laid a moved follower out again (a rotation): its new frame is its own.
+            setFollowerHome(change.payload.frame, of: change.payload.view)
         }
         if event.name == EventName.screen, !defersToSettledTurns(context), !screenChangingThisTurn {
             // Rotation: iOS sends the screen change, frame changes and a willHide/willShow pair (or
@@ -220,8 +241,9 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
             lastDecision = DecisionInputs(screen: screen.identity, revision: revision, covering: covering, inputs: inputs)
         }
         var field: ViewNode? = screen.firstResponder
-        // A hidden field, or one whose settings turn avoidance off for it, is as no field.
-        if let focused = field, !focused.isVisible || !focused.avoidsKeyboard { field = nil }
+        // A hidden field, or one whose settings (or an enclosing view's) turn avoidance off for it,
+        // is as no field.
+        if let focused = field, !focused.isVisible || !focused.isAvoidingKeyboard { field = nil }
         let scrollView = field?.enclosingScrollView
 
         // A scroll view avoidance changed that no longer holds the field goes back first.
@@ -270,9 +292,48 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
 
         let target = screen.restingRootOriginY + rootOffsetY
         if screen.root != nil, target != screen.rootOriginY {
-            let model = screen.keyboard
-            let animation = (honorsOtherApps ? model.anyApp.latest : model.ownApp.latest) ?? KeyboardInfo()
+            let animation = self.animation(on: screen)
             context.post(.viewShift, ViewShift(originY: target, duration: animation.effectiveDuration, curve: animation.effectiveCurve))
+        }
+        if !followerHomes.isEmpty || screen.hasKeyboardFollowers {
+            placeFollowers(covering: covering, rootShift: target - screen.rootOriginY, on: screen, context)
+        }
+    }
+
+    /// The keyboard event whose duration and curve a move takes.
+    private func animation(on screen: Screen) -> KeyboardInfo {
+        let model = screen.keyboard
+        return (honorsOtherApps ? model.anyApp.latest : model.ownApp.latest) ?? KeyboardInfo()
+    }
+
+    /// Puts each view that follows the keyboard on the keyboard's top while it covers a part of
+    /// the screen, and back on its own frame otherwise. `rootShift` is how far the root is about to
+    /// move (its `viewShift` is not applied yet): a follower's place is measured after it.
+    private func placeFollowers(covering: Rect?, rootShift: Double, on screen: Screen, _ context: PluginContext) {
+        let followers = screen.keyboardFollowers
+        var moves: [ViewMove] = []
+        let animation = self.animation(on: screen)
+        // A view that no longer follows (or is gone) goes back to its own frame.
+        for (id, home) in followerHomes where !followers.contains(where: { $0.id == id }) {
+            setFollowerHome(nil, of: id)
+            if let node = screen.view(id), node.frame != home { moves.append(ViewMove(view: id, frame: home)) }
+        }
+        for follower in followers {
+            let home = followerHomes[follower.id] ?? follower.frame
+            var target = home
+            if let covering {
+                if followerHomes[follower.id] == nil { setFollowerHome(home, of: follower.id) }
+                let bottom = screen.frameInScreen(of: follower).maxY + rootShift
+                target = follower.frame.offsetBy(dx: 0, dy: covering.minY - bottom)
+            } else if followerHomes[follower.id] != nil {
+                setFollowerHome(nil, of: follower.id)
+            }
+            if target != follower.frame { moves.append(ViewMove(view: follower.id, frame: target)) }
+        }
+        for var move in moves {
+            move.duration = animation.effectiveDuration
+            move.curve = animation.effectiveCurve
+            context.post(.viewMove, move)
         }
     }
 }

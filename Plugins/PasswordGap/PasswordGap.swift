@@ -25,10 +25,13 @@ public final class PasswordGap: EventObserving {
     /// Scenes only: the views a rule applies to arrive with them.
     public var observedEvents: Set<AnyEventName>? { [EventName.scene.erased] }
 
-    /// Gives each password field of the new scene its gap.
+    /// Gives each password field of the new scene its gap, its other settings as they are (a
+    /// `viewSettings` sets them all: another plugin may have taken the field out of avoidance).
     public func observe(_ event: AnyEvent, context: PluginContext) {
         for field in context.screen.textInputs where Self.isPassword(field.id) && field.keyboardDistance != gap {
-            context.post(.viewSettings, ViewSettings(view: field.id, keyboardDistance: gap))
+            var settings = field.settings
+            settings.keyboardDistance = gap
+            context.post(.viewSettings, settings)
         }
     }
 

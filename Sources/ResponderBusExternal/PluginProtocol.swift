@@ -196,9 +196,10 @@ public enum PluginProtocol {
             if view.kind == .scrollView && view.contentInset.bottom != 0 {
                 events.append(.scroll(ScrollChange(view: view.id, contentOffsetY: view.contentOffset.y, bottomInset: view.contentInset.bottom)))
             }
-            // The scene's spec carries the gap; only a plugin's `viewSettings` turns avoidance off.
-            if !view.avoidsKeyboard {
-                events.append(.viewSettings(ViewSettings(view: view.id, keyboardDistance: view.keyboardDistance, avoidsKeyboard: false)))
+            // The scene's spec carries the gap and the views' frames (a follower where it was
+            // moved); only a plugin's `viewSettings` turns avoidance off or following on.
+            if !view.avoidsKeyboard || view.followsKeyboard {
+                events.append(.viewSettings(view.settings))
             }
         }
         if let latest = screen.keyboard.latest {

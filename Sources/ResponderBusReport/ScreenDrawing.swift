@@ -128,6 +128,8 @@ package struct ScreenDrawing {
         if view.isSecure { label += " · •••• secure" }
         // Taken out of keyboard avoidance by a plugin's `viewSettings`.
         if !view.avoidsKeyboard { label += " · not avoided" }
+        // Kept on the keyboard's top (a chat input bar): moved by keyboard avoidance's `viewMove`.
+        if view.followsKeyboard { label += " · follows the keyboard" }
         if view.isFirstResponder { label = "▶ " + label }
         if view.isHidden { label += " (hidden)" }
         if !view.isEnabled { label += " (disabled)" }

@@ -27,6 +27,8 @@ public struct ScreenState: Hashable, Sendable {
         /// Whether keyboard avoidance handles it (``ViewNode/avoidsKeyboard``: a plugin's
         /// `viewSettings` may turn it off).
         var avoidsKeyboard: Bool = true
+        /// Whether its bottom follows the keyboard's top (``ViewNode/followsKeyboard``).
+        var followsKeyboard: Bool = false
         /// How deep in the tree: 0 for the root.
         var depth: Int
     }
@@ -72,7 +74,8 @@ public struct ScreenState: Hashable, Sendable {
                         id: node.id.rawValue, kind: node.kind, className: node.className, tag: node.tag,
                         frame: screen.frameInScreen(of: node),
                         isHidden: hidden, isEnabled: node.isEnabled, isFirstResponder: node.isFirstResponder,
-                        gap: node.keyboardDistance ?? defaultGap, isSecure: node.isSecure, avoidsKeyboard: node.avoidsKeyboard, depth: depth))
+                        gap: node.keyboardDistance ?? defaultGap, isSecure: node.isSecure, avoidsKeyboard: node.avoidsKeyboard,
+                        followsKeyboard: node.followsKeyboard, depth: depth))
                 for child in node.children.reversed() { pending.append((child, depth + 1, hidden)) }
             }
         }
@@ -175,6 +178,7 @@ public struct ScreenState: Hashable, Sendable {
         if let tag = view.tag { text += ", tag \(tag)" }
         if view.isSecure { text += ", secure (a password field)" }
         if !view.avoidsKeyboard { text += ", left alone by keyboard avoidance (viewSettings)" }
+        if view.followsKeyboard { text += ", follows the keyboard's top (viewSettings)" }
         return text
     }
 

@@ -56,6 +56,9 @@ package enum Timeline {
         case .viewSettings(let settings):
             let gap = settings.keyboardDistance.map { "gap \(point($0))" } ?? "default gap"
             return "'\(settings.view)' \(gap)" + (settings.avoidsKeyboard ? "" : ", not avoided")
+                + (settings.followsKeyboard ? ", follows the keyboard" : "")
+        case .viewMove(let move):
+            return "'\(move.view)' to \(move.frame) (\(point(move.duration)) s, curve \(move.curve))"
         case .diagnostic(let diagnostic):
             var text = "\(diagnostic.level.rawValue): \(diagnostic.message)"
             if !diagnostic.views.isEmpty { text += " [views: " + diagnostic.views.map { "'\($0)'" }.joined(separator: ", ") + "]" }

@@ -71,8 +71,9 @@ public final class PluginBench {
 
     /// The decisions derived so far, one short string each, for comparing sequences:
     /// `viewShift:-129.0`, `scroll:notes:120.0:291.0`, `focusChange:email>password`, `action:signUp`,
-    /// `resign:bio`, `viewSettings:password:40.0:true`, `diagnostic:warning`. Other derived events (`turnSettled`, plugins' own) are left
-    /// out.
+    /// `resign:bio`, `viewSettings:password:40.0:true` (`:follows` added when the view follows the
+    /// keyboard), `viewMove:bar:[0, 471, 375, 44]`, `diagnostic:warning`. Other derived events
+    /// (`turnSettled`, plugins' own) are left out.
     public var decisions: [String] {
         derived.compactMap { event in
             if let shift = event.as(.viewShift) { return "viewShift:\(shift.payload.originY)" }
@@ -87,7 +88,9 @@ public final class PluginBench {
             if let settings = event.as(.viewSettings) {
                 let gap = settings.payload.keyboardDistance.map { "\($0)" } ?? "-"
                 return "viewSettings:\(settings.payload.view):\(gap):\(settings.payload.avoidsKeyboard)"
+                    + (settings.payload.followsKeyboard ? ":follows" : "")
             }
+            if let move = event.as(.viewMove) { return "viewMove:\(move.payload.view):\(move.payload.frame)" }
             if let diagnostic = event.as(.diagnostic) { return "diagnostic:\(diagnostic.payload.level.rawValue)" }
             return nil
         }

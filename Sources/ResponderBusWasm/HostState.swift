@@ -22,6 +22,7 @@ final class HostState {
         case resign(ResignInfo)
         case action(ActionInfo)
         case viewSettings(ViewSettings)
+        case viewMove(ViewMove)
     }
 
     var phase = Phase.idle
@@ -351,6 +352,7 @@ final class HostState {
                 if view.isEnabled { flags |= WasmPluginABI.ViewFlag.enabled }
                 if view.isSecure { flags |= WasmPluginABI.ViewFlag.secure }
                 if view.avoidsKeyboard { flags |= WasmPluginABI.ViewFlag.avoidsKeyboard }
+                if view.followsKeyboard { flags |= WasmPluginABI.ViewFlag.followsKeyboard }
                 if view.isFirstResponder { flags |= WasmPluginABI.ViewFlag.firstResponder }
                 if view.tag != nil { flags |= WasmPluginABI.ViewFlag.hasTag }
                 if view.keyboardDistance != nil { flags |= WasmPluginABI.ViewFlag.hasKeyboardDistance }
@@ -430,9 +432,31 @@ final class HostState {
                 guard distance.isNaN || (distance.isFinite && distance >= 0) else {
                     throw .refused("posted a keyboard distance of \(distance) for '\(view.id)'; give a finite number from 0, or NaN for the default")
                 }
+                let flags = try arguments.i32(2)
+                guard flags & ~WasmPluginABI.SettingsFlag.all == 0 else {
+                    throw .refused(
+                        "posted view settings for '\(view.id)' with flags \(flags); give 1 (avoids the keyboard), 2 (follows it), both or neither"
+                    )
+                }
                 let settings = ViewSettings(
-                    view: view.id, keyboardDistance: distance.isNaN ? nil : distance, avoidsKeyboard: try arguments.i32(2) != 0)
+                    view: view.id, keyboardDistance: distance.isNaN ? nil : distance,
+                    avoidsKeyboard: flags & WasmPluginABI.SettingsFlag.avoidsKeyboard != 0,
+                    followsKeyboard: flags & WasmPluginABI.SettingsFlag.followsKeyboard != 0)
                 try post(.viewSettings(settings), "post_view_settings")
+                return .none
+            }
+        case "post_view_move":
+            return { [unowned self] arguments throws(GuestFault) in
+                let view = try view(arguments.i32(0), "post_view_move")
+                let frame = Rect(x: try arguments.f64(1), y: try arguments.f64(2), width: try arguments.f64(3), height: try arguments.f64(4))
+                let duration = try arguments.f64(5)
+                guard frame.components.allSatisfy(\.isFinite), frame.size.width >= 0, frame.size.height >= 0, duration.isFinite, duration >= 0
+                else {
+                    throw .refused(
+                        "posted a move of '\(view.id)' to \(frame) over \(duration) s; give finite numbers, a size and a duration not negative"
+                    )
+                }
+                try post(.viewMove(ViewMove(view: view.id, frame: frame, duration: duration, curve: Int(try arguments.i32(6)))), "post_view_move")
                 return .none
             }
         default:

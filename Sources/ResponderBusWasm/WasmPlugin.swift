@@ -122,6 +122,7 @@ public final class WasmPlugin: KeyboardObserving, EventObserving, ContainedPlugi
             case let info as FrameChange: view = info.view
             case let info as ScrollChange: view = info.view
             case let info as ViewSettings: view = info.view
+            case let info as ViewMove: view = info.view
             case let shift as ViewShift:
                 handleAtZero = false
                 record.i32(0, Int32(clamping: shift.curve))
@@ -180,6 +181,7 @@ public final class WasmPlugin: KeyboardObserving, EventObserving, ContainedPlugi
             case .resign(let resign): context.post(.resign, resign)
             case .action(let action): context.post(.action, action)
             case .viewSettings(let settings): context.post(.viewSettings, settings)
+            case .viewMove(let move): context.post(.viewMove, move)
             }
         }
     }

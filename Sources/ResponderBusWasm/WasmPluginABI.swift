@@ -45,7 +45,7 @@ public enum WasmPluginABI {
         (10, EventName.scene.erased), (11, EventName.setFrame.erased), (12, EventName.screen.erased),
         (13, EventName.viewShift.erased), (14, EventName.scroll.erased), (15, EventName.focusChange.erased),
         (16, EventName.action.erased), (17, EventName.resign.erased), (18, EventName.viewSettings.erased),
-        (19, EventName.diagnostic.erased),
+        (19, EventName.diagnostic.erased), (20, EventName.viewMove.erased),
     ]
 
     /// The kinds of the keyboard's events (a keyboard payload) in this version of the ABI: the
@@ -91,6 +91,19 @@ public enum WasmPluginABI {
         public static let hasTag: Int32 = 32
         /// It has a keyboard distance of its own (at offset 16).
         public static let hasKeyboardDistance: Int32 = 64
+        /// Its bottom follows the keyboard's top (`viewSettings` turns it on).
+        public static let followsKeyboard: Int32 = 128
+    }
+
+    /// The bits of `post_view_settings`'s `flags`: a module built before following was in the ABI
+    /// passes 1 or 0 for whether the view avoids the keyboard, which reads the same.
+    public enum SettingsFlag {
+        /// Keyboard avoidance applies to the view and its subtree.
+        public static let avoidsKeyboard: Int32 = 1
+        /// The view's bottom follows the keyboard's top.
+        public static let followsKeyboard: Int32 = 2
+        /// Every bit the host reads; another is refused.
+        public static let all: Int32 = avoidsKeyboard | followsKeyboard
     }
 
     /// The bits of a keyboard payload's `flags`.
@@ -148,5 +161,6 @@ public enum WasmPluginABI {
         ("post_resign", "i32", ""),
         ("post_action", "i32 i32", ""),
         ("post_view_settings", "i32 f64 i32", ""),
+        ("post_view_move", "i32 f64 f64 f64 f64 f64 i32", ""),
     ]
 }

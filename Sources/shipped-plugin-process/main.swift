@@ -1,6 +1,7 @@
 // Any plugin shipped under Plugins/, run out of process: `shipped-plugin-process NAME` serves the
 // plugin NAME with ExternalPluginMain, the same source as in process. The tests replay the corpus
 // through each, in process and out, and compare what they decide.
+import ChatInputBar
 import CoveredControlWarner
 import FieldAdvancing
 import KeyboardAvoidance
@@ -23,6 +24,7 @@ let makers: [String: () -> any ResponderPlugin] = [
     "KeyboardNoise": { KeyboardNoise() },
     "CoveredControlWarner": { CoveredControlWarner() },
     "PasswordGap": { PasswordGap() },
+    "ChatInputBar": { ChatInputBar() },
 ]
 let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count == 1, let make = makers[arguments.first!] else {

@@ -22,7 +22,8 @@ private let oneOfEach: [String] = [
     #"{"t":0,"event":"focusChange","from":"a","to":"b","origin":"derived","by":"P"}"#,
     #"{"t":0,"event":"action","name":"go","origin":"derived","by":"P"}"#,
     #"{"t":0,"event":"resign","view":"a","origin":"derived","by":"P"}"#,
-    #"{"t":0,"event":"viewSettings","view":"a","keyboardDistance":40,"avoidsKeyboard":false,"origin":"derived","by":"P"}"#,
+    #"{"t":0,"event":"viewSettings","view":"a","keyboardDistance":40,"avoidsKeyboard":false,"followsKeyboard":true,"origin":"derived","by":"P"}"#,
+    #"{"t":0,"event":"viewMove","view":"a","frame":[0,400,375,50],"duration":0.25,"curve":7,"origin":"derived","by":"P"}"#,
     #"{"t":0,"event":"diagnostic","level":"info","message":"m","origin":"derived","by":"P"}"#,
 ]
 

@@ -56,4 +56,28 @@ struct ViewSettingsRecordTests {
             #expect(error.message.contains(#"'viewSettings' needs "view""#))
         }
     }
+
+    @Test("followsKeyboard is written only when on, so older records read and write as before; viewMove round-trips with its frame")
+    func followingAndMoving() throws {
+        let follows = LogRecord(
+            t: 2, event: .viewSettings(ViewSettings(view: "bar", avoidsKeyboard: false, followsKeyboard: true)), origin: .derived(by: "P"))
+        let line = LogWriter.line(for: follows)
+        #expect(line == #"{"avoidsKeyboard":false,"by":"P","event":"viewSettings","followsKeyboard":true,"origin":"derived","t":2,"view":"bar"}"#)
+        #expect(try Self.read(line) == follows)
+        let move = LogRecord(
+            t: 1, event: .viewMove(ViewMove(view: "bar", frame: Rect(x: 0, y: 458, width: 390, height: 50), duration: 0.25, curve: 7)),
+            origin: .derived(by: "KeyboardAvoidance"))
+        let moveLine = LogWriter.line(for: move)
+        #expect(
+            moveLine
+                == #"{"by":"KeyboardAvoidance","curve":7,"duration":0.25,"event":"viewMove","frame":[0,458,390,50],"origin":"derived","t":1,"view":"bar"}"#
+        )
+        #expect(try Self.read(moveLine) == move)
+        do {
+            _ = try Self.read(#"{"t":0,"event":"viewMove","view":"bar","origin":"derived","by":"P"}"#)
+            Issue.record("a viewMove without a frame was accepted")
+        } catch {
+            #expect(error.message.contains(#"'viewMove' needs "frame""#))
+        }
+    }
 }

@@ -32,6 +32,8 @@ public enum LogEvent: Hashable, Sendable {
     case resign(ResignInfo)
     /// Derived `viewSettings`.
     case viewSettings(ViewSettings)
+    /// Derived `viewMove`.
+    case viewMove(ViewMove)
     /// Derived `diagnostic`.
     case diagnostic(Diagnostic)
 
@@ -63,6 +65,7 @@ public enum LogEvent: Hashable, Sendable {
         case .action: .action
         case .resign: .resign
         case .viewSettings: .viewSettings
+        case .viewMove: .viewMove
         case .diagnostic: .diagnostic
         }
     }
@@ -94,6 +97,7 @@ public enum LogEvent: Hashable, Sendable {
         case .action(let info): bus.post(.action, info, origin: origin)
         case .resign(let info): bus.post(.resign, info, origin: origin)
         case .viewSettings(let info): bus.post(.viewSettings, info, origin: origin)
+        case .viewMove(let info): bus.post(.viewMove, info, origin: origin)
         case .diagnostic(let info): bus.post(.diagnostic, info, origin: origin)
         }
     }
@@ -124,6 +128,7 @@ public enum LogEvent: Hashable, Sendable {
         case .action: result = (payload as? ActionInfo).map { .action($0) }
         case .resign: result = (payload as? ResignInfo).map { .resign($0) }
         case .viewSettings: result = (payload as? ViewSettings).map { .viewSettings($0) }
+        case .viewMove: result = (payload as? ViewMove).map { .viewMove($0) }
         case .diagnostic: result = (payload as? Diagnostic).map { .diagnostic($0) }
         default: result = nil
         }

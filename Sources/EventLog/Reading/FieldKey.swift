@@ -4,7 +4,7 @@ enum FieldKey: UInt8, CaseIterable {
     // Records.
     case t, event, origin, by, view, begin, end, duration, curve, isLocal, frame, width, height, safeArea, root
     case lastFieldAction, originY, contentOffsetY, bottomInset, from, to, name, level, message, views, metadata
-    case avoidsKeyboard
+    case avoidsKeyboard, followsKeyboard
     // The header.
     case format, version, screen, screenSource, device
     // Views, pairs and insets.
@@ -43,6 +43,7 @@ enum FieldKey: UInt8, CaseIterable {
         case .views: "views"
         case .metadata: "metadata"
         case .avoidsKeyboard: "avoidsKeyboard"
+        case .followsKeyboard: "followsKeyboard"
         case .format: "format"
         case .version: "version"
         case .screen: "screen"
@@ -103,6 +104,7 @@ enum FieldKey: UInt8, CaseIterable {
             if let end = bytes.end(of: "frame", at: start) { return (.frame, end) }
             if let end = bytes.end(of: "from", at: start) { return (.from, end) }
             if let end = bytes.end(of: "format", at: start) { return (.format, end) }
+            if let end = bytes.end(of: "followsKeyboard", at: start) { return (.followsKeyboard, end) }
         case UInt8(ascii: "h"):
             if let end = bytes.end(of: "height", at: start) { return (.height, end) }
             if let end = bytes.end(of: "hidden", at: start) { return (.hidden, end) }

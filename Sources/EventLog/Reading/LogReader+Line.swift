@@ -54,6 +54,7 @@ extension LogEvent {
         case .action(let info): context.post(.action, info)
         case .resign(let info): context.post(.resign, info)
         case .viewSettings(let info): context.post(.viewSettings, info)
+        case .viewMove(let info): context.post(.viewMove, info)
         case .diagnostic(let info): context.post(.diagnostic, info)
         }
     }
@@ -70,6 +71,7 @@ extension LogEvent {
         case .focusChange(let change): [change.from, change.to].compactMap { $0 }
         case .resign(let info): [info.view]
         case .viewSettings(let info): [info.view]
+        case .viewMove(let info): [info.view]
         default: []
         }
     }

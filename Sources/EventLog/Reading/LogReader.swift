@@ -437,7 +437,14 @@ public final class LogReader {
                     .invalidValue, at: f.keyboardDistanceColumn - 1,
                     "a keyboardDistance of \(distance); a gap is 0 points or more, or null for the default")
             }
-            return .viewSettings(ViewSettings(view: view, keyboardDistance: f.keyboardDistance, avoidsKeyboard: f.avoidsKeyboard ?? true))
+            return .viewSettings(
+                ViewSettings(
+                    view: view, keyboardDistance: f.keyboardDistance, avoidsKeyboard: f.avoidsKeyboard ?? true,
+                    followsKeyboard: f.followsKeyboard ?? false))
+        case .viewMove:
+            try checkDuration(f, &parser)
+            let view = try requireView()
+            return .viewMove(ViewMove(view: view, frame: try require(f.frame, "frame"), duration: f.duration ?? 0.25, curve: f.curve ?? 7))
         case .diagnostic:
             let levelRef = try require(f.level, "level")
             let text = parser.string(levelRef)

@@ -49,6 +49,7 @@ struct RawFields {
     var keyboardDistance: Double?
     var keyboardDistanceColumn = 1
     var avoidsKeyboard: Bool?
+    var followsKeyboard: Bool?
     // Header fields.
     var format: StringRef?
     var version: Int?

@@ -296,6 +296,7 @@ extension RecordParser {
             fields.keyboardDistanceColumn = position + 1
             fields.keyboardDistance = parseNull() ? nil : try parseNumber()
         case .avoidsKeyboard: fields.avoidsKeyboard = try parseBool()
+        case .followsKeyboard: fields.followsKeyboard = try parseBool()
         case .views:
             let views = try parseStringArray().map { ViewID($0) }
             lineExtras().views = views

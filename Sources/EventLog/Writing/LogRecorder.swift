@@ -107,6 +107,7 @@ public final class LogRecorder {
             record(.action) { .action($0) },
             record(.resign) { .resign($0) },
             record(.viewSettings) { .viewSettings($0) },
+            record(.viewMove) { .viewMove($0) },
             record(.diagnostic) { .diagnostic($0) },
         ]
     }

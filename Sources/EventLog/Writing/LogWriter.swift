@@ -160,10 +160,21 @@ public enum LogWriter {
             object.bool("avoidsKeyboard", settings.avoidsKeyboard)
             common(&object)
             eventName(&object)
+            // Written only when on, so that a record of the first two settings reads as before.
+            if settings.followsKeyboard { object.bool("followsKeyboard", true) }
             if let distance = settings.keyboardDistance { object.number("keyboardDistance", distance) }
             origin(&object)
             time(&object)
             object.string("view", settings.view.rawValue)
+        case .viewMove(let move):
+            common(&object)
+            object.integer("curve", move.curve)
+            object.number("duration", move.duration)
+            eventName(&object)
+            object.rect("frame", move.frame)
+            origin(&object)
+            time(&object)
+            object.string("view", move.view.rawValue)
         case .diagnostic(let diagnostic):
             common(&object)
             eventName(&object)

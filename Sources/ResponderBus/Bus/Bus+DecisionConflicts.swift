@@ -1,10 +1,11 @@
 /// What one plugin's decision sets in the screen model, for telling when another plugin's decision
 /// in the same loop turn changes it again: the root's origin, a scroll view's offset and inset, the
-/// first responder.
+/// first responder, a view's frame.
 enum DecisionTarget: Hashable {
     case root
     case scroll(ViewID)
     case firstResponder
+    case frame(ViewID)
 
     /// For a diagnostic's metadata.
     var name: String {
@@ -12,6 +13,7 @@ enum DecisionTarget: Hashable {
         case .root: "root"
         case .scroll: "scroll"
         case .firstResponder: "firstResponder"
+        case .frame: "frame"
         }
     }
 }
@@ -21,13 +23,16 @@ enum DecisionValue: Equatable {
     case originY(Double)
     case scroll(offsetY: Double, bottomInset: Double)
     case responder(ViewID?)
+    case frame(Rect)
 
-    /// As the timeline words it: `y -157`, `offset 120, bottom inset 291`, `'email'`, `none`.
+    /// As the timeline words it: `y -157`, `offset 120, bottom inset 291`, `'email'`, `none`,
+    /// `frame [0, 500, 375, 44]`.
     var text: String {
         switch self {
         case .originY(let y): "y \(formatPoints(y))"
         case .scroll(let offsetY, let bottomInset): "offset \(formatPoints(offsetY)), bottom inset \(formatPoints(bottomInset))"
         case .responder(let id): id.map { "'\($0)'" } ?? "none"
+        case .frame(let rect): "frame \(rect)"
         }
     }
 }
@@ -102,6 +107,8 @@ struct DecisionLedger {
     var responder = DecisionSlot<ViewID?>(nil)
     /// One for each scroll view a decision named (few), with its offset and bottom inset.
     var scrolls: [(view: ViewID, slot: DecisionSlot<ScrollValue>)] = []
+    /// One for each view a `viewMove` named (few), with its frame.
+    var frames: [(view: ViewID, slot: DecisionSlot<Rect>)] = []
 }
 
 extension Bus {
@@ -147,6 +154,21 @@ extension Bus {
             noteResponder(change.to, by: plugin, turn: turn)
         case (.resign, .resign(let info)):
             if screen.firstResponder?.id == info.view { noteResponder(nil, by: plugin, turn: turn) }
+        case (.viewMove, .move(let move)):
+            guard let node = screen.view(move.view) else { return }
+            let index =
+                state.decisionLedger.frames.firstIndex { $0.view == move.view }
+                ?? {
+                    state.decisionLedger.frames.removeAll { $0.slot.turn != turn }
+                    state.decisionLedger.frames.append((move.view, DecisionSlot(Rect.zero)))
+                    return state.decisionLedger.frames.count - 1
+                }()
+            guard let (first, old, back) = state.decisionLedger.frames[index].slot.note(move.frame, current: node.frame, by: plugin, turn: turn)
+            else { return }
+            report(
+                DecisionConflict(
+                    target: .frame(move.view), first: first, firstValue: .frame(old), second: plugin, secondValue: .frame(move.frame),
+                    setsBack: back))
         default:
             return
         }
@@ -170,6 +192,9 @@ extension Bus {
             if let root = screen.root { views = [root.id] }
         case .scroll(let id):
             what = "scroll view '\(id)'"
+            views = [id]
+        case .frame(let id):
+            what = "the frame of '\(id)'"
             views = [id]
         case .firstResponder:
             what = "the first responder"

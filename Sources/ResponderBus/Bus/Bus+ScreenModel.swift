@@ -41,6 +41,8 @@ extension Bus {
                 try screen.applyScroll(change)
             case (.viewSettings, .settings(let settings)):
                 try screen.applySettings(settings)
+            case (.viewMove, .move(let move)):
+                try screen.moveView(move)
             default:
                 return
             }
@@ -66,6 +68,7 @@ enum ModelChange {
     case shift(ViewShift)
     case scroll(ScrollChange)
     case settings(ViewSettings)
+    case move(ViewMove)
 
     /// `payload` as a model change, `nil` when it is of no model event's type. Inlined into a post
     /// compiled for its payload type, where every check but the one that matches falls away.
@@ -89,6 +92,8 @@ enum ModelChange {
             self = .scene(scene)
         } else if let settings = payload as? ViewSettings {
             self = .settings(settings)
+        } else if let move = payload as? ViewMove {
+            self = .move(move)
         } else {
             return nil
         }

@@ -14,7 +14,7 @@ package enum BuiltinEvent: Int, CaseIterable, Sendable {
     case keyboardWillChangeFrame, keyboardDidChangeFrame
     case didBeginEditing, didEndEditing, returnKey
     case scene, setFrame, screen
-    case viewShift, scroll, focusChange, action, resign, viewSettings, diagnostic
+    case viewShift, scroll, focusChange, action, resign, viewSettings, viewMove, diagnostic
     case turnSettled
 
     /// The raw name, as the log format and ``EventName/rawValue`` spell it.
@@ -34,7 +34,7 @@ package enum BuiltinEvent: Int, CaseIterable, Sendable {
     /// Who posts it.
     package var source: Source {
         switch self {
-        case .viewShift, .scroll, .focusChange, .action, .resign, .viewSettings, .diagnostic: .decision
+        case .viewShift, .scroll, .focusChange, .action, .resign, .viewSettings, .viewMove, .diagnostic: .decision
         case .turnSettled: .bookkeeping
         default: .external
         }
@@ -70,7 +70,7 @@ package enum BuiltinEvent: Int, CaseIterable, Sendable {
     @inlinable package static var screenChangingMask: Int {
         1 << didBeginEditing.rawValue | 1 << didEndEditing.rawValue | 1 << scene.rawValue | 1 << setFrame.rawValue
             | 1 << screen.rawValue | 1 << viewShift.rawValue | 1 << scroll.rawValue | 1 << focusChange.rawValue
-            | 1 << resign.rawValue | 1 << viewSettings.rawValue
+            | 1 << resign.rawValue | 1 << viewSettings.rawValue | 1 << viewMove.rawValue
     }
 
     /// The UIKit notification a keyboard event is (`UIKeyboardWillShowNotification`), `nil` for the
@@ -97,6 +97,7 @@ package enum BuiltinEvent: Int, CaseIterable, Sendable {
         case .action: TypedPayloadKind<ActionInfo>()
         case .resign: TypedPayloadKind<ResignInfo>()
         case .viewSettings: TypedPayloadKind<ViewSettings>()
+        case .viewMove: TypedPayloadKind<ViewMove>()
         case .diagnostic: TypedPayloadKind<Diagnostic>()
         case .turnSettled: TypedPayloadKind<TurnSettled>()
         }
@@ -188,8 +189,14 @@ extension EventName where Payload == ResignInfo {
 
 extension EventName where Payload == ViewSettings {
     /// Derived: a view's keyboard settings change (the gap avoidance keeps, whether avoidance handles
-    /// it): a plugin's per-view policy, applied to the screen model before anyone sees it.
+    /// it, whether it follows the keyboard): a plugin's per-view policy, applied to the screen model before anyone sees it.
     public static var viewSettings: Self { Self(builtin: .viewSettings) }
+}
+
+extension EventName where Payload == ViewMove {
+    /// Derived: one view moves to a new frame (a chat input bar onto the keyboard's top), applied
+    /// to the screen model before anyone sees it.
+    public static var viewMove: Self { Self(builtin: .viewMove) }
 }
 
 extension EventName where Payload == Diagnostic {

@@ -65,31 +65,84 @@ public struct ResignInfo: Hashable, Sendable {
 }
 
 /// The payload of ``EventName/viewSettings``: a view's keyboard settings, as a plugin decides them
-/// (IQKeyboardManager's per-field `keyboardDistanceFromTextField` and per-view enable).
+/// (IQKeyboardManager's per-field `keyboardDistanceFromTextField` and per-view enable, UIKit's
+/// `keyboardLayoutGuide`).
 ///
 /// The screen model applies it like the other decisions, when it is delivered: after the event the
-/// plugin posted it from has reached every plugin, ``ViewNode/keyboardDistance`` and
-/// ``ViewNode/avoidsKeyboard`` take its values, and every plugin that observes `viewSettings` sees
-/// them (`KeyboardAvoidance` decides again). A recording keeps it and `--verify` compares it. Post
-/// it before avoidance decides for the view — when the scene arrives, from a plugin placed before
-/// `KeyboardAvoidance` — so that avoidance moves once.
+/// plugin posted it from has reached every plugin, ``ViewNode/keyboardDistance``,
+/// ``ViewNode/avoidsKeyboard`` and ``ViewNode/followsKeyboard`` take its values, and every plugin
+/// that observes `viewSettings` sees them (`KeyboardAvoidance` decides again). A recording keeps
+/// it and `--verify` compares it. Post it before avoidance decides for the view — when the scene
+/// arrives, from a plugin placed before `KeyboardAvoidance` — so that avoidance moves once.
 ///
-/// It gives both settings, not a change to one: a view it names ends with exactly these, and when
-/// two plugins set one view, the later one wins. A gap that is negative or not finite is not
-/// applied (a warning ``EventName/diagnostic`` by `"screen"` says so).
+/// It gives all three settings, not a change to one: a view it names ends with exactly these, and
+/// when two plugins set one view, the later one wins. To change one setting, start from the view's
+/// current ones (``ViewNode/settings``) and change that one:
+///
+/// ```swift
+/// var settings = field.settings
+/// settings.keyboardDistance = 40
+/// context.post(.viewSettings, settings)
+/// ```
+///
+/// A gap that is negative or not finite is not applied (a warning ``EventName/diagnostic`` by
+/// `"screen"` says so).
+///
+/// **What reaches a subtree.** `avoidsKeyboard: false` takes the view and its whole subtree out of
+/// keyboard avoidance: a field inside a view that does not avoid the keyboard (the text field in
+/// a chat input bar) moves nothing (``ViewNode/isAvoidingKeyboard``). `followsKeyboard` moves the
+/// view, and its subviews move with it. `keyboardDistance` is the field's own: a container's gap
+/// does not reach its fields.
 public struct ViewSettings: Hashable, Sendable {
     /// The view.
     public var view: ViewID
     /// The gap to keep between the view and the keyboard; `nil` for the avoidance plugin's default.
     public var keyboardDistance: Double?
-    /// Whether keyboard avoidance moves anything for this view when it is first responder.
+    /// Whether keyboard avoidance moves anything for this view, or for a field inside it, when it
+    /// is first responder.
     public var avoidsKeyboard: Bool
+    /// Whether the view's bottom stays on the keyboard's top while the keyboard is docked, as a view
+    /// constrained to UIKit's `keyboardLayoutGuide` does (a chat input bar): the built-in
+    /// `KeyboardAvoidance` moves it with a derived ``EventName/viewMove`` and puts it back when the
+    /// keyboard goes. Such a view usually also sets `avoidsKeyboard: false`, so that focusing the
+    /// field inside it does not move the whole screen.
+    public var followsKeyboard: Bool
 
     /// Creates the payload.
-    public init(view: ViewID, keyboardDistance: Double? = nil, avoidsKeyboard: Bool = true) {
+    public init(view: ViewID, keyboardDistance: Double? = nil, avoidsKeyboard: Bool = true, followsKeyboard: Bool = false) {
         self.view = view
         self.keyboardDistance = keyboardDistance
         self.avoidsKeyboard = avoidsKeyboard
+        self.followsKeyboard = followsKeyboard
+    }
+}
+
+/// The payload of ``EventName/viewMove``: one view's new frame, as a plugin decides it — the way a
+/// plugin moves a view other than the root (a chat input bar onto the keyboard's top).
+///
+/// The screen model applies it when it is delivered: the view's ``ViewNode/frame`` (in its
+/// parent's coordinates) becomes ``frame``, and its subviews move with it. Unlike a `setFrame`
+/// record, which says where the app laid the view out, it is a decision: a recording keeps it
+/// under the plugin's name, `--verify` compares it, and when two plugins move one view to different
+/// frames in one loop turn the bus reports the conflict. Moving the root this way does not change
+/// its resting origin (``Screen/restingRootOriginY``); ``EventName/viewShift`` is the usual way to
+/// move the root.
+public struct ViewMove: Hashable, Sendable {
+    /// The view.
+    public var view: ViewID
+    /// Its new frame, in its parent's coordinates.
+    public var frame: Rect
+    /// The animation's duration in seconds.
+    public var duration: Double
+    /// The animation's raw curve, as the keyboard event gave it.
+    public var curve: Int
+
+    /// Creates the payload.
+    public init(view: ViewID, frame: Rect, duration: Double = 0.25, curve: Int = 7) {
+        self.view = view
+        self.frame = frame
+        self.duration = duration
+        self.curve = curve
     }
 }
 

@@ -21,9 +21,10 @@
 /// `responder-bus new-plugin` writes a package that does all this.
 public enum PluginABI {
     /// The version of the plugin contract this build of ResponderBus speaks. It changes whenever the
-    /// plugin protocols, the event types or this contract change incompatibly: 2 since the
-    /// `viewSettings` event, which renumbered the built-in events' ids that plugins inline.
-    public static let version: Int32 = 2
+    /// plugin protocols, the event types or this contract change incompatibly: 3 since the
+    /// `viewMove` event, which renumbered the built-in events' ids that plugins inline (2 was
+    /// `viewSettings`'s).
+    public static let version: Int32 = 3
 
     /// The exported C symbol that returns the library's contract version as an `Int32`.
     public static let versionSymbol = "responder_bus_plugin_api_version"

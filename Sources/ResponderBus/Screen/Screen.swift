@@ -42,6 +42,8 @@ public final class Screen {
         @usableFromInline var root: ViewNode?
         @usableFromInline var lastFieldAction: String?
         @usableFromInline var restingRootOriginY: Double = 0
+        /// How many views have ``ViewNode/followsKeyboard`` on.
+        var keyboardFollowerCount = 0
         @usableFromInline var firstResponder: ViewNode?
         /// The views by identifier; changed only through ``Screen/index``, which forgets the
         /// recent look-ups.
@@ -198,6 +200,7 @@ public final class Screen {
         index = newIndex
         lastFieldAction = scene.lastFieldAction
         _storage.value.restingRootOriginY = newRoot.frame.origin.y
+        _storage.value.keyboardFollowerCount = 0
         changed()
     }
 
@@ -261,7 +264,10 @@ public final class Screen {
     package func removeView(_ id: ViewID) throws(ScreenError) {
         guard let node = index[id] else { throw .unknownView(id) }
         if let firstResponder, firstResponder.isDescendant(of: node) { clearFirstResponder() }
-        for removed in node.subtree { index[removed.id] = nil }
+        for removed in node.subtree {
+            index[removed.id] = nil
+            if removed.followsKeyboard { _storage.value.keyboardFollowerCount -= 1 }
+        }
         if node === root {
             _storage.value.root = nil
             _storage.value.restingRootOriginY = 0
@@ -327,7 +333,37 @@ public final class Screen {
         if let gap = settings.keyboardDistance, !(gap.isFinite && gap >= 0) { throw .invalidGap(settings.view, gap: gap) }
         node.keyboardDistance = settings.keyboardDistance
         node.avoidsKeyboard = settings.avoidsKeyboard
+        if node.followsKeyboard != settings.followsKeyboard {
+            node.followsKeyboard = settings.followsKeyboard
+            _storage.value.keyboardFollowerCount += settings.followsKeyboard ? 1 : -1
+        }
         changed()
+    }
+
+    /// Applies a derived `viewMove` record: the view's frame, in its parent's coordinates. The
+    /// root's resting origin is kept.
+    ///
+    /// - Throws: ``ScreenError/Code/unknownView`` when there is no such view;
+    ///   ``ScreenError/Code/invalidFrame`` when the frame is not finite or has a negative size
+    ///   (the view is then unchanged).
+    package func moveView(_ move: ViewMove) throws(ScreenError) {
+        guard let node = index[move.view] else { throw .unknownView(move.view) }
+        let frame = move.frame
+        guard [frame.origin.x, frame.origin.y, frame.size.width, frame.size.height].allSatisfy(\.isFinite),
+            frame.size.width >= 0, frame.size.height >= 0
+        else { throw .invalidFrame(move.view, frame: frame) }
+        node.frame = frame
+        changed()
+    }
+
+    /// Whether any view's ``ViewNode/followsKeyboard`` is on; costs nothing to ask.
+    public var hasKeyboardFollowers: Bool { _storage.value.keyboardFollowerCount > 0 }
+
+    /// The views whose ``ViewNode/followsKeyboard`` is on, in tree order; empty, without walking
+    /// the tree, when ``hasKeyboardFollowers`` is `false`.
+    public var keyboardFollowers: [ViewNode] {
+        guard _storage.value.keyboardFollowerCount > 0 else { return [] }
+        return allViews.filter(\.followsKeyboard)
     }
 
     // MARK: - First responder

@@ -16,6 +16,7 @@ public struct ScreenError: Error, CustomStringConvertible, Sendable, Hashable {
             case notATextInput
             case notAScrollView
             case invalidSetting
+            case invalidFrame
         }
 
         private var value: Value
@@ -32,6 +33,8 @@ public struct ScreenError: Error, CustomStringConvertible, Sendable, Hashable {
         public static let notAScrollView = Code(.notAScrollView)
         /// A view setting is out of range: a negative or non-finite keyboard gap.
         public static let invalidSetting = Code(.invalidSetting)
+        /// A frame a plugin gives a view is not finite or has a negative size.
+        public static let invalidFrame = Code(.invalidFrame)
 
         /// The code's name, such as `unknownView`.
         public var description: String { value.rawValue }
@@ -96,6 +99,16 @@ public struct ScreenError: Error, CustomStringConvertible, Sendable, Hashable {
             code: .invalidSetting,
             view: view,
             message: "the keyboardDistance \(gap) for view \"\(view)\" is not a gap; give 0 points or more, or nil for avoidance's default"
+        )
+    }
+
+    /// A `viewMove` for `view` gives `frame`, which is not finite or has a negative size.
+    public static func invalidFrame(_ view: ViewID, frame: Rect) -> ScreenError {
+        ScreenError(
+            code: .invalidFrame,
+            view: view,
+            message:
+                "the frame \(frame) for view \"\(view)\" is not a frame; give finite numbers and a width and height of 0 points or more"
         )
     }
 

@@ -56,9 +56,38 @@ public final class ViewNode {
     /// Whether keyboard avoidance moves anything for this view when it is first responder
     /// (IQKeyboardManager's per-view enable); `true` until a derived ``EventName/viewSettings``
     /// says otherwise.
+    ///
+    /// The view's own setting; it reaches its subtree: ``isAvoidingKeyboard`` says whether
+    /// avoidance applies to a view, its ancestors' settings included.
     public package(set) var avoidsKeyboard: Bool {
         @inlinable get { _storage.value.avoidsKeyboard }
         set { _storage.value.avoidsKeyboard = newValue }
+    }
+    /// Whether the view's bottom stays on the keyboard's top while the keyboard is docked (UIKit's
+    /// `keyboardLayoutGuide`); `false` until a derived ``EventName/viewSettings`` says otherwise.
+    /// The built-in `KeyboardAvoidance` moves such a view with ``EventName/viewMove``.
+    public package(set) var followsKeyboard: Bool {
+        @inlinable get { _storage.value.followsKeyboard }
+        set { _storage.value.followsKeyboard = newValue }
+    }
+    /// Whether keyboard avoidance applies to this view: its own ``avoidsKeyboard`` and every
+    /// ancestor's are on. A field inside a view taken out of avoidance (a chat input bar) is out
+    /// too.
+    public var isAvoidingKeyboard: Bool {
+        // Walked without counting references, like `isVisible`.
+        if !_storage.value.avoidsKeyboard { return false }
+        var next = _storage.value.parent
+        while let node = next {
+            let (avoids, parent) = node.with { ($0._storage.value.avoidsKeyboard, $0._storage.value.parent) }
+            if !avoids { return false }
+            next = parent
+        }
+        return true
+    }
+    /// The view's keyboard settings as they are now: what a plugin starts from to change one of
+    /// them with ``EventName/viewSettings``, which sets all of them.
+    public var settings: ViewSettings {
+        ViewSettings(view: id, keyboardDistance: keyboardDistance, avoidsKeyboard: avoidsKeyboard, followsKeyboard: followsKeyboard)
     }
     /// Whether the text input hides what is typed (UIKit's `isSecureTextEntry`): a password field.
     ///
@@ -125,6 +154,7 @@ public final class ViewNode {
         @usableFromInline var keyboardDistance: Double?
         @usableFromInline var isSecure: Bool
         @usableFromInline var avoidsKeyboard = true
+        @usableFromInline var followsKeyboard = false
         @usableFromInline var contentOffset: Point
         @usableFromInline var contentSize: Size
         @usableFromInline var contentInset: EdgeInsets = .zero
