@@ -219,7 +219,7 @@ let package = Package(
             name: "ReplayTests",
             dependencies: [
                 "ResponderBusReplay", "ResponderBus", "EventLog", "ResponderBusTesting", "ResponderBusReport", "ResponderBusExternal",
-                "ResponderBusUV",
+                "ResponderBusUV", "ChatInputBar",
             ]
         ),
         .testTarget(

@@ -40,6 +40,10 @@ KEYBOARD_EVENTS = DEFAULT_KEYBOARD_EVENTS
 HIDE_EVENTS = DEFAULT_HIDE_EVENTS
 
 
+
+# set_view_settings's default: keep the view's current value.
+KEEP = object()
+
 class Rect:
     """A rectangle in points: x, y, width, height (the log format's order)."""
 
@@ -94,6 +98,8 @@ class View:
         self.is_secure = self.is_text_input and spec.get("secure") is True
         # Set by a derived viewSettings (a plugin's per-view policy); a scene says nothing of it.
         self.avoids_keyboard = True
+        # Set by a derived viewSettings too: the view's bottom follows the keyboard's top.
+        self.follows_keyboard = False
         offset = spec.get("contentOffset") or [0, 0]
         self.content_offset_x = float(offset[0])
         self.content_offset_y = float(offset[1])
@@ -110,6 +116,17 @@ class View:
     def secure(self):
         """The log's name for `is_secure`: whether this text input hides what is typed."""
         return self.is_secure
+
+    @property
+    def is_avoiding_keyboard(self):
+        """Whether keyboard avoidance applies to the view: its own avoids_keyboard and every
+        ancestor's are on (the bus's ViewNode.isAvoidingKeyboard)."""
+        view = self
+        while view is not None:
+            if not view.avoids_keyboard:
+                return False
+            view = view.parent
+        return True
 
     def subtree(self):
         yield self
@@ -218,6 +235,11 @@ class Screen:
             if view is not None:
                 view.keyboard_distance = record.get("keyboardDistance")
                 view.avoids_keyboard = bool(record.get("avoidsKeyboard", True))
+                view.follows_keyboard = bool(record.get("followsKeyboard", False))
+        elif name == "viewMove":
+            view = self.views.get(record["view"])
+            if view is not None:
+                view.frame = Rect.of(record["frame"])
         elif name in KEYBOARD_EVENTS:
             self.keyboard.note(name, record)
 
@@ -256,15 +278,33 @@ class Context:
         record["event"] = event
         self.posted.append(record)
 
-    def set_view_settings(self, view_id, keyboard_distance=None, avoids_keyboard=True):
-        """Derives a viewSettings: the gap avoidance keeps for the view (None for avoidance's default)
-        and whether avoidance handles it at all. The host applies it to its model when it is delivered,
-        after the event it answers has reached every plugin; KeyboardAvoidance then decides again. It
-        gives both settings: when two plugins set one view, the later one wins."""
+    def set_view_settings(self, view_id, keyboard_distance=KEEP, avoids_keyboard=None, follows_keyboard=None):
+        """Derives a viewSettings: the gap avoidance keeps for the view (None for avoidance's default),
+        whether avoidance handles it and its subtree at all, and whether its bottom follows the
+        keyboard's top. A setting left out keeps the view's current value in this plugin's model (the
+        record gives all three, as the bus's ViewSettings does). The host applies it to its model when
+        it is delivered, after the event it answers has reached every plugin; KeyboardAvoidance then
+        decides again. When two plugins set one view, the later one wins."""
+        view = self.screen.views.get(view_id)
+        if keyboard_distance is KEEP:
+            keyboard_distance = view.keyboard_distance if view is not None else None
+        if avoids_keyboard is None:
+            avoids_keyboard = view.avoids_keyboard if view is not None else True
+        if follows_keyboard is None:
+            follows_keyboard = view.follows_keyboard if view is not None else False
         fields = {"view": view_id, "avoidsKeyboard": bool(avoids_keyboard)}
+        if follows_keyboard:
+            fields["followsKeyboard"] = True
         if keyboard_distance is not None:
             fields["keyboardDistance"] = keyboard_distance
         self.post("viewSettings", **fields)
+
+    def move_view(self, view_id, frame, duration=0.25, curve=7):
+        """Derives a viewMove: the view's new frame ([x, y, width, height] or a Rect, in its parent's
+        coordinates), as a decision of this plugin's (a chat input bar onto the keyboard's top)."""
+        if isinstance(frame, Rect):
+            frame = [frame.x, frame.y, frame.width, frame.height]
+        self.post("viewMove", view=view_id, frame=[float(v) for v in frame], duration=duration, curve=curve)
 
     def diagnose(self, level, message, views=(), metadata=None):
         """Derives a diagnostic ("info", "warning" or "error") naming the views it is about."""

@@ -110,6 +110,8 @@ public final class ExternalPlugin: EventObserving {
     private var restartAt: Duration?
     private var sequence = 0
     private var turnOpen = false
+    /// The host timer that sends the plugin a `tick` at the time its last `wake` asked for.
+    private var wake: ScheduledWork?
     /// Model-update lines not sent yet.
     private var pendingModel: [UInt8] = []
     private let requestedIDs: Set<Int>
@@ -170,6 +172,8 @@ public final class ExternalPlugin: EventObserving {
         process?.terminate(grace: grace)
         process = nil
         isDisabled = true
+        wake?.cancel()
+        wake = nil
     }
 
     // MARK: Delivery
@@ -241,6 +245,7 @@ public final class ExternalPlugin: EventObserving {
         var derived: [LogEvent] = []
         var problem: String?
         var exited = false
+        var wakeAt: Double?
         do throws(ProcessFault) {
             try process.write(batch, before: deadline)
             reading: while true {
@@ -263,8 +268,10 @@ public final class ExternalPlugin: EventObserving {
                     case .failure(let rejection): problem = rejection.message
                     }
                     if problem != nil { break reading }
+                case .wake(let t):
+                    wakeAt = t
                 case .control(let type):
-                    problem = "sent '\(type)' in the middle of a delivery; only records and 'done' may come"
+                    problem = "sent '\(type)' in the middle of a delivery; only records, 'wake' and 'done' may come"
                     break reading
                 case .notProtocol(let why):
                     problem =
@@ -283,9 +290,28 @@ public final class ExternalPlugin: EventObserving {
         }
         if let problem { return fail(context, problem, lastWords: exited) }
         deliveries += 1
+        if let wakeAt { scheduleWake(at: wakeAt, context) }
         // Posted once the exchange is over: a post that comes back to this plugin (its own event,
         // as a model update or a delivery) starts a new batch and a new exchange.
         for event in derived { event.post(from: context) }
+    }
+
+    /// Sends the plugin a `tick` at session time `t` (at once when that is past), in place of the
+    /// one asked for before: its timers run when they would in process, and what they derive is
+    /// posted then.
+    private func scheduleWake(at t: Double, _ context: PluginContext) {
+        wake?.cancel()
+        let delay = Duration.saturating(seconds: max(0, t - context.now.seconds))
+        wake = context.loop.schedule(after: delay) { [weak self] in self?.tick(at: t, context) }
+    }
+
+    private func tick(at t: Double, _ context: PluginContext) {
+        wake = nil
+        guard !isDisabled, process != nil else { return }
+        sequence += 1
+        PluginProtocol.appendTick(sequence: sequence, t: t, to: &pendingModel)
+        exchange(sequence: sequence, what: "its timer at t \(JSONText.number(t))", context)
+        forwardErrors(context)
     }
 
     /// The end of a loop turn in which the plugin was sent something: a plugin that asked for turns

@@ -33,8 +33,11 @@ import ResponderBus
 /// and the host places it there, as it would place the same plugin in process; on its own bus the
 /// plugin is alone, so no companion is registered there and none is needed.
 ///
-/// What a timer the plugin scheduled posts between deliveries is sent with the answer to the next
-/// delivery (the protocol answers deliveries; it has no unsolicited messages in version 1).
+/// A timer the plugin schedules (`context.loop.schedule(after:)`) runs at its time on the host's
+/// clock: each answer asks the host to wake the plugin (`wake`) when its earliest timer is due, the
+/// host sends a `tick` then, and what the timer posts is posted on the host's bus at that time, as
+/// in process. (A host that does not offer timers — one before they were in the protocol — gets
+/// what a timer posted with the answer to the next delivery.)
 public enum ExternalPluginMain {
     /// Serves `plugin` until the host closes standard input; returns the exit status (0, or 2 when
     /// the host's handshake is not one this side speaks).
@@ -104,6 +107,8 @@ struct PluginServer {
         var header: Header?
         /// The host's keyboard events (absent from hosts before they were sent: the six).
         var keyboardEvents: [String]?
+        /// Whether the host answers `wake` lines with `tick`s (absent from hosts before it did).
+        var timers: Bool?
     }
 
     private struct Delivery: Decodable {
@@ -137,9 +142,18 @@ struct PluginServer {
         // The host's turn structure is kept: the events of one host turn are posted in one local
         // turn, and its end-of-turn work runs when the host says the turn ended.
         var status: Int32?
+        // The time of the plugin's earliest timer the host was last asked to wake it for.
+        var wakeAsked: Duration?
+        let hostWakes = hello.timers == true
         func answer(_ seq: Int) {
             emit(derived)
             derived.removeAll(keepingCapacity: true)
+            if hostWakes, let next = loop.nextDeadline, next > loop.now, next != wakeAsked {
+                // A timer is pending: the host sends a tick at its time, so that what it posts is
+                // decided then, as in process, and not with the answer to a later delivery.
+                wakeAsked = next
+                emit(Array("{\"t\":\(JSONText.number(next.seconds)),\"type\":\"wake\"}\n".utf8))
+            }
             emit(Array("{\"type\":\"done\",\"seq\":\(seq)}\n".utf8))
             flush()
         }
@@ -164,6 +178,12 @@ struct PluginServer {
                 status = code
             case .turnEnd(let seq):
                 answer(seq)
+            case .tick(let seq, let t):
+                // The timers due by then run, each at its time, as they would in process.
+                let time = Duration.saturating(seconds: t)
+                if wakeAsked.map({ $0 <= time }) ?? false { wakeAsked = nil }
+                if time > loop.now { loop.advance(to: time) } else { loop.run() }
+                answer(seq)
             case .event(let record, let delivery):
                 let time = Duration.saturating(seconds: record.t)
                 if time > loop.now { loop.advance(to: time) }
@@ -180,6 +200,9 @@ struct PluginServer {
                         case .turnEnd(let seq):
                             endOfTurn = seq
                             return
+                        case .tick(let seq, _):
+                            // Not sent within a turn; answered, should a host send one.
+                            answer(seq)
                         case .event(let record, let delivery):
                             post(record, delivery)
                         }
@@ -250,12 +273,14 @@ struct PluginServer {
         case blank
         case stop(Int32)
         case turnEnd(Int)
+        case tick(Int, Double)
         case event(LogRecord, (deliver: Bool, seq: Int?))
     }
 
     private struct TurnEnd: Decodable {
         var type: String?
         var seq: Int?
+        var t: Double?
     }
 
     /// Reads one line from the host.
@@ -267,6 +292,7 @@ struct PluginServer {
             let type = control.type
         {
             if type == "turnEnd", let seq = control.seq { return .turnEnd(seq) }
+            if type == "tick", let seq = control.seq, let t = control.t, t.isFinite { return .tick(seq, t) }
             complain(
                 type == "error" ? "the host refused this plugin: \(String(decoding: line, as: UTF8.self))" : "unexpected '\(type)' from the host")
             return .stop(2)

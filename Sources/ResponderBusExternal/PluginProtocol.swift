@@ -27,14 +27,15 @@ public enum PluginProtocol {
     public static let keyboardHides: [String] = BuiltinEvent.keyboardEvents.filter(\.hidesKeyboard).map(\.name)
 
     /// The host's handshake line: protocol, version, the session's header, the keyboard's events
-    /// (so that a kit's screen model follows the host's vocabulary) and the settings.
+    /// (so that a kit's screen model follows the host's vocabulary), the settings, and
+    /// `"timers":true`: this host takes a plugin's `wake` lines and answers them with `tick`s.
     static func hostHello(header: LogHeader, settings: [String: String]) -> [UInt8] {
         let settingsText = settings.sorted { $0.key < $1.key }.map { "\(JSONText.string($0.key)):\(JSONText.string($0.value))" }
             .joined(separator: ",")
         func list(_ names: [String]) -> String { "[" + names.map(JSONText.string).joined(separator: ",") + "]" }
         let line =
             "{\"header\":\(LogWriter.line(for: header)),\"keyboardEvents\":\(list(keyboardEvents)),\"keyboardHides\":\(list(keyboardHides)),"
-            + "\"protocol\":\(JSONText.string(name)),\"settings\":{\(settingsText)},\"type\":\"hello\",\"version\":\(version)}\n"
+            + "\"protocol\":\(JSONText.string(name)),\"settings\":{\(settingsText)},\"timers\":true,\"type\":\"hello\",\"version\":\(version)}\n"
         return Array(line.utf8)
     }
 
@@ -52,6 +53,12 @@ public enum PluginProtocol {
     /// Appends the line that ends a loop turn for a plugin that asked for turns.
     static func appendTurnEnd(sequence: Int, t: Double, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: "{\"seq\":\(sequence),\"t\":\(JSONText.number(t)),\"type\":\"turnEnd\"}\n".utf8)
+    }
+
+    /// Appends the line that wakes a plugin at the time its `wake` asked for: it runs its timers
+    /// due by `t` and answers with what they derived.
+    static func appendTick(sequence: Int, t: Double, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: "{\"seq\":\(sequence),\"t\":\(JSONText.number(t)),\"type\":\"tick\"}\n".utf8)
     }
 
     /// The line that tells a plugin why it is refused.
@@ -82,6 +89,7 @@ public enum PluginProtocol {
     private struct ControlMessage: Decodable {
         var type: String?
         var seq: Int?
+        var t: Double?
     }
 
     /// Reads a plugin's handshake, or says what is wrong with it.
@@ -127,6 +135,9 @@ public enum PluginProtocol {
         case done(Int?)
         /// A derived record.
         case record(ArraySlice<UInt8>)
+        /// A plugin's request to be woken (sent a `tick`) at session time `t`, for its timers; the
+        /// latest one of an answer stands.
+        case wake(Double)
         /// Another control message, by type.
         case control(String)
         /// Not a message of this protocol.
@@ -151,6 +162,7 @@ public enum PluginProtocol {
         if contains(line, typeKey),
             let control = try? JSONDecoder().decode(ControlMessage.self, from: Data(line)), let type = control.type
         {
+            if type == "wake", let t = control.t, t.isFinite { return .wake(t) }
             return type == "done" ? .done(control.seq) : .control(type)
         }
         return .record(line)

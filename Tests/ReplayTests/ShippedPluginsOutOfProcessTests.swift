@@ -1,3 +1,4 @@
+import ChatInputBar
 import CoveredControlWarner
 import EventLog
 import FieldAdvancing
@@ -32,10 +33,6 @@ private struct Shipped: Sendable, CustomTestStringConvertible {
     let isBuiltin: Bool
     var testDescription: String { name }
 
-    /// Whether it posts from its own timers (TextViewOrdering's held keyboard frames), which the
-    /// out-of-process protocol carries only with the answer to a later delivery.
-    var postsFromTimers: Bool { name == "TextViewOrdering" }
-
     static let all: [Shipped] = [
         Shipped(name: "KeyboardAvoidance", make: { KeyboardAvoidance() }, isBuiltin: true),
         Shipped(name: "FieldAdvancing", make: { FieldAdvancing() }, isBuiltin: true),
@@ -43,6 +40,7 @@ private struct Shipped: Sendable, CustomTestStringConvertible {
         Shipped(name: "KeyboardNoise", make: { KeyboardNoise() }, isBuiltin: false),
         Shipped(name: "CoveredControlWarner", make: { CoveredControlWarner() }, isBuiltin: false),
         Shipped(name: "PasswordGap", make: { PasswordGap() }, isBuiltin: false),
+        Shipped(name: "ChatInputBar", make: { ChatInputBar() }, isBuiltin: false),
     ]
 
     /// The pipeline with the plugin in process.
@@ -74,27 +72,25 @@ private func decisions(of text: String, through description: PipelineDescription
     return (lines.lines, result)
 }
 
+/// The chat session of the plugin kits' examples: the one ChatInputBar decides on.
+private let chatSession: (name: String, text: String) = {
+    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let text = (try? String(contentsOf: repository.appendingPathComponent("PluginKits/sessions/chat-input-bar.jsonl"), encoding: .utf8)) ?? ""
+    return ("chat-input-bar", text)
+}()
+
 @Suite("Every plugin under Plugins/ decides out of process what it decides in process")
 struct ShippedPluginsOutOfProcessTests {
     @Test("on every corpus session, byte for byte, placed where its preferredPosition says", arguments: Shipped.all)
     fileprivate func sameDecisions(_ plugin: Shipped) throws {
         var derivedByPlugin = 0
-        for entry in LogCorpus.all {
+        for entry in LogCorpus.all.map({ (name: $0.name, text: $0.text) }) + [chatSession] {
             let inProcess = try decisions(of: entry.text, through: plugin.inProcess)
             let outOfProcess = try decisions(of: entry.text, through: plugin.outOfProcess)
             #expect(outOfProcess.result.externalPlugins == [plugin.name], "\(entry.name)")
             #expect(outOfProcess.result.pluginFaults.isEmpty, "\(entry.name): \(outOfProcess.result.pluginFaults)")
             #expect(outOfProcess.result.plugins == inProcess.result.plugins, "\(entry.name): the same pipeline order")
-            if plugin.postsFromTimers {
-                // Protocol version 1 answers deliveries only: what a timer posts between two
-                // deliveries goes with the next answer, and what one posts after the last is lost
-                // (issue 48: restart, catch-up and timers the same in every kind).
-                withKnownIssue("\(plugin.name) posts from timers, which version 1 of the protocol carries late or not at all", isIntermittent: true) {
-                    #expect(outOfProcess.lines == inProcess.lines, "\(entry.name)")
-                }
-            } else {
-                #expect(outOfProcess.lines == inProcess.lines, "\(entry.name)")
-            }
+            #expect(outOfProcess.lines == inProcess.lines, "\(entry.name)")
             derivedByPlugin += inProcess.lines.count { $0.contains("\"by\":\"\(plugin.name)\"") }
         }
         #expect(derivedByPlugin > 0, "the corpus gives \(plugin.name) something to decide")
