@@ -52,7 +52,10 @@ package struct ScreenDrawing {
             out += "<path class=\"rb-unsafe\" fill-rule=\"evenodd\" d=\"\(path(screen))\(path(safe))\"/>"
             out += rect(safe, "rb-safe-edge")
         }
-        for view in state.views { out += draw(view) }
+        // The boxes of the labels drawn so far: a view's label goes where it overlaps none of its
+        // parent's or earlier siblings'.
+        var labels: [Rect] = []
+        for view in state.views { out += draw(view, labels: &labels) }
         if let keyboard = state.keyboardFrame {
             out += "<g class=\"rb-keyboard\">" + rect(clamped(keyboard), "rb-kb-frame")
             if let covering = state.covering { out += rect(covering, "rb-kb-covering") }
@@ -75,7 +78,7 @@ package struct ScreenDrawing {
             out += text(label, x: covered.minX + fontSize * 0.4, y: y, "rb-covered-label")
             out += "</g>"
         }
-        if let focused { out += "<g class=\"rb-focused\">" + label(focused) + "</g>" }
+        if let focused { out += "<g class=\"rb-focused\">" + focusedLabel(focused) + "</g>" }
         // The views a diagnostic names, outlined over everything (a covered button, say).
         for id in state.named {
             guard let view = state.views.first(where: { $0.id == id }), Self.isDrawable(view.frame) else { continue }
@@ -95,7 +98,7 @@ package struct ScreenDrawing {
         return out + "</g>"
     }
 
-    private func draw(_ view: ScreenState.View) -> String {
+    private func draw(_ view: ScreenState.View, labels: inout [Rect]) -> String {
         guard Self.isDrawable(view.frame) else { return "" }
         // `rb-label` is the class of the labels' text: a label view is `rb-text-label`.
         var classes = "rb-view rb-\(view.kind == .label ? "text-label" : view.kind.rawValue)"
@@ -114,12 +117,54 @@ package struct ScreenDrawing {
             }
         }
         // The focused field's label is drawn last, over the keyboard.
-        if !view.isFirstResponder { out += label(view) }
+        if !view.isFirstResponder { out += label(view, avoiding: &labels) }
         return out + "</g>"
     }
 
-    /// A view's label at its top-left corner: id, kind, tag, and what else applies.
-    private func label(_ view: ScreenState.View) -> String {
+    /// A view's label inside its frame, cut to the frame's width (with "…"), on the first line
+    /// from its top that overlaps no label in `placed` (a parent's, a sibling's); left out when the
+    /// frame has no such line or room for a few characters (the view's `<title>` still names it).
+    private func label(_ view: ScreenState.View, avoiding placed: inout [Rect]) -> String {
+        let frame = clamped(view.frame)
+        let characterWidth = fontSize * Self.characterWidth
+        let room = frame.width - fontSize * 0.7
+        var content = labelText(view)
+        let fitting = Int((room / characterWidth).rounded(.down))
+        if content.count > fitting {
+            guard fitting >= 4 else { return "" }
+            content = String(content.prefix(fitting - 1)) + "…"
+        }
+        let lineHeight = fontSize * 1.2
+        let width = Double(content.count) * characterWidth
+        var baseline = frame.minY + min(fontSize * 1.15, max(frame.height - 2, fontSize * 0.8))
+        while true {
+            // On each line, at the frame's left, else just after the labels it would overlap.
+            var box = Rect(x: frame.minX + fontSize * 0.35, y: baseline - fontSize, width: width, height: lineHeight)
+            for _ in 0..<4 {
+                let overlapped = placed.filter { Self.overlap($0, box) }
+                if overlapped.isEmpty {
+                    placed.append(box)
+                    return text(content, x: box.minX, y: baseline, "rb-label")
+                }
+                box.origin.x = (overlapped.map(\.maxX).max() ?? box.minX) + fontSize * 0.5
+                if box.maxX > frame.maxX { break }
+            }
+            baseline += lineHeight
+            guard baseline <= frame.maxY - fontSize * 0.2 else { return "" }
+        }
+    }
+
+    /// Whether two label boxes share an area (touching is not overlapping).
+    static func overlap(_ a: Rect, _ b: Rect) -> Bool {
+        a.minX < b.maxX && b.minX < a.maxX && a.minY < b.maxY && b.minY < a.maxY
+    }
+
+    /// The width of a label's character, as a share of the font size: a generous average for the
+    /// sans-serif labels, so that an estimate errs towards room.
+    static let characterWidth = 0.55
+
+    /// A view's label: id, kind, tag, and what else applies.
+    private func labelText(_ view: ScreenState.View) -> String {
         var label = view.id + " · " + view.kind.rawValue
         // A view imported from a hierarchy dump shows its class, unless its id already does.
         if let className = view.className, !view.id.hasPrefix(className + "@") { label += " · " + className }
@@ -133,6 +178,12 @@ package struct ScreenDrawing {
         if view.isFirstResponder { label = "▶ " + label }
         if view.isHidden { label += " (hidden)" }
         if !view.isEnabled { label += " (disabled)" }
+        return label
+    }
+
+    /// The focused field's label, drawn last over everything: at its top-left corner, whole.
+    private func focusedLabel(_ view: ScreenState.View) -> String {
+        let label = labelText(view)
         let frame = clamped(view.frame)
         let y = frame.minY + min(fontSize * 1.15, max(frame.height - 2, fontSize * 0.8))
         return text(label, x: frame.minX + fontSize * 0.35, y: y, "rb-label")
