@@ -116,19 +116,43 @@ struct PluginServer {
         var seq: Int?
     }
 
-    mutating func run() -> Int32 {
+    /// Reads the host's hello, puts the plugin on a bus of its own and answers with the plugin's
+    /// hello; `nil`, said on standard error, when the handshake fails.
+    private mutating func start() -> (hello: HostHello, loop: VirtualTimeLoop, bus: Bus)? {
         _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
-        guard let (hello, header) = readHello() else { return 2 }
+        guard let (hello, header) = readHello() else { return nil }
         let loop = VirtualTimeLoop()
         let bus = Bus(loop: loop, screen: Self.screen(of: header))
         do {
             try bus.register(plugin, at: .last)  // alone here: its position is the host's, from the hello
         } catch {
             complain("cannot register \(plugin.name): \(error)")
-            return 2
+            return nil
         }
         emit(helloLine(hostKeyboardEvents: hello.keyboardEvents))
         flush()
+        return (hello, loop, bus)
+    }
+
+    /// Asks the host for a tick when the plugin's earliest timer is due (`wake`), unless it was
+    /// asked for that time already: what the timer posts is then decided at its time, as in
+    /// process, not with the answer to a later delivery.
+    private mutating func requestWake(for loop: VirtualTimeLoop, asked: inout Duration?) {
+        guard let next = loop.nextDeadline, next > loop.now, next != asked else { return }
+        asked = next
+        emit(Array("{\"t\":\(JSONText.number(next.seconds)),\"type\":\"wake\"}\n".utf8))
+    }
+
+    /// Runs the timers due by session time `t`, each at its time, as they would in process (the
+    /// host's `tick`).
+    private static func runTimers(until t: Double, on loop: VirtualTimeLoop, asked: inout Duration?) {
+        let time = Duration.saturating(seconds: t)
+        if asked.map({ $0 <= time }) ?? false { asked = nil }
+        if time > loop.now { loop.advance(to: time) } else { loop.run() }
+    }
+
+    mutating func run() -> Int32 {
+        guard let (hello, loop, bus) = start() else { return 2 }
 
         // What the plugin derives.
         let name = plugin.name
@@ -148,12 +172,7 @@ struct PluginServer {
         func answer(_ seq: Int) {
             emit(derived)
             derived.removeAll(keepingCapacity: true)
-            if hostWakes, let next = loop.nextDeadline, next > loop.now, next != wakeAsked {
-                // A timer is pending: the host sends a tick at its time, so that what it posts is
-                // decided then, as in process, and not with the answer to a later delivery.
-                wakeAsked = next
-                emit(Array("{\"t\":\(JSONText.number(next.seconds)),\"type\":\"wake\"}\n".utf8))
-            }
+            if hostWakes { requestWake(for: loop, asked: &wakeAsked) }
             emit(Array("{\"type\":\"done\",\"seq\":\(seq)}\n".utf8))
             flush()
         }
@@ -179,10 +198,7 @@ struct PluginServer {
             case .turnEnd(let seq):
                 answer(seq)
             case .tick(let seq, let t):
-                // The timers due by then run, each at its time, as they would in process.
-                let time = Duration.saturating(seconds: t)
-                if wakeAsked.map({ $0 <= time }) ?? false { wakeAsked = nil }
-                if time > loop.now { loop.advance(to: time) } else { loop.run() }
+                Self.runTimers(until: t, on: loop, asked: &wakeAsked)
                 answer(seq)
             case .event(let record, let delivery):
                 let time = Duration.saturating(seconds: record.t)
