@@ -16,9 +16,9 @@ public struct ReportDocument {
     package var logName: String
     package var header: LogHeader
     /// The snapshots the page draws: ask it for a ``ReportRecorder/frame(at:)`` too.
-    public package(set) var recorder: ReportRecorder
+    public let recorder: ReportRecorder
     /// What the replay counted.
-    public package(set) var summary: Replayer.Summary
+    public let summary: Replayer.Summary
     /// The plugins that ran, in pipeline order.
     package var plugins: [String]
     /// The built-in plugins that were turned off.

@@ -117,8 +117,8 @@ import Testing
         #expect(node.subtree.map(\.id) == ["scroll", "a", "b"])
         #expect(node.spec == spec, "zero content geometry stays left out")
 
-        node.contentOffset = Point(x: 0, y: 120)
-        node.contentSize = Size(width: 375, height: 2000)
+        node.setContentOffset(Point(x: 0, y: 120))
+        node.setContentSize(Size(width: 375, height: 2000))
         #expect(node.spec.contentOffset == Point(x: 0, y: 120))
         #expect(node.spec.contentSize == Size(width: 375, height: 2000))
     }
@@ -283,7 +283,7 @@ import Testing
         #expect(screen.frameInScreen(of: scroll) == Self.r(0, 88, 375, 724))
         #expect(screen.frameInScreen(of: try Self.node("header", in: screen)) == Self.r(0, 0, 375, 88))
 
-        scroll.contentOffset.x = 10
+        scroll.setContentOffset(Point(x: 10, y: scroll.contentOffset.y))
         try screen.applyScroll(ScrollChange(view: "scroll", contentOffsetY: 0, bottomInset: 0))
         #expect(scroll.contentOffset == Point(x: 10, y: 0), "a vertical scroll keeps the horizontal offset")
         #expect(screen.frameInScreen(of: city) == Self.r(10, 1188, 335, 44))
@@ -378,7 +378,7 @@ import Testing
     func convertRoundTrips(name: String) throws {
         let screen = try CannedScenes.screen(with: CannedScenes.named(name))
         screen.shiftRoot(toOriginY: -120)
-        if let scroll = screen.view("scroll") { scroll.contentOffset = Point(x: 3, y: 410) }
+        if let scroll = screen.view("scroll") { scroll.setContentOffset(Point(x: 3, y: 410)) }
         let keyboard = Self.r(0, 521, 375, 291)
         let views: [ViewNode?] = [nil] + screen.allViews
         for from in views {
@@ -640,9 +640,9 @@ import Testing
         let screen = try CannedScenes.screen(with: CannedScenes.hiddenAndDisabled)
         let field = try Self.node("inHiddenGroup", in: screen)
         #expect(!field.isHidden && !field.isVisible)
-        try Self.node("hiddenGroup", in: screen).isHidden = false
+        try Self.node("hiddenGroup", in: screen).setHidden(false)
         #expect(field.isVisible)
-        screen.root?.isHidden = true
+        screen.root?.setHidden(true)
         #expect(!field.isVisible && !(screen.view("visible")?.isVisible ?? true))
     }
 

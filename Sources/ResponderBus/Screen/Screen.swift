@@ -94,13 +94,13 @@ public final class Screen {
     @usableFromInline let _storage: UncheckedExclusivity<Storage>
 
     /// The screen's size in points, such as 375×812 for an iPhone X in portrait.
-    public package(set) var size: Size {
-        @inlinable get { _storage.value.size }
-        set {
-            _storage.value.size = newValue
-            _storage.value.keyboard.screenChanged(to: newValue)
-            changed()
-        }
+    public var size: Size { @inlinable get { _storage.value.size } }
+
+    /// Sets ``size``, the keyboard model's screen with it.
+    package func setSize(_ size: Size) {
+        _storage.value.size = size
+        _storage.value.keyboard.screenChanged(to: size)
+        changed()
     }
 
     /// A number that changes whenever the screen does — a view's frame, visibility, content offset
@@ -126,25 +126,19 @@ public final class Screen {
     /// sees it, so every plugin reads the same keyboard (see ``KeyboardModel``).
     public var keyboard: KeyboardModel { @inlinable get { _storage.value.keyboard } }
     /// The screen's safe area insets (the notch, the home indicator).
-    public package(set) var safeArea: EdgeInsets {
-        @inlinable get { _storage.value.safeArea }
-        set {
-            _storage.value.safeArea = newValue
-            changed()
-        }
+    public var safeArea: EdgeInsets { @inlinable get { _storage.value.safeArea } }
+
+    /// Sets ``safeArea``.
+    package func setSafeArea(_ insets: EdgeInsets) {
+        _storage.value.safeArea = insets
+        changed()
     }
     /// The root view, or `nil` before a scene is loaded.
     public var root: ViewNode? { @inlinable get { _storage.value.root } }
     /// What Return on the last field performs (the original write-ups' segue identifier).
     ///
     /// A `scene` event sets it.
-    public package(set) var lastFieldAction: String? {
-        @inlinable get { _storage.value.lastFieldAction }
-        set {
-            _storage.value.lastFieldAction = newValue
-            changed()
-        }
-    }
+    public var lastFieldAction: String? { @inlinable get { _storage.value.lastFieldAction } }
     /// The root's y origin as the scene laid it out, before any shift.
     ///
     /// A `scene` event and a `setFrame` of the root set it; a `viewShift` does not.
@@ -198,7 +192,7 @@ public final class Screen {
         clearFirstResponder()
         _storage.value.root = newRoot
         index = newIndex
-        lastFieldAction = scene.lastFieldAction
+        _storage.value.lastFieldAction = scene.lastFieldAction
         _storage.value.restingRootOriginY = newRoot.frame.origin.y
         _storage.value.keyboardFollowerCount = 0
         changed()
@@ -287,7 +281,7 @@ public final class Screen {
     /// - Throws: ``ScreenError/Code/unknownView`` when there is no such view.
     package func setFrame(_ id: ViewID, to frame: Rect) throws(ScreenError) {
         guard let node = view(id) else { throw .unknownView(id) }
-        node.frame = frame
+        node._storage.value.frame = frame
         if node === root { _storage.value.restingRootOriginY = frame.origin.y }
         changed()
     }
@@ -297,7 +291,7 @@ public final class Screen {
     ///
     /// The resting origin is kept: shifting back to ``restingRootOriginY`` puts the content back.
     package func shiftRoot(toOriginY originY: Double) {
-        root?.frame.origin.y = originY
+        root?._storage.value.frame.origin.y = originY
         changed()
     }
 
@@ -305,8 +299,8 @@ public final class Screen {
     ///
     /// The views' frames are not touched: a log follows a rotation with `setFrame` records.
     package func apply(_ change: ScreenChange) {
-        size = change.size
-        if let safeArea = change.safeArea { self.safeArea = safeArea }
+        setSize(change.size)
+        if let safeArea = change.safeArea { setSafeArea(safeArea) }
     }
 
     /// Applies a derived `scroll` record: the scroll view's vertical content offset and bottom
@@ -317,8 +311,8 @@ public final class Screen {
     package func applyScroll(_ change: ScrollChange) throws(ScreenError) {
         guard let node = index[change.view] else { throw .unknownView(change.view) }
         guard node.kind == .scrollView else { throw .notAScrollView(change.view, kind: node.kind) }
-        node.contentOffset.y = change.contentOffsetY
-        node.contentInset.bottom = change.bottomInset
+        node._storage.value.contentOffset.y = change.contentOffsetY
+        node._storage.value.contentInset.bottom = change.bottomInset
         changed()
     }
 
@@ -331,10 +325,10 @@ public final class Screen {
     package func applySettings(_ settings: ViewSettings) throws(ScreenError) {
         guard let node = index[settings.view] else { throw .unknownView(settings.view) }
         if let gap = settings.keyboardDistance, !(gap.isFinite && gap >= 0) { throw .invalidGap(settings.view, gap: gap) }
-        node.keyboardDistance = settings.keyboardDistance
-        node.avoidsKeyboard = settings.avoidsKeyboard
+        node._storage.value.keyboardDistance = settings.keyboardDistance
+        node._storage.value.avoidsKeyboard = settings.avoidsKeyboard
         if node.followsKeyboard != settings.followsKeyboard {
-            node.followsKeyboard = settings.followsKeyboard
+            node._storage.value.followsKeyboard = settings.followsKeyboard
             _storage.value.keyboardFollowerCount += settings.followsKeyboard ? 1 : -1
         }
         changed()
@@ -352,7 +346,7 @@ public final class Screen {
         guard [frame.origin.x, frame.origin.y, frame.size.width, frame.size.height].allSatisfy(\.isFinite),
             frame.size.width >= 0, frame.size.height >= 0
         else { throw .invalidFrame(move.view, frame: frame) }
-        node.frame = frame
+        node._storage.value.frame = frame
         changed()
     }
 

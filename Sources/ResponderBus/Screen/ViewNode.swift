@@ -21,55 +21,31 @@ public final class ViewNode {
     /// gap a report draws for such a field.
     public static let defaultKeyboardDistance: Double = 20
     /// What the view is.
-    public package(set) var kind: ViewKind {
-        @inlinable get { _storage.value.kind }
-        set { _storage.value.kind = newValue }
-    }
+    public var kind: ViewKind { @inlinable get { _storage.value.kind } }
     /// The frame in the parent's coordinates (a scroll view parent's content coordinates).
-    public package(set) var frame: Rect {
-        @inlinable get { _storage.value.frame }
-        set { _storage.value.frame = newValue }
-    }
+    public var frame: Rect { @inlinable get { _storage.value.frame } }
     /// The view's tag (`UIView.tag`), used to order fields.
-    public package(set) var tag: Int? {
-        @inlinable get { _storage.value.tag }
-        set { _storage.value.tag = newValue }
-    }
+    public var tag: Int? { @inlinable get { _storage.value.tag } }
     /// Whether the view is hidden; a hidden view hides its whole subtree (see ``isVisible``).
-    public package(set) var isHidden: Bool {
-        @inlinable get { _storage.value.isHidden }
-        set { _storage.value.isHidden = newValue }
-    }
+    public var isHidden: Bool { @inlinable get { _storage.value.isHidden } }
     /// Whether the view accepts input.
-    public package(set) var isEnabled: Bool {
-        @inlinable get { _storage.value.isEnabled }
-        set { _storage.value.isEnabled = newValue }
-    }
+    public var isEnabled: Bool { @inlinable get { _storage.value.isEnabled } }
     /// The gap to keep between this field and the keyboard; the avoidance default when `nil`
     /// (``defaultKeyboardDistance``, unless avoidance is set up with another).
     ///
     /// A scene gives it; a plugin changes it with a derived ``EventName/viewSettings``.
-    public package(set) var keyboardDistance: Double? {
-        @inlinable get { _storage.value.keyboardDistance }
-        set { _storage.value.keyboardDistance = newValue }
-    }
+    public var keyboardDistance: Double? { @inlinable get { _storage.value.keyboardDistance } }
     /// Whether keyboard avoidance moves anything for this view when it is first responder
     /// (IQKeyboardManager's per-view enable); `true` until a derived ``EventName/viewSettings``
     /// says otherwise.
     ///
     /// The view's own setting; it reaches its subtree: ``isAvoidingKeyboard`` says whether
     /// avoidance applies to a view, its ancestors' settings included.
-    public package(set) var avoidsKeyboard: Bool {
-        @inlinable get { _storage.value.avoidsKeyboard }
-        set { _storage.value.avoidsKeyboard = newValue }
-    }
+    public var avoidsKeyboard: Bool { @inlinable get { _storage.value.avoidsKeyboard } }
     /// Whether the view's bottom stays on the keyboard's top while the keyboard is docked (UIKit's
     /// `keyboardLayoutGuide`); `false` until a derived ``EventName/viewSettings`` says otherwise.
     /// The built-in `KeyboardAvoidance` moves such a view with ``EventName/viewMove``.
-    public package(set) var followsKeyboard: Bool {
-        @inlinable get { _storage.value.followsKeyboard }
-        set { _storage.value.followsKeyboard = newValue }
-    }
+    public var followsKeyboard: Bool { @inlinable get { _storage.value.followsKeyboard } }
     /// Whether keyboard avoidance applies to this view: its own ``avoidsKeyboard`` and every
     /// ancestor's are on. A field inside a view taken out of avoidance (a chat input bar) is out
     /// too.
@@ -93,30 +69,18 @@ public final class ViewNode {
     ///
     /// Always `false` for a view that is not a text input (``ViewKind/isTextInput``), whatever its
     /// ``ViewSpec`` said.
-    public package(set) var isSecure: Bool {
-        @inlinable get { _storage.value.isSecure }
-        set { _storage.value.isSecure = newValue }
-    }
+    public var isSecure: Bool { @inlinable get { _storage.value.isSecure } }
     /// A scroll view's content offset: the point of its content shown at its top-left corner.
     ///
     /// Children of a scroll view appear moved by minus this offset. It is `.zero` for other kinds.
-    public package(set) var contentOffset: Point {
-        @inlinable get { _storage.value.contentOffset }
-        set { _storage.value.contentOffset = newValue }
-    }
+    public var contentOffset: Point { @inlinable get { _storage.value.contentOffset } }
     /// A scroll view's content size; `.zero` when the scene did not give one.
-    public package(set) var contentSize: Size {
-        @inlinable get { _storage.value.contentSize }
-        set { _storage.value.contentSize = newValue }
-    }
+    public var contentSize: Size { @inlinable get { _storage.value.contentSize } }
     /// A scroll view's content inset, such as the bottom inset keyboard avoidance adds.
-    public package(set) var contentInset: EdgeInsets {
-        @inlinable get { _storage.value.contentInset }
-        set { _storage.value.contentInset = newValue }
-    }
+    public var contentInset: EdgeInsets { @inlinable get { _storage.value.contentInset } }
     /// The UIKit class the view was (`UIButton`, `MyApp.PaddedField`), when its scene came from a
     /// view-hierarchy dump; `nil` otherwise.
-    public package(set) var className: String?
+    public let className: String?
     /// The view this one is a subview of; `nil` for a root.
     public var parent: ViewNode? { @inlinable get { _storage.value.parent?.object } }
     // Not a `weak` reference: one gives the parent a side table, and every retain and release of a
@@ -142,6 +106,13 @@ public final class ViewNode {
                 keyboardDistance: spec.keyboardDistance, isSecure: spec.isSecure && spec.kind.isTextInput,
                 contentOffset: spec.contentOffset ?? .zero, contentSize: spec.contentSize ?? .zero))
     }
+
+    /// Sets ``contentOffset`` outside the bus's events (the package's own tests and importers).
+    package func setContentOffset(_ offset: Point) { _storage.value.contentOffset = offset }
+    /// Sets ``contentSize`` outside the bus's events.
+    package func setContentSize(_ size: Size) { _storage.value.contentSize = size }
+    /// Sets ``isHidden`` outside the bus's events.
+    package func setHidden(_ hidden: Bool) { _storage.value.isHidden = hidden }
 
     /// What a view changes, in the audited layer's loop-confined box (see ``Screen``).
     @usableFromInline
