@@ -18,8 +18,9 @@ import ResponderBusExternal
 /// faulty one at its next event, up to `WasmSandbox.maximumRestarts` times, then the plugin is
 /// disabled; with `stop`, ``onStop`` is called. A fresh instance, and a plugin registered on a bus
 /// already running, is first shown the screen as it is (the catch-up a restarted process gets:
-/// the events of it the module asked for, what it posts on them dropped). A non-zero return from `rb_on_event` is the plugin's own error
-/// (failure `pluginThrew`), like a Swift plugin that throws: reported, and nothing else happens.
+/// the events of it the module asked for, what it posts on them dropped). A non-zero return from
+/// `rb_on_event` is the plugin's own error (failure `pluginThrew`), like a Swift plugin that
+/// throws: reported, and nothing else happens.
 /// Loop-confined, like the bus.
 public final class WasmPlugin: KeyboardObserving, EventObserving, ContainedPlugin {
     /// The name the module's handshake gave.
@@ -91,7 +92,8 @@ public final class WasmPlugin: KeyboardObserving, EventObserving, ContainedPlugi
         deliverOther(event.name, event.payload, context)
     }
 
-    /// Brings the module up to date when it joins a bus that is already running (see ``catchUp(_:)``).
+    /// Shows the module the screen as it is when it joins a bus (the catch-up a fresh instance gets
+    /// too): the scene and the rest, when it asked for them, what it posts on them dropped.
     public func didRegister(context: PluginContext) {
         catchUp(context)
     }
