@@ -327,7 +327,9 @@ class Plugin:
         """Called once the host's handshake is read (and again after a restart)."""
 
     def on_event(self, event, context):
-        """Called with each event the plugin asked for (a dict: the log record), model applied."""
+        """Called with each event the plugin asked for (a dict: the log record), model applied; also
+        with those of them in the host's catch-up when it starts again after a fault (or joins a
+        running session), where what it posts is dropped."""
 
     def on_turn_end(self, context):
         """Override it to decide once per loop turn, on the turn's final state: called at the end of
@@ -359,7 +361,8 @@ def run(plugin, stdin=None, stdout=None):
     keyboard_events, hides = hello.get("keyboardEvents"), hello.get("keyboardHides")
     KEYBOARD_EVENTS = tuple(keyboard_events) if isinstance(keyboard_events, list) else DEFAULT_KEYBOARD_EVENTS
     HIDE_EVENTS = tuple(hides) if isinstance(hides, list) else DEFAULT_HIDE_EVENTS
-    reply = {"type": "hello", "protocol": PROTOCOL, "version": VERSION, "name": plugin.name, "events": list(plugin.events)}
+    asked = list(plugin.events)
+    reply = {"type": "hello", "protocol": PROTOCOL, "version": VERSION, "name": plugin.name, "events": asked}
     if plugin.position:
         reply["position"] = plugin.position
     wants_turns = type(plugin).on_turn_end is not Plugin.on_turn_end
@@ -389,11 +392,15 @@ def run(plugin, stdin=None, stdout=None):
         deliver = message.pop("deliver", False)
         seq = message.pop("seq", None)
         screen.apply(message)
-        if not deliver:
-            continue
-        context = Context(plugin.name, screen, message.get("t", 0.0), settings)
-        plugin.on_event(message, context)
-        _answer(stdout, context, seq)
+        if deliver:
+            context = Context(plugin.name, screen, message.get("t", 0.0), settings)
+            plugin.on_event(message, context)
+            _answer(stdout, context, seq)
+        elif message.get("event") in asked:
+            # An event it asked for that is not to be answered is the host's catch-up (after a
+            # restart, or when it joins a running bus): shown to the plugin, as to every kind of
+            # plugin, so that state built on a scene comes back; what it posts from it is dropped.
+            plugin.on_event(message, Context(plugin.name, screen, message.get("t", 0.0), settings))
     return 0
 
 

@@ -116,11 +116,14 @@ enum EventKind: Int32, CaseIterable, CustomStringConvertible {
         .keyboardDidChangeFrame,
     ]
 
+    /// The keyboard's events after which the keyboard is hidden, whatever frame they carry.
+    static let hideEvents: [EventKind] = [.keyboardWillHide, .keyboardDidHide]
+
     /// Whether this is one of the keyboard's events.
-    var isKeyboard: Bool { rawValue >= 1 && rawValue <= 6 }
+    var isKeyboard: Bool { EventKind.keyboardEvents.contains(self) }
 
     /// Whether this is a hide (`keyboardWillHide`, `keyboardDidHide`).
-    var isHide: Bool { self == .keyboardWillHide || self == .keyboardDidHide }
+    var isHide: Bool { EventKind.hideEvents.contains(self) }
 
     /// The event's name on the bus and in logs, as in `keyboardWillShow`.
     var description: String {

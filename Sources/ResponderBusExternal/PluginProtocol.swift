@@ -194,8 +194,9 @@ public enum PluginProtocol {
     /// The model events that bring a plugin's model to the screen's state (when it is registered
     /// on a bus already running, and after a restart): the screen's size and safe area, the scene
     /// with the root at its resting place, the root's shift, the insets avoidance gave scroll
-    /// views, the keyboard and the first responder.
-    static func modelSnapshot(of screen: Screen) -> [LogEvent] {
+    /// views, the keyboard and the first responder. A WebAssembly plugin's fresh instance is shown
+    /// the same (see the article *Restarts and catch-up*).
+    package static func modelSnapshot(of screen: Screen) -> [LogEvent] {
         var events: [LogEvent] = [.screen(ScreenChange(size: screen.size, safeArea: screen.safeArea))]
         guard let root = screen.root else { return events }
         var spec = root.spec

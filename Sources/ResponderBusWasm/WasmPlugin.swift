@@ -15,9 +15,12 @@ import ResponderBusExternal
 /// Faults — a trap, fuel run out, the memory ceiling passed, a host function refusing a call — are
 /// reported as error diagnostics (failure `pluginProcessFailed`) naming the plugin, the event and
 /// what happened, and handled by the sandbox's failure policy: a fresh instance replaces the
-/// faulty one at once, up to `WasmSandbox.maximumRestarts` times, then the plugin is disabled;
-/// with `stop`, ``onStop`` is called. A non-zero return from `rb_on_event` is the plugin's own error
-/// (failure `pluginThrew`), like a Swift plugin that throws: reported, and nothing else happens.
+/// faulty one at its next event, up to `WasmSandbox.maximumRestarts` times, then the plugin is
+/// disabled; with `stop`, ``onStop`` is called. A fresh instance, and a plugin registered on a bus
+/// already running, is first shown the screen as it is (the catch-up a restarted process gets:
+/// the events of it the module asked for, what it posts on them dropped). A non-zero return from
+/// `rb_on_event` is the plugin's own error (failure `pluginThrew`), like a Swift plugin that
+/// throws: reported, and nothing else happens.
 /// Loop-confined, like the bus.
 public final class WasmPlugin: KeyboardObserving, EventObserving, ContainedPlugin {
     /// The name the module's handshake gave.
@@ -81,9 +84,39 @@ public final class WasmPlugin: KeyboardObserving, EventObserving, ContainedPlugi
 
     /// Delivers a keyboard event the module asked for.
     public func keyboardEvent(_ event: Event<KeyboardInfo>, context: PluginContext) {
-        guard let kind = WasmPluginABI.kind(of: event.name.erased), keyboardKinds & (1 << UInt64(kind)) != 0 else { return }
-        let info = event.payload
-        deliver(kind: kind, context) { record, _ in
+        deliverKeyboard(event.name.erased, event.payload, context)
+    }
+
+    /// Delivers another event the module asked for.
+    public func observe(_ event: AnyEvent, context: PluginContext) {
+        deliverOther(event.name, event.payload, context)
+    }
+
+    /// Shows the module the screen as it is when it joins a bus (the catch-up a fresh instance gets
+    /// too): the scene and the rest, when it asked for them, what it posts on them dropped.
+    public func didRegister(context: PluginContext) {
+        catchUp(context)
+    }
+
+    /// Shows a fresh instance the screen as it is: the events a restarted out-of-process plugin is
+    /// sent (a `screen`, the `scene`, the root's shift, …; see the article *Restarts and catch-up*
+    /// of ResponderBusExternal), each delivered when the module asked for it, and whatever it posts
+    /// or says on them dropped. A fault on one is a fault like any other.
+    private func catchUp(_ context: PluginContext) {
+        for logEvent in PluginProtocol.modelSnapshot(of: context.screen) {
+            guard instance != nil else { return }
+            let event = logEvent.erased()
+            if let info = event.payload as? KeyboardInfo {
+                deliverKeyboard(event.name, info, context, catchingUp: true)
+            } else {
+                deliverOther(event.name, event.payload, context, catchingUp: true)
+            }
+        }
+    }
+
+    private func deliverKeyboard(_ name: AnyEventName, _ info: KeyboardInfo, _ context: PluginContext, catchingUp: Bool = false) {
+        guard let kind = WasmPluginABI.kind(of: name), keyboardKinds & (1 << UInt64(kind)) != 0 else { return }
+        deliver(kind: kind, context, catchingUp: catchingUp) { record, _ in
             var flags: Int32 = 0
             if let begin = info.begin {
                 flags |= WasmPluginABI.KeyboardFlag.hasBegin
@@ -109,13 +142,14 @@ public final class WasmPlugin: KeyboardObserving, EventObserving, ContainedPlugi
         }
     }
 
-    /// Delivers another event the module asked for.
-    public func observe(_ event: AnyEvent, context: PluginContext) {
-        guard let kind = WasmPluginABI.kind(of: event.name) else { return }
-        deliver(kind: kind, context) { record, host in
+    private func deliverOther(_ name: AnyEventName, _ payload: any Sendable, _ context: PluginContext, catchingUp: Bool = false) {
+        guard let kind = WasmPluginABI.kind(of: name) else { return }
+        // What the bus routes here is what the module asked for; a catch-up goes through everything.
+        if catchingUp, observedEvents?.contains(name) != true { return }
+        deliver(kind: kind, context, catchingUp: catchingUp) { record, host in
             var view: ViewID?
             var handleAtZero = true
-            switch event.payload {
+            switch payload {
             case let info as EditingInfo: view = info.view
             case let info as ReturnKeyInfo: view = info.view
             case let info as ResignInfo: view = info.view
@@ -141,10 +175,13 @@ public final class WasmPlugin: KeyboardObserving, EventObserving, ContainedPlugi
         }
     }
 
-    /// Writes the payload, calls the module, and posts what it derived (or contains its fault).
-    private func deliver(kind: Int32, _ context: PluginContext, payload: (inout GuestRecordWriter, HostState) -> ViewID?) {
+    /// Writes the payload, calls the module, and posts what it derived (or contains its fault);
+    /// `catchingUp`: posts nothing of a successful call.
+    private func deliver(
+        kind: Int32, _ context: PluginContext, catchingUp: Bool = false, payload: (inout GuestRecordWriter, HostState) -> ViewID?
+    ) {
         guard !isDisabled else { return }
-        if instance == nil, !restart(context) { return }
+        if instance == nil, catchingUp || !restart(context) { return }
         guard let instance else { return }
         let t = context.now.seconds
         let host = instance.host
@@ -160,11 +197,12 @@ public final class WasmPlugin: KeyboardObserving, EventObserving, ContainedPlugi
             code = try instance.deliver(kind: kind, t: t)
         } catch {
             let posted = instance.host.end()
-            postDiagnostics(posted.diagnostics, dropped: posted.dropped, context)
+            if !catchingUp { postDiagnostics(posted.diagnostics, dropped: posted.dropped, context) }
             let what = WasmPluginABI.event(ofKind: kind)?.rawValue ?? "event \(kind)"
             return fail(context, "\(GuestInstance.describe(error, fuel: module.sandbox.fuelPerDelivery)) on \(what)")
         }
         let posted = instance.host.end()
+        if catchingUp { return }
         deliveries += 1
         postDiagnostics(posted.diagnostics, dropped: posted.dropped, context)
         if code != 0 {
@@ -201,7 +239,8 @@ public final class WasmPlugin: KeyboardObserving, EventObserving, ContainedPlugi
     private func restart(_ context: PluginContext) -> Bool {
         do throws(WasmPluginError) {
             instance = try module.instantiate()
-            return true
+            catchUp(context)
+            return instance != nil
         } catch {
             fail(context, "could not be instantiated again: \(error.message)")
             return false

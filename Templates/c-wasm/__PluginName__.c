@@ -1,6 +1,8 @@
 /*
- * __PluginName__: says, each time the keyboard shows, which field it showed for — or that no field
- * was focused yet (a text view's keyboard comes before its didBeginEditing).
+ * __PluginName__: says, each time the keyboard comes up, which field it came up for — or that no
+ * field was focused yet (a text view's keyboard comes before its didBeginEditing). It watches the
+ * keyboard's frame changes as well as its shows: a log imported from a console mostly carries
+ * keyboardWillChangeFrame alone.
  *
  * Replace this with your plugin: ask for the events you want in rb_plugin_init, read the screen
  * through the rb_ functions, and post what you decide through them.
@@ -9,14 +11,28 @@
  */
 #include "responder_bus_plugin.h"
 
+/* Whether the keyboard was on the screen after the last keyboard event. */
+static int32_t keyboard_was_up;
+
 int32_t rb_plugin_init(void) {
     rb_set_name("__PluginName__");  /* the "by" of what it derives; unique in the pipeline */
     rb_observe(RB_KEYBOARD_WILL_SHOW);
+    rb_observe(RB_KEYBOARD_WILL_CHANGE_FRAME);
+    rb_observe(RB_KEYBOARD_WILL_HIDE);
     /* rb_set_position(RB_AFTER, "KeyboardAvoidance");  -- else it goes last */
     return 0;
 }
 
 int32_t rb_plugin_event(int32_t kind, double t, const rb_payload *payload) {
+    /* The model has applied the event: the keyboard is up when it is shown with its top on the screen. */
+    rb_rect keyboard;
+    rb_screen_info screen;
+    rb_screen(&screen);
+    int32_t up = rb_keyboard_frame(&keyboard) && keyboard.height > 0 && keyboard.y < screen.height;
+    int32_t came_up = up && !keyboard_was_up;
+    keyboard_was_up = up;
+    if (!came_up) return 0;
+
     static const char prefix[] = "the keyboard showed for '";
     char message[160];
     int32_t field = rb_first_responder();

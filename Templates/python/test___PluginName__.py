@@ -29,7 +29,7 @@ class __PluginName__Tests(unittest.TestCase):
         self.assertEqual(status, 0)
         self.assertEqual(lines[0]["type"], "hello")
         self.assertEqual(lines[0]["name"], "__PluginName__")
-        self.assertEqual(lines[0]["events"], ["keyboardWillShow"])
+        self.assertEqual(lines[0]["events"], ["keyboardWillShow", "keyboardWillChangeFrame", "keyboardWillHide"])
 
     def test_reports_the_field(self):
         status, lines = exchange(HELLO, SCENE, BEGIN, SHOW)
@@ -37,6 +37,15 @@ class __PluginName__Tests(unittest.TestCase):
         self.assertEqual(lines[1]["event"], "diagnostic")
         self.assertEqual(lines[1]["message"], "the keyboard showed for 'email'")
         self.assertEqual(lines[2], {"type": "done", "seq": 1})
+
+    def test_frame_changes_alone(self):
+        # An imported console: no keyboardWillShow, only frame changes; said once per coming up.
+        def change(seq, t, y):
+            return {"deliver": True, "seq": seq, "event": "keyboardWillChangeFrame", "t": t, "end": [0, y, 375, 291]}
+        status, lines = exchange(HELLO, SCENE, BEGIN, change(1, 1.001, 521), change(2, 1.5, 500), change(3, 2, 812), change(4, 3, 521))
+        self.assertEqual(status, 0)
+        said = [line["message"] for line in lines if line.get("event") == "diagnostic"]
+        self.assertEqual(said, ["the keyboard showed for 'email'", "the keyboard showed for 'email'"])
 
     def test_no_field_yet(self):
         status, lines = exchange(HELLO, SCENE, SHOW)

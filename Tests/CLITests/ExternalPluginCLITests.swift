@@ -121,7 +121,7 @@ struct ExternalPluginCLITests {
         }
         let unittest = try shell("python3 -m unittest", in: package)
         #expect(unittest.status == 0, "\(unittest.output)")
-        #expect(unittest.output.contains("Ran 3 tests"))
+        #expect(unittest.output.contains("Ran 4 tests"))
 
         let command = "python3 \(package)/FocusPy.py"
         let replay = try CLI.run(["replay", CLI.example, "--plugin-command", command])

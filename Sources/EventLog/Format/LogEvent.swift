@@ -135,6 +135,30 @@ public enum LogEvent: Hashable, Sendable {
         guard let result else { return nil }
         self = result
     }
+
+    /// The bus event this is, its payload boxed, with the given origin: the converse of
+    /// ``init(_:)`` (what a host that delivers events one by one, not through a bus, needs).
+    package func erased(origin: EventOrigin = .external) -> AnyEvent {
+        let payload: any Sendable =
+            switch self {
+            case .keyboard(_, let info): info
+            case .didBeginEditing(let info), .didEndEditing(let info): info
+            case .returnKey(let info): info
+            case .scene(let info): info
+            case .setFrame(let info): info
+            case .screen(let info): info
+            case .viewShift(let info): info
+            case .scroll(let info): info
+            case .focusChange(let info): info
+            case .action(let info): info
+            case .resign(let info): info
+            case .viewSettings(let info): info
+            case .diagnostic(let info): info
+            }
+        if case .keyboard(let name, _) = self { return AnyEvent(name: name.erased, payload: payload, origin: origin) }
+        guard let builtin else { preconditionFailure("only a keyboard event can be named outside the vocabulary") }
+        return AnyEvent(name: builtin.anyName, payload: payload, origin: origin)
+    }
 }
 
 extension LogEvent {

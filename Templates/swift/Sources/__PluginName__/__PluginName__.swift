@@ -1,7 +1,9 @@
 import ResponderBus
 
-/// Says, each time the keyboard shows, which field it showed for — or that no field was focused
-/// yet (a text view's keyboard comes before its didBeginEditing).
+/// Says, each time the keyboard comes up, which field it came up for — or that no field was
+/// focused yet (a text view's keyboard comes before its didBeginEditing). It watches the keyboard's
+/// frame changes as well as its shows: a log imported from a console mostly carries
+/// `keyboardWillChangeFrame` alone.
 ///
 /// Replace this with your plugin: conform to the capability protocols you need
 /// (`KeyboardObserving`, `EditingObserving`, `ReturnKeyObserving`, `EventObserving`,
@@ -20,8 +22,15 @@ public final class __PluginName__: KeyboardObserving {
     /// Creates the plugin.
     public init() {}
 
-    /// Reports the field the keyboard showed for.
-    public func keyboardWillShow(_ event: Event<KeyboardInfo>, context: PluginContext) {
+    /// Whether the keyboard was on the screen after the last keyboard event.
+    private var keyboardWasUp = false
+
+    /// Reports the field the keyboard came up for: every keyboard event comes here, the model
+    /// already applied; the keyboard is up when it is shown with its top on the screen.
+    public func keyboardEvent(_ event: Event<KeyboardInfo>, context: PluginContext) {
+        let isUp = context.keyboard.frame.map { $0.size.height > 0 && $0.minY < context.screen.size.height } ?? false
+        defer { keyboardWasUp = isUp }
+        guard isUp, !keyboardWasUp else { return }
         let field = context.firstResponder.map { "'\($0.id)'" } ?? "no field yet"
         context.diagnose(.info, "the keyboard showed for \(field)")
     }

@@ -32,6 +32,18 @@ func builtIns() -> [any ResponderPlugin] { [TextViewOrdering(), FieldAdvancing()
         #expect(outcome.diagnostics == ["info: the keyboard showed for 'password'"])
     }
 
+    @Test("speaks on a log of frame changes alone, as a console import gives: once each time the keyboard comes up")
+    func frameChangesAlone() throws {
+        let device = CannedScreens.Device.iPhoneX
+        var session = CannedScreens.session(on: device, scene: CannedScreens.login(on: device), focusing: "password")
+        session.removeAll { record in
+            guard case .keyboard(let name, _) = record.event else { return false }
+            return name != .keyboardWillChangeFrame
+        }
+        let outcome = try PluginHarness.replay(session, header: device.header, through: [__PluginName__()])
+        #expect(outcome.diagnostics == ["info: the keyboard showed for 'password'"])
+    }
+
     @Test("says so when a text view's keyboard comes first")
     func textView() throws {
         let device = CannedScreens.Device.iPhoneX
