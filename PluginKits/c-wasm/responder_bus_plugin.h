@@ -29,7 +29,7 @@ enum {
     RB_DID_BEGIN_EDITING = 7, RB_DID_END_EDITING = 8, RB_RETURN_KEY = 9,
     RB_SCENE = 10, RB_SET_FRAME = 11, RB_SCREEN = 12,
     RB_VIEW_SHIFT = 13, RB_SCROLL = 14, RB_FOCUS_CHANGE = 15, RB_ACTION = 16, RB_RESIGN = 17,
-    RB_VIEW_SETTINGS = 18, RB_DIAGNOSTIC = 19
+    RB_VIEW_SETTINGS = 18, RB_DIAGNOSTIC = 19, RB_VIEW_MOVE = 20
 };
 
 /* View kinds (rb_view_info's kind). */
@@ -38,8 +38,12 @@ enum { RB_VIEW = 0, RB_TEXT_FIELD = 1, RB_TEXT_VIEW = 2, RB_SCROLL_VIEW = 3, RB_
 /* View flags (rb_view_info's flags). */
 enum {
     RB_HIDDEN = 1, RB_ENABLED = 2, RB_SECURE = 4, RB_AVOIDS_KEYBOARD = 8, RB_FIRST_RESPONDER = 16,
-    RB_HAS_TAG = 32, RB_HAS_KEYBOARD_DISTANCE = 64
+    RB_HAS_TAG = 32, RB_HAS_KEYBOARD_DISTANCE = 64, RB_FOLLOWS_KEYBOARD = 128
 };
+
+/* rb_post_view_settings's flags: avoidance applies to the view and its subtree; the view's bottom
+   follows the keyboard's top (KeyboardAvoidance moves it). 1 and 0 keep their old meaning. */
+enum { RB_SETTINGS_AVOIDS_KEYBOARD = 1, RB_SETTINGS_FOLLOWS_KEYBOARD = 2 };
 
 /* Keyboard payload flags. */
 enum { RB_HAS_BEGIN = 1, RB_HAS_END = 2, RB_HAS_DURATION = 4, RB_HAS_CURVE = 8, RB_HAS_IS_LOCAL = 16, RB_IS_LOCAL = 32 };
@@ -129,7 +133,8 @@ RB_IMPORT(post_focus_change) void rb_post_focus_change(int32_t from, int32_t to)
 RB_IMPORT(post_scroll) void rb_post_scroll(int32_t view, double content_offset_y, double bottom_inset);
 RB_IMPORT(post_resign) void rb_post_resign(int32_t view);
 RB_IMPORT(post_action) void rb_post_action_n(const char *name, int32_t length);
-RB_IMPORT(post_view_settings) void rb_post_view_settings(int32_t view, double keyboard_distance, int32_t avoids_keyboard);
+RB_IMPORT(post_view_settings) void rb_post_view_settings(int32_t view, double keyboard_distance, int32_t flags); /* RB_SETTINGS_… */
+RB_IMPORT(post_view_move) void rb_post_view_move(int32_t view, double x, double y, double width, double height, double duration, int32_t curve);
 
 static inline int32_t rb_strlen(const char *text) {
     int32_t n = 0;

@@ -304,7 +304,8 @@ class Context:
         coordinates), as a decision of this plugin's (a chat input bar onto the keyboard's top)."""
         if isinstance(frame, Rect):
             frame = [frame.x, frame.y, frame.width, frame.height]
-        self.post("viewMove", view=view_id, frame=[float(v) for v in frame], duration=duration, curve=curve)
+        fields = {"view": view_id, "frame": [float(v) for v in frame], "duration": duration, "curve": curve}
+        self.post("viewMove", **fields)
 
     def diagnose(self, level, message, views=(), metadata=None):
         """Derives a diagnostic ("info", "warning" or "error") naming the views it is about."""

@@ -73,7 +73,10 @@ func rb_post_resign(_ view: Int32)
 @_extern(wasm, module: "rb", name: "post_action") @_extern(c)
 func rb_post_action(_ name: UnsafePointer<UInt8>?, _ length: Int32)
 @_extern(wasm, module: "rb", name: "post_view_settings") @_extern(c)
-func rb_post_view_settings(_ view: Int32, _ keyboardDistance: Double, _ avoidsKeyboard: Int32)
+func rb_post_view_settings(_ view: Int32, _ keyboardDistance: Double, _ flags: Int32)
+
+@_extern(wasm, module: "rb", name: "post_view_move") @_extern(c)
+func rb_post_view_move(_ view: Int32, _ x: Double, _ y: Double, _ width: Double, _ height: Double, _ duration: Double, _ curve: Int32)
 
 /// Logs print()'s unfinished line (runtime.c); called when a delivery returns.
 @_extern(c, "rb_kit_flush_output")
@@ -109,6 +112,7 @@ enum EventKind: Int32, CaseIterable, CustomStringConvertible {
     case resign = 17
     case viewSettings = 18
     case diagnostic = 19
+    case viewMove = 20
 
     /// The keyboard's six events, whose payload is a ``KeyboardPayload``.
     static let keyboardEvents: [EventKind] = [
@@ -147,6 +151,7 @@ enum EventKind: Int32, CaseIterable, CustomStringConvertible {
         case .resign: "resign"
         case .viewSettings: "viewSettings"
         case .diagnostic: "diagnostic"
+        case .viewMove: "viewMove"
         }
     }
 }
@@ -229,6 +234,7 @@ struct ViewFlags: OptionSet {
     static let hasTag = ViewFlags(rawValue: 32)
     /// It has a keyboard distance of its own (offset 16).
     static let hasKeyboardDistance = ViewFlags(rawValue: 64)
+    static let followsKeyboard = ViewFlags(rawValue: 128)
 }
 
 // MARK: - Geometry
@@ -398,7 +404,7 @@ enum Payload: Equatable {
     /// The keyboard's events (kinds 1 to 6).
     case keyboard(KeyboardPayload)
     /// `didBeginEditing`, `didEndEditing`, `returnKey`, `setFrame`, `scroll`, `resign`,
-    /// `viewSettings`: the view it is about (`nil` when it is not on the screen). Its id is
+    /// `viewSettings`, `viewMove`: the view it is about (`nil` when it is not on the screen). Its id is
     /// ``eventViewID()``.
     case view(View?)
     /// `focusChange`: the field focus leaves and the one it goes to.
@@ -430,7 +436,7 @@ enum Payload: Equatable {
         case .keyboardWillShow, .keyboardDidShow, .keyboardWillHide, .keyboardDidHide, .keyboardWillChangeFrame,
             .keyboardDidChangeFrame:
             self = .keyboard(KeyboardPayload(raw))
-        case .didBeginEditing, .didEndEditing, .returnKey, .setFrame, .scroll, .resign, .viewSettings:
+        case .didBeginEditing, .didEndEditing, .returnKey, .setFrame, .scroll, .resign, .viewSettings, .viewMove:
             self = .view(View(raw.load(as: Int32.self)))
         case .focusChange:
             self = .focusChange(from: View(raw.load(as: Int32.self)), to: View(raw.load(fromByteOffset: 4, as: Int32.self)))
@@ -483,8 +489,10 @@ struct ViewInfo: Equatable {
     var isEnabled: Bool
     /// Whether it is a secure text entry.
     var isSecure: Bool
-    /// Whether keyboard avoidance applies to it.
+    /// Whether keyboard avoidance applies to it (its own setting; an ancestor's reaches it too).
     var avoidsKeyboard: Bool
+    /// Whether its bottom follows the keyboard's top (KeyboardAvoidance moves it).
+    var followsKeyboard: Bool
     /// Whether it is the first responder.
     var isFirstResponder: Bool
     /// Its tag, if it has one (64 bits, as UIKit's are).
@@ -613,7 +621,8 @@ func viewInfo(_ view: View) -> ViewInfo? {
         return ViewInfo(
             kind: ViewKind(rawValue: d.load(as: Int32.self)) ?? .view,
             isHidden: flags.contains(.hidden), isEnabled: flags.contains(.enabled), isSecure: flags.contains(.secure),
-            avoidsKeyboard: flags.contains(.avoidsKeyboard), isFirstResponder: flags.contains(.firstResponder),
+            avoidsKeyboard: flags.contains(.avoidsKeyboard), followsKeyboard: flags.contains(.followsKeyboard),
+            isFirstResponder: flags.contains(.firstResponder),
             tag: flags.contains(.hasTag)
                 ? Int64(bitPattern: UInt64(d.load(fromByteOffset: 92, as: UInt32.self)) << 32 | UInt64(d.load(fromByteOffset: 8, as: UInt32.self)))
                 : nil,
@@ -661,10 +670,17 @@ func postAction(_ name: String) {
     withBytes(of: name) { rb_post_action($0, $1) }
 }
 
-/// Sets a view's keyboard settings: its gap above the keyboard (`nil`: the default) and whether
-/// keyboard avoidance applies to it.
-func postViewSettings(_ view: View, keyboardDistance: Double?, avoidsKeyboard: Bool) {
-    rb_post_view_settings(view.handle, keyboardDistance ?? .nan, avoidsKeyboard ? 1 : 0)
+/// Sets a view's keyboard settings: its gap above the keyboard (`nil`: the default), whether
+/// keyboard avoidance applies to it and its subtree, and whether its bottom follows the keyboard's
+/// top. It sets all three: pass the view's current values (``viewInfo(_:)``) for the ones you keep.
+func postViewSettings(_ view: View, keyboardDistance: Double?, avoidsKeyboard: Bool, followsKeyboard: Bool = false) {
+    rb_post_view_settings(view.handle, keyboardDistance ?? .nan, (avoidsKeyboard ? 1 : 0) | (followsKeyboard ? 2 : 0))
+}
+
+/// Moves one view to `frame` (in its parent's coordinates), animated over `duration` seconds with
+/// `curve`.
+func postViewMove(_ view: View, frame: Rect, duration: Double = 0.25, curve: Int32 = 7) {
+    rb_post_view_move(view.handle, frame.x, frame.y, frame.width, frame.height, duration, curve)
 }
 
 // MARK: - Text across the boundary

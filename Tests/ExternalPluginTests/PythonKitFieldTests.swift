@@ -93,7 +93,8 @@ struct PythonKitFieldTests {
         samples["focusChange"] = .focusChange(FocusChange(from: "name", to: "email"))
         samples["action"] = .action(ActionInfo(name: "signUp"))
         samples["resign"] = .resign(ResignInfo(view: "name"))
-        samples["viewSettings"] = .viewSettings(ViewSettings(view: "name", keyboardDistance: 40, avoidsKeyboard: false))
+        samples["viewSettings"] = .viewSettings(ViewSettings(view: "name", keyboardDistance: 40, avoidsKeyboard: false, followsKeyboard: true))
+        samples["viewMove"] = .viewMove(ViewMove(view: "name", frame: Rect(x: 1, y: 2, width: 3, height: 4), duration: 0.25, curve: 7))
         samples["diagnostic"] = .diagnostic(Diagnostic(level: .warning, message: "m", failure: .pluginThrew, views: ["name"], metadata: ["k": "v"]))
         return samples
     }()
@@ -110,6 +111,7 @@ struct PythonKitFieldTests {
         // The keyboard model keeps the whole record; it reads where the keyboard ends and whose it is.
         "keyboard": ["begin", "duration", "curve"],
         "viewShift": ["duration", "curve"],
+        "viewMove": ["duration", "curve"],
         "focusChange": ["from"],
     ]
     /// The view fields the kit's `View` has no use for: what a dump's class was, a content size.
@@ -181,7 +183,7 @@ struct PythonKitFieldTests {
 
     @Test("what the kit's helpers derive has exactly the fields of the format's viewSettings and diagnostic records")
     func derivedKeys() throws {
-        for (helper, event) in [("set_view_settings", "viewSettings"), ("diagnose", "diagnostic")] {
+        for (helper, event) in [("set_view_settings", "viewSettings"), ("diagnose", "diagnostic"), ("move_view", "viewMove")] {
             let body = PythonKit.function(helper + "(")
             let given = Set(body.matches(of: #/"(\w+)":|fields\["(\w+)"\]/#).compactMap { ($0.1 ?? $0.2).map(String.init) })
             let written = Set(try Self.writtenKeys(try #require(Self.samples[event])).keys).subtracting(Self.notModelled["*", default: []])

@@ -153,6 +153,7 @@ public enum LogEvent: Hashable, Sendable {
             case .action(let info): info
             case .resign(let info): info
             case .viewSettings(let info): info
+            case .viewMove(let info): info
             case .diagnostic(let info): info
             }
         if case .keyboard(let name, _) = self { return AnyEvent(name: name.erased, payload: payload, origin: origin) }
