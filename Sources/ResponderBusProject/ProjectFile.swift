@@ -24,6 +24,7 @@ import ResponderBusExternal
 ///     "pluginFailure": "continue",
 ///     "pluginFuel": 1000000,
 ///     "pluginMemory": 16,
+///     "allowConflicts": false,
 ///     "keyboardAvoidance": {"keyboardDistance": 20, "timing": "automatic", "honorsOtherAppsKeyboards": true},
 ///     "fieldAdvancing": {"order": "tag", "textViewReturnAdvances": false},
 ///     "textViewOrdering": {"settleWindow": 50, "heldFrameTimeout": 1000}
@@ -66,6 +67,10 @@ public struct ProjectFile: Sendable, Equatable {
     public var pluginFuel: Int?
     /// `"pluginMemory"`: the most memory a WebAssembly plugin may have, in MiB (1 to 4096).
     public var pluginMemory: Int?
+    /// `"allowConflicts"`: whether `responder-bus test` lets a session pass in which two plugins
+    /// set the root, a scroll view or the first responder against each other in one loop turn (a
+    /// conflict the bus names either way; by default such a session fails).
+    public var allowConflicts: Bool?
     /// `"keyboardAvoidance"."keyboardDistance"`: the gap kept between a field and the keyboard, in
     /// points (a finite number from 0 to 10000).
     public var keyboardDistance: Double?
@@ -203,6 +208,8 @@ public struct ProjectFile: Sendable, Equatable {
                     value, key: "pluginFuel", 0...1_000_000_000_000, unit: "fuel units per delivery; 0 turns metering off")
             case "pluginMemory":
                 pluginMemory = try reader.integer(value, key: "pluginMemory", 1...4096, unit: "MiB")
+            case "allowConflicts":
+                allowConflicts = try reader.bool(value, key: "allowConflicts")
             case "keyboardAvoidance":
                 for inner in try reader.object(value, key: "keyboardAvoidance") {
                     let key = "keyboardAvoidance." + inner.key
@@ -236,7 +243,7 @@ public struct ProjectFile: Sendable, Equatable {
                     member, key: member.key,
                     known: [
                         "disable", "plugins", "pluginCommands", "pluginTimeout", "pluginFailure", "pluginFuel", "pluginMemory",
-                        "keyboardAvoidance", "fieldAdvancing", "textViewOrdering",
+                        "allowConflicts", "keyboardAvoidance", "fieldAdvancing", "textViewOrdering",
                     ])
             }
         }

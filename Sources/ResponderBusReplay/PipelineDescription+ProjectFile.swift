@@ -88,5 +88,6 @@ extension PipelineDescription {
         settings.textViewReturnAdvances = file.textViewReturnAdvances
         settings.settleWindow = file.settleWindow.map { .milliseconds($0) }
         settings.heldFrameTimeout = file.heldFrameTimeout.map { .milliseconds($0) }
+        allowsConflicts = file.allowConflicts ?? false
     }
 }

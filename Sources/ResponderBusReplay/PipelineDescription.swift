@@ -89,6 +89,11 @@ public struct PipelineDescription: Sendable {
     /// The limits the WebAssembly plugins among ``libraries`` (`.wasm` files) run within, and what
     /// their faults do. They load only in a program built with the package's `WebAssembly` trait.
     public var wasmSandbox: WasmSandbox
+    /// Whether a conflict between plugins — two that set the root, a scroll view or the first
+    /// responder to different values in one loop turn — is allowed: the bus names it either way,
+    /// and `responder-bus test` (`SessionSuite`) fails a session with one unless it is allowed (a
+    /// project file's `"allowConflicts": true`, `test --allow-conflicts`).
+    public var allowsConflicts: Bool
 
     /// A description; the default runs the built-in plugins with their default settings.
     ///
@@ -99,10 +104,13 @@ public struct PipelineDescription: Sendable {
     ///   - commands: out-of-process plugins to start.
     ///   - plugins: in-process plugins.
     ///   - wasmSandbox: the limits of WebAssembly plugins.
+    ///   - allowsConflicts: whether conflicts between plugins are allowed.
     public init(
         disabled: Set<String> = [], settings: BuiltinSettings = BuiltinSettings(), libraries: [PluginReference] = [],
-        commands: [ExternalPlugin.Configuration] = [], plugins: [PluginMaker] = [], wasmSandbox: WasmSandbox = WasmSandbox()
+        commands: [ExternalPlugin.Configuration] = [], plugins: [PluginMaker] = [], wasmSandbox: WasmSandbox = WasmSandbox(),
+        allowsConflicts: Bool = false
     ) {
+        self.allowsConflicts = allowsConflicts
         self.wasmSandbox = wasmSandbox
         self.disabled = disabled
         self.settings = settings
@@ -148,8 +156,8 @@ public struct PipelineDescription: Sendable {
     /// This description with `other`'s parts in place of its own where `other` gives them: a list
     /// that `other` gives (disabled plugins, libraries, commands, in-process plugins) replaces this
     /// one's, and each setting `other` sets (a WebAssembly limit: one that is not the default)
-    /// replaces this one's. Command-line options over a
-    /// project file.
+    /// replaces this one's; conflicts are allowed when either allows them. Command-line options over
+    /// a project file.
     ///
     /// - Parameter other: the description that wins where it says something.
     public func overridden(by other: PipelineDescription) -> PipelineDescription {
@@ -159,6 +167,7 @@ public struct PipelineDescription: Sendable {
         if !other.libraries.isEmpty { result.libraries = other.libraries }
         if !other.commands.isEmpty { result.commands = other.commands }
         if !other.plugins.isEmpty { result.plugins = other.plugins }
+        result.allowsConflicts = allowsConflicts || other.allowsConflicts
         // Each limit the other sets (differs from the default) wins.
         let defaults = WasmSandbox()
         if other.wasmSandbox.fuelPerDelivery != defaults.fuelPerDelivery { result.wasmSandbox.fuelPerDelivery = other.wasmSandbox.fuelPerDelivery }

@@ -117,10 +117,13 @@ public final class ReplaySession {
     private final class Tally {
         var derived = 0
         var violations: [CoverageViolation] = []
+        var conflicts: [ReplayResult.Conflict] = []
     }
     private let tally = Tally()
     private var stoppedByPlugin: String?
     private var result: ReplayResult?
+    /// Collects the conflicts between plugins the bus names, while the session runs.
+    private var conflictWatch: ObservationToken?
 
     /// A session on a virtual-time loop of its own: as fast as possible (see
     /// ``replay(_:strict:readAhead:)``).
@@ -242,6 +245,10 @@ public final class ReplaySession {
             }
         }
         connectReplayer(to: outputs)
+        conflictWatch = bus.observe(.diagnostic) { [tally, clock = replayer.logClock] event in
+            guard let conflict = ReplayResult.Conflict(event.payload, t: clock()) else { return }
+            tally.conflicts.append(conflict)
+        }
         if options.contains(.coverage) || report != nil {
             let coverage = CoverageCheck(bus: bus)
             self.coverage = coverage
@@ -441,6 +448,7 @@ public final class ReplaySession {
     public func finish(_ summary: Replayer.Summary) -> ReplayResult {
         if let result { return result }
         recorder?.stop()
+        conflictWatch?.cancel()
         streams.finish()
         outputs = []
         coverage?.stop()
@@ -452,7 +460,8 @@ public final class ReplaySession {
             verification = .init(matched: verifier.matched, difference: verifier.difference)
         }
         let result = ReplayResult(
-            summary: summary, derived: tally.derived, violations: tally.violations, verification: verification, plugins: bus.pluginNames,
+            summary: summary, derived: tally.derived, violations: tally.violations, conflicts: tally.conflicts, verification: verification,
+            plugins: bus.pluginNames,
             addedPlugins: addedPlugins, externalPlugins: externalPlugins.map(\.name),
             pluginFaults: containedPlugins.flatMap(\.faults).enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }
                 .map(\.element),
@@ -489,6 +498,10 @@ public struct ReplayResult: Sendable {
     public var derived: Int
     /// The coverage violations, in order (with the coverage sink).
     public var violations: [CoverageViolation]
+    /// The conflicts between plugins the bus named, in order: two plugins that set the root, a
+    /// scroll view or the first responder to different values in one loop turn (the bus's warning
+    /// diagnostics typed `Diagnostic.Failure.conflictingDecisions`). Collected whatever the options.
+    public var conflicts: [Conflict]
     /// The verification (with the verify sink).
     public var verification: Verification?
     /// The plugins that ran, in pipeline order.

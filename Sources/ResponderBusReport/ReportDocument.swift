@@ -136,6 +136,11 @@ public struct ReportDocument {
         }
     }
 
+    /// Adds one to `name`'s count in `counts`, in the order names first come.
+    private static func count(_ name: String, in counts: inout [(String, Int)]) {
+        if let index = counts.firstIndex(where: { $0.0 == name }) { counts[index].1 += 1 } else { counts.append((name, 1)) }
+    }
+
     private var externalCount: Int { recorder.items.filter { $0.record.origin == .external }.count }
 
     /// From the doctype to the opening of the summary's facts.
@@ -166,12 +171,15 @@ public struct ReportDocument {
     private func summary(_ layout: Layout) -> String {
         let items = recorder.items
         let external = externalCount
-        let derivedCount = items.count - external
+        // Decisions and diagnostics counted apart, each by the plugin that derived it.
         var byPlugin: [(String, Int)] = []
+        var diagnosticsByPlugin: [(String, Int)] = []
         for item in items {
             guard let by = item.record.origin.derivingPlugin else { continue }
-            if let index = byPlugin.firstIndex(where: { $0.0 == by }) { byPlugin[index].1 += 1 } else { byPlugin.append((by, 1)) }
+            if case .diagnostic = item.record.event { Self.count(by, in: &diagnosticsByPlugin) } else { Self.count(by, in: &byPlugin) }
         }
+        let decisionCount = byPlugin.reduce(0) { $0 + $1.1 }
+        let diagnosticCount = diagnosticsByPlugin.reduce(0) { $0 + $1.1 }
         let final = recorder.states[layout.finalState]
         var out = ""
         func fact(_ name: String, _ value: String, count: (String, Int)? = nil) {
@@ -185,8 +193,11 @@ public struct ReportDocument {
         fact("Screen", Markup.escape(screenText))
         fact("Duration", "\(Markup.time(items.last?.record.t ?? 0)) s")
         fact("Events", "\(external)", count: ("events", external))
-        let pluginCounts = byPlugin.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
-        fact("Decisions", "\(derivedCount)" + (pluginCounts.isEmpty ? "" : " (\(Markup.escape(pluginCounts)))"), count: ("derived", derivedCount))
+        func counted(_ total: Int, _ counts: [(String, Int)]) -> String {
+            "\(total)" + (counts.isEmpty ? "" : " (\(Markup.escape(counts.map { "\($0.0) \($0.1)" }.joined(separator: ", "))))")
+        }
+        fact("Decisions", counted(decisionCount, byPlugin), count: ("decisions", decisionCount))
+        fact("Diagnostics", counted(diagnosticCount, diagnosticsByPlugin), count: ("diagnostics", diagnosticCount))
         let violations = recorder.violations.count
         fact(
             "Violations",
@@ -195,7 +206,7 @@ public struct ReportDocument {
                 : "<strong class=\"bad\">⚠ \(violations): the focused field was left covered</strong> (<a href=\"#violations\">see them</a>)",
             count: ("violations", violations))
         fact(
-            "Screens drawn", "\(layout.drawn.count) distinct, for \(Markup.count(layout.decisions.count, "decision"))",
+            "Screens drawn", "\(layout.drawn.count) distinct, for \(Markup.count(layout.decisions.count, "derived event"))",
             count: ("screens", layout.drawn.count))
         fact(
             "Plugins that ran",

@@ -23,6 +23,13 @@ package enum TerminalText {
         return out
     }
 
+    /// `text` escaped line by line (``escaped(_:)``): its line breaks (`\n`, `\r\n`) stay real ones,
+    /// each followed by `indent`, so that a message of several lines prints as several lines.
+    package static func escapedLines(_ text: String, indent: String = "") -> String {
+        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+            .map { escaped(String($0)) }.joined(separator: "\n" + indent)
+    }
+
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x09: false

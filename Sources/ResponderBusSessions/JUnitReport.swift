@@ -20,7 +20,7 @@ enum JUnitReport {
             let classname = dotted.isEmpty ? "sessions" : dotted
             text +=
                 "    <testcase classname=\"\(Markup.escape(classname))\" name=\"\(Markup.escape(file))\" file=\"\(Markup.escape(result.input.path))\" time=\"\(time(result.seconds))\""
-            let conflicts = result.conflicts.map { "conflict at t \(JSONText.number($0.t)): \($0.message)" }
+            let conflicts = result.otherConflicts.map { "conflict at t \(JSONText.number($0.t)): \($0.message)" }
             guard let failure = result.failure, !result.status.passes else {
                 let out = ([result.note].compactMap { $0 } + conflicts).joined(separator: "\n")
                 if !out.isEmpty {

@@ -42,6 +42,10 @@ public struct SessionResult: Sendable {
             /// An out-of-process plugin failed: it was restarted, disabled, or stopped the replay
             /// (unless ``SessionSuite/allowsPluginFailures``).
             case plugin
+            /// Two plugins set the root, a scroll view or the first responder against each other in
+            /// one loop turn (unless ``SessionSuite/allowsConflicts`` or the project file's
+            /// `"allowConflicts": true`).
+            case conflict
             /// The log or its header could not be read.
             case unreadable
             /// The session's snapshot (under `--record-missing`) could not be read.
@@ -80,17 +84,13 @@ public struct SessionResult: Sendable {
     public var pluginFaults: [ExternalPlugin.Fault] = []
     /// Two plugins that set the root, a scroll view or the first responder against each other in one
     /// loop turn, as the bus named them (a warning diagnostic typed
-    /// `Diagnostic.Failure.conflictingDecisions`), in time order. Shown in the verdict's details; not
-    /// a failure by itself.
+    /// `Diagnostic.Failure.conflictingDecisions`), in time order. Shown in the verdict's details; a
+    /// session with any fails (``Failure/Kind/conflict``) unless ``SessionSuite/allowsConflicts`` or
+    /// its project file's `"allowConflicts": true`.
     public var conflicts: [Conflict] = []
 
     /// A conflict between plugins the bus named during the session.
-    public struct Conflict: Hashable, Sendable {
-        /// The replay's time, in seconds.
-        public var t: Double
-        /// The bus's message: both plugins, what they set and the values.
-        public var message: String
-    }
+    public typealias Conflict = ReplayResult.Conflict
 
     /// What was said of the report written for this session, if one was.
     var reportWritten: String?
@@ -102,7 +102,9 @@ extension SessionSuite {
     /// recorded decisions (in the log, or in its snapshot under ``snapshotFolder``). The verdict
     /// is the first of, in this order: lines that could not be read, then an out-of-process
     /// plugin's failure (unless ``allowsPluginFailures``), then the decisions (a difference, or
-    /// none recorded), then a field left covered. Nothing is written for a session that failed
+    /// none recorded), then a field left covered, then a conflict between plugins (unless
+    /// ``allowsConflicts`` or the pipeline's `PipelineDescription/allowsConflicts`, a project file's
+    /// `"allowConflicts": true`). Nothing is written for a session that failed
     /// before its decisions were judged. Runs on whichever thread calls
     /// it, with its own loop and bus.
     ///
@@ -138,25 +140,20 @@ extension SessionSuite {
         case .success(let opened): (session, reportFile) = opened
         case .failure(let error): return fail(.error, error.message)
         }
-        var conflicts: [SessionResult.Conflict] = []
-        let conflictWatch = session.bus.observe(.diagnostic) { [bus = session.bus] event in
-            guard event.payload.failure == .conflictingDecisions else { return }
-            conflicts.append(.init(t: bus.loop.now.seconds, message: event.payload.message))
-        }
         // One thread per session: the workers are the parallelism (`--jobs`).
         let summary = session.replay(reader, readAhead: false)
         result.events = summary.externalEvents
         // The decisions: the log's own, else the snapshot's, else none to verify against. A
         // snapshot is fed to the verifier before the session finishes.
         var outcome = Outcome(header: header, recordedInLog: summary.recordedDerived)
+        outcome.allowsConflicts = settings.allowsConflicts || session.pipeline.description.allowsConflicts
         if outcome.recordedInLog == 0, let folder = settings.snapshotFolder, let verifier = session.verifier {
             outcome.feedSnapshot(folder + "/" + Self.snapshotName(input.name), to: verifier) { record in
                 if settings.update && collected.compares(record) { collected.recordedDecisions.append(LogWriter.line(for: record)) }
             }
         }
         let replayed = session.finish(summary)
-        conflictWatch.cancel()
-        result.conflicts = conflicts
+        result.conflicts = replayed.conflicts
         result.derived = replayed.derived
         result.pluginFaults = replayed.pluginFaults
         // A plugin that failed under the stop policy cut the replay short: nothing of it is judged
@@ -258,6 +255,8 @@ extension SessionSuite {
         var snapshotPath: String?
         var recordedInSnapshot = false
         var snapshotProblem: String?
+        /// Whether a conflict between plugins lets the session pass.
+        var allowsConflicts = false
         var kept: [LogRecord] = []
         var decisions: (recorded: [String], produced: [String]) = ([], [])
 
@@ -352,8 +351,17 @@ extension SessionSuite {
                 message:
                     "the focused field was left covered \(count) time\(count == 1 ? "" : "s"); the first at t \(JSONText.number(violation.t)): \(violation)",
                 t: violation.t)
+        } else if !outcome.allowsConflicts, let first = result.conflicts.first {
+            return fail(.conflict, Self.describe(result.conflicts), t: first.t)
         }
         return result
+    }
+
+    /// A session's conflicts between plugins in one line: the first, with its time, and how many.
+    static func describe(_ conflicts: [SessionResult.Conflict]) -> String {
+        let more = conflicts.count > 1 ? "; \(conflicts.count) conflicts between plugins in all" : ""
+        return
+            "t \(JSONText.number(conflicts[0].t)): \(conflicts[0].message)\(more) (--allow-conflicts, or \"allowConflicts\": true in the project file, lets such sessions pass)"
     }
 
     /// A session's plugin faults in one line: the first, how many and how they ended, and the
@@ -442,6 +450,12 @@ extension SessionSuite {
 }
 
 extension SessionResult {
+    /// The conflicts its verdict does not name: all of them, but the first after a conflict's
+    /// failure (which names it).
+    var otherConflicts: ArraySlice<Conflict> {
+        failure?.kind == .conflict && !status.passes ? conflicts.dropFirst() : conflicts[...]
+    }
+
     /// This result, failed (unreadable, for `.unreadable`) for `kind` with `message`.
     fileprivate func failing(_ kind: Failure.Kind, _ message: String, line: Int? = nil, t: Double? = nil) -> SessionResult {
         var result = self

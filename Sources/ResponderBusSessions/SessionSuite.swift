@@ -40,6 +40,11 @@ public struct SessionSuite: Sendable {
     /// its last words on standard error: a crashing plugin decides nothing, and its absence could
     /// otherwise pass for a verdict.
     public var allowsPluginFailures: Bool
+    /// Let sessions pass in which two plugins set the root, a scroll view or the first responder
+    /// against each other in one loop turn (`--allow-conflicts`; a project file allows them for its
+    /// sessions with `"allowConflicts": true`). By default such a session fails, naming the first
+    /// conflict; allowed, the conflicts are listed under its verdict.
+    public var allowsConflicts: Bool
 
     /// A suite.
     ///
@@ -50,11 +55,13 @@ public struct SessionSuite: Sendable {
     ///   - snapshotFolder: where snapshots of sessions without recorded decisions go.
     ///   - update: rewrite decisions that changed.
     ///   - allowsPluginFailures: let sessions whose out-of-process plugins failed pass.
+    ///   - allowsConflicts: let sessions with conflicts between plugins pass.
     public init(
         pipelines: PipelineResolver = PipelineResolver(), includesDiagnostics: Bool = false, snapshotFolder: String? = nil,
-        update: Bool = false, allowsPluginFailures: Bool = false
+        update: Bool = false, allowsPluginFailures: Bool = false, allowsConflicts: Bool = false
     ) {
         self.allowsPluginFailures = allowsPluginFailures
+        self.allowsConflicts = allowsConflicts
         self.pipelines = pipelines
         self.includesDiagnostics = includesDiagnostics
         self.snapshotFolder = snapshotFolder
@@ -118,12 +125,15 @@ public struct SessionSuite: Sendable {
     }
 
     /// The session's conflicts between plugins, as indented lines after its verdict: the first
-    /// three, then how many more.
+    /// three, then how many more (after a conflict's failure, which names the first, the others).
     static func conflicts(_ result: SessionResult) -> String {
-        guard !result.conflicts.isEmpty else { return "" }
-        var text = "\n      \(count(result.conflicts.count, "conflict")) between plugins:"
-        for conflict in result.conflicts.prefix(3) { text += "\n      t \(JSONText.number(conflict.t)): \(conflict.message)" }
-        if result.conflicts.count > 3 { text += "\n      … and \(result.conflicts.count - 3) more" }
+        let listed = result.otherConflicts
+        guard !listed.isEmpty else { return "" }
+        let noun = listed.count < result.conflicts.count ? "more conflict" : "conflict"
+        // A session that passed with conflicts passed because they were allowed.
+        var text = "\n      \(count(listed.count, noun)) between plugins\(result.status.passes ? ", allowed" : ""):"
+        for conflict in listed.prefix(3) { text += "\n      t \(JSONText.number(conflict.t)): \(conflict.message)" }
+        if listed.count > 3 { text += "\n      … and \(listed.count - 3) more" }
         return text
     }
 
@@ -146,13 +156,23 @@ public struct SuiteResult: Sendable {
     /// How many sessions have each verdict.
     public func count(_ status: SessionResult.Status) -> Int { results.count { $0.status == status } }
 
-    /// The summary line `responder-bus test` ends with: the verdicts' counts, the events, the time.
+    /// How many conflicts between plugins the sessions had, allowed or not.
+    public var conflicts: Int { results.reduce(0) { $0 + $1.conflicts.count } }
+
+    /// The summary line `responder-bus test` ends with: the verdicts' counts, the conflicts between
+    /// plugins (when there were any), the events, the time.
     public var summary: String {
         let events = results.reduce(0) { $0 + $1.events }
         var summary =
             "\(results.count) session\(results.count == 1 ? "" : "s"): \(count(.passed)) passed, \(count(.failed)) failed, \(count(.unreadable)) unreadable"
         if count(.recorded) > 0 { summary += ", \(count(.recorded)) recorded" }
         if count(.updated) > 0 { summary += ", \(count(.updated)) updated" }
+        if conflicts > 0 {
+            let failing = results.filter { $0.failure?.kind == .conflict }.count
+            summary +=
+                "; \(SessionSuite.count(conflicts, "conflict")) between plugins"
+                + (failing > 0 ? " (\(SessionSuite.count(failing, "session")) failed on them)" : "")
+        }
         summary += "; \(events) events in \(SessionSuite.seconds(seconds))"
         if seconds > 0 && events > 0 {
             summary += " (\(Int(Double(events) / seconds)) events/s, \(SessionSuite.count(min(jobs, max(1, results.count)), "job")))"

@@ -1,5 +1,6 @@
 import EventLog
 import ResponderBus
+import ResponderBusExternal
 
 /// The checks every plugin should pass, for plugin authors to run in their own tests:
 ///
@@ -20,7 +21,13 @@ import ResponderBus
 ///    process; a thrown error shows up as an error diagnostic and fails the check; an out-of-process
 ///    plugin's crash, hang or broken protocol likewise, see ``external(_:corpus:companions:)``);
 /// 6. derives **no event without a `by`**: everything it posts is derived under its own name, never
-///    passed off as an external event.
+///    passed off as an external event;
+/// 7. **does not fight the other plugins**: on no log of the corpus do it and a companion set the
+///    root, a scroll view or the first responder to different values in one loop turn (a conflict
+///    the bus names, a warning diagnostic typed `Diagnostic.Failure.conflictingDecisions`). Pass
+///    the built-ins as companions to check that it does not fight them: a "second mover" that moves
+///    the root again after `KeyboardAvoidance` fails here, naming the session, the time and the
+///    conflict.
 public struct PluginConformance {
     /// One failed check.
     public struct Failure: Error, CustomStringConvertible {
@@ -47,6 +54,7 @@ public struct PluginConformance {
         ("name", "the plugin has a non-empty name"),
         ("no errors", "no log of the corpus makes it throw or fail"),
         ("by", "everything it posts is derived under its own name"),
+        ("no conflicts", "it does not fight the other plugins: no turn in which it and another set the same thing to different values"),
         ("determinism", "two fresh instances derive the same events from the same log"),
         ("silence", "it derives nothing from events none of its protocols cover"),
         ("add/remove", "removed mid-session it derives nothing more; added again, it works"),
@@ -103,6 +111,47 @@ public struct PluginConformance {
         return failures
     }
 
+    /// Where the checks run the plugin among its companions.
+    public struct Placement: Hashable, Sendable {
+        /// The plugins it runs after, in pipeline order.
+        public var after: [String]
+        /// The plugins it runs before, in pipeline order.
+        public var before: [String]
+
+        /// A placement.
+        ///
+        /// - Parameters:
+        ///   - after: the plugins it runs after.
+        ///   - before: the plugins it runs before.
+        public init(after: [String], before: [String]) {
+            self.after = after
+            self.before = before
+        }
+    }
+
+    /// Where the checks' replays run the plugin: registered among the companions where its
+    /// `preferredPosition` puts it (else last), as `responder-bus replay` places a plugin. Makes one
+    /// plugin and one set of companions to find out (an out-of-process plugin's position is in its
+    /// handshake).
+    ///
+    /// - Throws: `PluginRegistrationError` when it cannot be placed (an anchor no companion has).
+    public func placement() throws(PluginRegistrationError) -> Placement {
+        let bus = Bus(loop: VirtualTimeLoop())
+        let plugin = makePlugin()
+        let others = companions()
+        defer {
+            for made in others + [plugin] { (made as? any ContainedPlugin)?.shutDown(grace: .milliseconds(100)) }
+        }
+        for companion in others { try bus.register(companion, at: .last) }
+        let ahead = bus.pluginNames
+        try bus.register(plugin)
+        var names = bus.pluginNames
+        // The one name the plugin added; the names ahead of it and behind it.
+        let index = ahead.indices.first { names[$0] != ahead[$0] } ?? ahead.count
+        names.remove(at: index)
+        return Placement(after: Array(names[..<index]), before: Array(names[index...]))
+    }
+
     /// The plugin a position places against, for `.before` and `.after`.
     private static func anchor(of position: PluginPosition) -> String? {
         switch position {
@@ -143,6 +192,7 @@ public struct PluginConformance {
                     }
                 }
             }
+            failures += conflicts(in: outcome, of: entry, name: name)
             for entry2 in outcome.derived(by: name) {
                 if let diagnostic = entry2.event.as(.diagnostic),
                     [.pluginThrew, .pluginSuspended, .pluginProcessFailed].contains(diagnostic.payload.failure)
@@ -155,6 +205,18 @@ public struct PluginConformance {
         }
         token?.cancel()
         return failures
+    }
+
+    /// The conflicts the bus named in a replay between the plugin and another: one failure per
+    /// log, naming the first conflict, its time and how many there were.
+    private func conflicts(in outcome: ReplayOutcome, of entry: LogCorpus.Entry, name: String) -> [Failure] {
+        let named = outcome.derived(by: "bus").filter { recorded in
+            guard let diagnostic = recorded.event.as(.diagnostic)?.payload, diagnostic.failure == .conflictingDecisions else { return false }
+            return diagnostic.metadata["first"] == name || diagnostic.metadata["second"] == name
+        }
+        guard let first = named.first, let diagnostic = first.event.as(.diagnostic)?.payload else { return [] }
+        let more = named.count > 1 ? " (\(named.count) conflicts in this session)" : ""
+        return [Failure(check: "no conflicts", message: "\(entry.name), t \(JSONText.number(first.t)): \(diagnostic.message)\(more)")]
     }
 
     private func determinism(_ entry: LogCorpus.Entry, name: String) -> [Failure] {

@@ -18,7 +18,10 @@ struct CheckPluginCommand: ParsableCommand {
             with the pipeline before it (the built-in plugins, less --disable, with their settings, and any --plugin \
             library, --plugin-command or project file), and checks that the plugin has a name, is deterministic, derives nothing \
             from events it did not ask for, survives being removed and added mid-session, never fails (a crash, a hang, \
-            a broken protocol, an event the bus cannot take) and derives everything under its own name. \
+            a broken protocol, an event the bus cannot take), derives everything under its own name and does not \
+            fight the pipeline's plugins (no loop turn in which it and another set the root, a scroll view or the first \
+            responder to different values: a conflict the bus names). The first line says where it runs: after the \
+            pipeline, or where its handshake's position puts it. \
             Exit 0 when every check passes, 1 when one fails, 78 when the plugin cannot be started.
 
             Examples:
@@ -87,7 +90,7 @@ struct CheckPluginCommand: ParsableCommand {
         let failures = suite.failures()
         let output = Output()
         output.line(
-            "checking '\(subject)' against \(suite.corpus.count) real sessions, after \(companions.isEmpty ? "no other plugin" : companions.joined(separator: " → "))"
+            TerminalText.escaped("checking '\(subject)' against \(suite.corpus.count) real sessions, \(Self.placement(of: suite, among: companions))")
         )
         // A replay that could not run at all counts against "no errors".
         func listed(_ failure: PluginConformance.Failure) -> String { failure.check == "replay" ? "no errors" : failure.check }
@@ -96,7 +99,7 @@ struct CheckPluginCommand: ParsableCommand {
         for (check, what) in checks {
             let failed = failures.filter { listed($0) == check }
             output.line("\(failed.isEmpty ? "✓" : "✗") \(check): \(what)")
-            for failure in failed.prefix(5) { output.line("    \(TerminalText.escaped(Self.hinted(failure.message)))") }
+            for failure in failed.prefix(5) { output.line("    " + TerminalText.escapedLines(Self.hinted(failure.message), indent: "    ")) }
             if failed.count > 5 { output.line("    … and \(failed.count - 5) more") }
         }
         output.line(failures.isEmpty ? "all checks passed" : "\(failures.count) check failure\(failures.count == 1 ? "" : "s")")
@@ -105,8 +108,24 @@ struct CheckPluginCommand: ParsableCommand {
         if !failures.isEmpty { throw Exit.checkFailed }
     }
 
-    /// A failure's message, with the option that changes the limit when the plugin was too slow
-    /// for it.
+    /// Where the checks run the plugin, as the header says it: `after A → B` (last, as a plugin
+    /// without a position goes), `before C` (first), `after A → B, before C` (between).
+    static func placement(of suite: PluginConformance, among companions: [String]) -> String {
+        func list(_ names: [String]) -> String { names.joined(separator: " → ") }
+        let placement: PluginConformance.Placement
+        do throws(PluginRegistrationError) {
+            placement = try suite.placement()
+        } catch {
+            return "with \(companions.isEmpty ? "no other plugin" : list(companions)) (it cannot be placed: \(error.message))"
+        }
+        switch (placement.after.isEmpty, placement.before.isEmpty) {
+        case (true, true): return "after no other plugin"
+        case (_, true): return "after \(list(placement.after))"
+        case (true, _): return "before \(list(placement.before))"
+        case (false, false): return "after \(list(placement.after)), before \(list(placement.before))"
+        }
+    }
+
     /// Stands in for a module that could be loaded once and not instantiated again: says so, as an
     /// error diagnostic the "no errors" check reports.
     final class NotMade: EventObserving {
@@ -119,6 +138,8 @@ struct CheckPluginCommand: ParsableCommand {
         }
     }
 
+    /// A failure's message, with the option that changes the limit when the plugin was too slow
+    /// for it.
     static func hinted(_ message: String) -> String {
         guard message.contains(" did not answer ") || message.contains(" did not read its input for ") else { return message }
         return message + " (the time limit is --plugin-timeout MILLISECONDS, 200 by default)"

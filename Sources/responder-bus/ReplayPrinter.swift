@@ -55,6 +55,8 @@ final class ReplayPrinter: ReplaySink {
     /// What the sessions that ended found, added up.
     private var derived = 0
     private var violations: [CoverageViolation] = []
+    /// How many conflicts between plugins the bus named.
+    private var conflicts = 0
     private var matched = 0
     private var difference: DerivedVerifier.Difference?
     private var last: ReplayResult?
@@ -193,6 +195,7 @@ final class ReplayPrinter: ReplaySink {
     func absorb(_ result: ReplayResult) {
         derived += result.derived
         violations += result.violations
+        conflicts += result.conflicts.count
         if let verification = result.verification {
             matched += verification.matched
             difference = difference ?? verification.difference
@@ -317,13 +320,14 @@ final class ReplayPrinter: ReplaySink {
             func list(_ names: [String]) -> String { "[" + names.map(JSONText.string).joined(separator: ",") + "]" }
             let commands = last?.externalPlugins ?? []
             output.line(
-                "{\"commandPlugins\":\(list(commands)),\"derived\":\(derived),\"disabledPlugins\":\(list(endedPlugins)),\"event\":\"summary\",\"events\":\(summary.externalEvents),\"firstResponder\":\(firstResponder.map(JSONText.string) ?? "null"),\"loadedPlugins\":\(list(pipelineNames.filter(loaded.contains))),\"originY\":\(JSONText.number(originY)),\"pluginFaults\":\(pluginFaults.count),\"plugins\":\(list(pipelineNames)),\"violations\":\(violations.count),\"warnings\":\(summary.warnings)}"
+                "{\"commandPlugins\":\(list(commands)),\"conflicts\":\(conflicts),\"derived\":\(derived),\"disabledPlugins\":\(list(endedPlugins)),\"event\":\"summary\",\"events\":\(summary.externalEvents),\"firstResponder\":\(firstResponder.map(JSONText.string) ?? "null"),\"loadedPlugins\":\(list(pipelineNames.filter(loaded.contains))),\"originY\":\(JSONText.number(originY)),\"pluginFaults\":\(pluginFaults.count),\"plugins\":\(list(pipelineNames)),\"violations\":\(violations.count),\"warnings\":\(summary.warnings)}"
             )
         } else {
             output.line(
                 TerminalText.escaped(
                     "\(summary.externalEvents) events, \(derived) derived; root at y \(JSONText.number(originY)); first responder \(firstResponder.map { "'\($0)'" } ?? "none")"
-                        + (command.check ? "; \(violations.count) covered-field violation\(violations.count == 1 ? "" : "s")" : "")))
+                        + (command.check ? "; \(violations.count) covered-field violation\(violations.count == 1 ? "" : "s")" : "")
+                        + (conflicts > 0 ? "; \(conflicts) conflict\(conflicts == 1 ? "" : "s") between plugins" : "")))
             // Which plugins decided, in pipeline order: a loaded one is seen to have run.
             output.line(
                 TerminalText.escaped(

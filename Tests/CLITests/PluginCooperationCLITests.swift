@@ -113,17 +113,20 @@ struct PluginCooperationCLITests {
         let both = try CLI.run(["replay", CLI.example, "--plugin", library])
         #expect(both.status == 0, "\(both.stderr)")
         #expect(both.stdout.contains("fight over the root in one turn"), "\(both.stdout)")
-        // And `test` shows them in the session's verdict.
+        // And `test` fails the session, naming the conflict, unless conflicts are allowed.
         let sessions = folder + "/both"
         try FileManager.default.createDirectory(atPath: sessions, withIntermediateDirectories: true)
         let record = try CLI.run(["replay", CLI.example, "--plugin", library, "--record", sessions + "/both.jsonl", "--format", "jsonl"])
         #expect(record.status == 0, "\(record.stderr)")
-        let verdict = try CLI.run(["test", sessions, "--plugin", library])
+        let failed = try CLI.run(["test", sessions, "--plugin", library])
+        #expect(failed.status == 1, "\(failed.stdout)\(failed.stderr)")
+        #expect(failed.stdout.contains("FAIL  both/both.jsonl: conflict: t "), "\(failed.stdout)")
+        let verdict = try CLI.run(["test", sessions, "--plugin", library, "--allow-conflicts"])
         #expect(verdict.status == 0, "\(verdict.stdout)\(verdict.stderr)")
-        #expect(verdict.stdout.contains("conflicts between plugins:") || verdict.stdout.contains("1 conflict between plugins:"), "\(verdict.stdout)")
+        #expect(verdict.stdout.contains(" between plugins, allowed:"), "\(verdict.stdout)")
         #expect(verdict.stdout.contains("'PasswordAwareAvoidance' and 'KeyboardAvoidance' fight over the root in one turn"), "\(verdict.stdout)")
         // On lines of their own, not one line with escaped breaks.
-        #expect(verdict.stdout.contains("between plugins:\n      t "), "\(verdict.stdout)")
+        #expect(verdict.stdout.contains("between plugins, allowed:\n      t "), "\(verdict.stdout)")
         #expect(!verdict.stdout.contains("\\u{A}"), "\(verdict.stdout)")
     }
 }

@@ -27,7 +27,7 @@ struct PluginFaultsCLITests {
                 "responder-bus: plugin 'Crashy' \(Self.exited)restarting it in 0.4 seconds (restart 3 of 3)",
             ], "\(jsonl.stderr)")
         let summary = try #require(jsonl.stdout.split(separator: "\n").last)
-        #expect(summary.hasPrefix(#"{"commandPlugins":["Crashy"],"derived":"#), "\(summary)")
+        #expect(summary.hasPrefix(#"{"commandPlugins":["Crashy"],"conflicts":0,"derived":"#), "\(summary)")
         #expect(summary.contains(#""disabledPlugins":[],"#))
         #expect(summary.contains(#""pluginFaults":3,"#))
 

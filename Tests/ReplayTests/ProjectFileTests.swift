@@ -118,6 +118,7 @@ struct ProjectFileTests {
             "pluginCommands": ["python3 plugins/gap.py"],
             "pluginTimeout": 200,
             "pluginFailure": "continue",
+            "allowConflicts": true,
             "keyboardAvoidance": {"keyboardDistance": 20.5, "timing": "settledTurns", "honorsOtherAppsKeyboards": true},
             "fieldAdvancing": {"order": "position", "textViewReturnAdvances": false},
             "textViewOrdering": {"settleWindow": 0, "heldFrameTimeout": 1000}
@@ -136,6 +137,7 @@ struct ProjectFileTests {
         #expect(file.pluginCommands == ["python3 plugins/gap.py"])
         #expect(file.pluginTimeout == 200)
         #expect(file.pluginFailure == "continue")
+        #expect(file.allowConflicts == true)
         #expect(file.keyboardDistance == 20.5)
         #expect(file.avoidanceTiming == "settledTurns")
         #expect(file.honorsOtherAppsKeyboards == true)
@@ -153,7 +155,7 @@ struct ProjectFileTests {
     @Test("an empty object sets nothing, and null is the same as absent")
     func emptyAndNullSetNothing() throws {
         let nulls = """
-            {"disable": null, "plugins": null, "pluginCommands": null, "pluginTimeout": null, "pluginFailure": null,
+            {"disable": null, "plugins": null, "pluginCommands": null, "pluginTimeout": null, "pluginFailure": null, "allowConflicts": null,
              "keyboardAvoidance": {"keyboardDistance": null, "timing": null, "honorsOtherAppsKeyboards": null},
              "fieldAdvancing": null, "textViewOrdering": {"settleWindow": null, "heldFrameTimeout": null}}
             """
@@ -165,6 +167,7 @@ struct ProjectFileTests {
             #expect(file.pluginCommands == nil)
             #expect(file.pluginTimeout == nil)
             #expect(file.pluginFailure == nil)
+            #expect(file.allowConflicts == nil)
             #expect(file.keyboardDistance == nil)
             #expect(file.avoidanceTiming == nil)
             #expect(file.honorsOtherAppsKeyboards == nil)
@@ -266,6 +269,8 @@ struct ProjectFileTests {
             message: "expected an integer from 0 to 1000000000000 (fuel units per delivery; 0 turns metering off), got -1"),
         .init(member: #""pluginFailure": "Stop""#, key: "pluginFailure", column: 20, message: #"expected "continue" or "stop", got "Stop""#),
         .init(member: #""pluginFailure": [1]"#, key: "pluginFailure", column: 20, message: #"expected "continue" or "stop", got an array"#),
+        .init(member: #""allowConflicts": "yes""#, key: "allowConflicts", column: 21, message: #"expected true or false, got "yes""#),
+        .init(member: #""allowConflicts": 1"#, key: "allowConflicts", column: 21, message: "expected true or false, got 1"),
         .init(
             member: #""keyboardAvoidance": 20"#, key: "keyboardAvoidance", column: 24, message: "expected an object ({ ... }), got 20"),
         .init(
@@ -370,13 +375,13 @@ struct ProjectFileTests {
         #expect(
             file.warnings == [
                 "\(Self.projectPath):2: unknown key 'disabled' (ignored); the keys are disable, plugins, pluginCommands, pluginTimeout, pluginFailure, "
-                    + "pluginFuel, pluginMemory, keyboardAvoidance, fieldAdvancing, textViewOrdering",
+                    + "pluginFuel, pluginMemory, allowConflicts, keyboardAvoidance, fieldAdvancing, textViewOrdering",
                 "\(Self.projectPath):4: unknown key 'keyboardAvoidance.keyboardDistanse' (ignored); the keys are keyboardDistance, timing, "
                     + "honorsOtherAppsKeyboards",
                 "\(Self.projectPath):7: unknown key 'fieldAdvancing.wrap' (ignored); the keys are order, textViewReturnAdvances",
                 "\(Self.projectPath):8: unknown key 'textViewOrdering.settle' (ignored); the keys are settleWindow, heldFrameTimeout",
                 "\(Self.projectPath):9: unknown key 'a\\nb' (ignored); the keys are disable, plugins, pluginCommands, pluginTimeout, pluginFailure, "
-                    + "pluginFuel, pluginMemory, keyboardAvoidance, fieldAdvancing, textViewOrdering",
+                    + "pluginFuel, pluginMemory, allowConflicts, keyboardAvoidance, fieldAdvancing, textViewOrdering",
             ])
     }
 

@@ -53,6 +53,28 @@ struct ReportDocumentTests {
         #expect(count(#"<tr id="r"#, in: html) == recorder.items.count)
     }
 
+    @Test("the header counts the diagnostics apart from the decisions, each by the plugin that derived it")
+    func diagnosticsCountedApart() throws {
+        let (html, recorder) = try report(on: device, plugins: [FieldAdvancing(), KeyboardAvoidance()]) { bench in
+            bench.turn(at: 0) { $0.post(.scene, CannedScreens.login(on: device)) }
+            bench.turn(at: 1) { bus in
+                bus.post(.didBeginEditing, EditingInfo(view: "password"))
+                bus.post(.keyboardWillShow, device.keyboardShow)
+                // Another plugin moves the root in the same turn: the bus names the conflict.
+                bus.post(.viewShift, ViewShift(originY: -5), origin: .derived(by: "Mover"))
+                bus.post(.diagnostic, Diagnostic(level: .info, message: "noted"), origin: .derived(by: "Warner"))
+            }
+        }
+        let derived = recorder.items.filter { $0.record.origin != .external }
+        let diagnostics = derived.filter { if case .diagnostic = $0.record.event { true } else { false } }
+        #expect(diagnostics.count == 2, "Warner's and the bus's conflict: \(diagnostics.map(\.record))")
+        let decisions = derived.count - diagnostics.count
+        #expect(decisions >= 2, "avoidance's and Mover's moves")
+        #expect(html.contains(#"data-count="decisions" data-value="\#(decisions)""#))
+        #expect(html.contains(#"data-count="diagnostics" data-value="2">2 (bus 1, Warner 1)</dd>"#), "\(html.prefix(4000))")
+        #expect(!html.contains("Mover 1, Warner"), "a diagnostic is no decision")
+    }
+
     @Test("a session without decisions says so and still draws the end")
     func quietSession() throws {
         let (html, _) = try report(on: device, plugins: [KeyboardAvoidance()]) { bench in
@@ -60,7 +82,8 @@ struct ReportDocumentTests {
         }
         #expect(html.contains("No plugin decided anything in this session."))
         #expect(html.contains(#"<article class="final" id="end">"#))
-        #expect(html.contains(#"data-count="derived" data-value="0""#))
+        #expect(html.contains(#"data-count="decisions" data-value="0""#))
+        #expect(html.contains(#"data-count="diagnostics" data-value="0""#))
     }
 
     @Test("text from a log reaches the page escaped, and the terminal escaped its own way")

@@ -78,7 +78,12 @@ struct ReportLibraryDocumentTests {
         }
         let decisions = records.count { $0.origin != .external }
         #expect(html.contains(#"data-count="events" data-value="\#(records.count - decisions)""#))
-        #expect(html.contains(#"data-count="derived" data-value="\#(decisions)""#))
+        let diagnostics = records.count { record in
+            guard case .diagnostic = record.event else { return false }
+            return record.origin != .external
+        }
+        #expect(html.contains(#"data-count="decisions" data-value="\#(decisions - diagnostics)""#))
+        #expect(html.contains(#"data-count="diagnostics" data-value="\#(diagnostics)""#))
         #expect(html.contains("Plugins that ran</dt><dd>TextViewOrdering → FieldAdvancing → KeyboardAvoidance</dd>"))
         #expect(html.contains(#"data-count="violations" data-value="0""#))
         #expect(document.recorder.violations.isEmpty)  // nothing checked

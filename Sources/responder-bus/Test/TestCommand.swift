@@ -23,10 +23,14 @@ struct TestCommand: ParsableCommand {
             Lines that cannot be read fail the session; a log that cannot be opened, or whose header \
             is bad, is unreadable. An out-of-process plugin that fails (restarted, disabled) fails the \
             session, quoting its fault and its last line on standard error, unless \
-            --allow-plugin-failures.
+            --allow-plugin-failures. Two plugins that set the root, a scroll view or the first \
+            responder against each other in one loop turn (a conflict the bus names) fail the \
+            session, naming the first conflict, unless --allow-conflicts or the project file's \
+            "allowConflicts": true; allowed, the conflicts are listed under the session's line.
 
             One line per session on standard output, in the order of the inputs whatever finishes \
-            first; a progress line on a terminal's standard error; a summary at the end. Exit 0 when \
+            first; a progress line on a terminal's standard error; a summary at the end, counting the \
+            conflicts between plugins when there were any. Exit 0 when \
             every session passes, 1 when any fails or is unreadable, 65 when none could be read, 66 \
             when no session was found.
 
@@ -84,6 +88,12 @@ struct TestCommand: ParsableCommand {
     )
     var allowPluginFailures = false
 
+    @Flag(
+        help:
+            "Let sessions pass in which two plugins set the root, a scroll view or the first responder against each other in one loop turn (a project file allows them with \"allowConflicts\": true); by default such a session fails, naming the conflict."
+    )
+    var allowConflicts = false
+
     @Flag(name: .shortAndLong, help: "Print only the sessions that did not pass (and those written), and the summary.")
     var quiet = false
 
@@ -103,8 +113,7 @@ struct TestCommand: ParsableCommand {
     /// A session's verdict as the terminal shows it: escaped line by line, so that its conflicts
     /// between plugins are lines of their own.
     static func verdict(_ result: SessionResult) -> String {
-        SessionSuite.line(for: result).split(separator: "\n", omittingEmptySubsequences: false)
-            .map { TerminalText.escaped(String($0)) }.joined(separator: "\n")
+        TerminalText.escapedLines(SessionSuite.line(for: result))
     }
 
     func run() throws {
@@ -140,7 +149,7 @@ struct TestCommand: ParsableCommand {
         // once, with 78.
         let suite = SessionSuite(
             pipelines: resolver, includesDiagnostics: verifyDiagnostics, snapshotFolder: recordMissing, update: update,
-            allowsPluginFailures: allowPluginFailures)
+            allowsPluginFailures: allowPluginFailures, allowsConflicts: allowConflicts)
         do throws(PipelineError) {
             try suite.prepare(sessions)
         } catch {
