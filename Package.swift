@@ -217,7 +217,7 @@ let package = Package(
             name: "ReplayTests",
             dependencies: [
                 "ResponderBusReplay", "ResponderBus", "EventLog", "ResponderBusTesting", "ResponderBusReport", "ResponderBusExternal",
-                "ResponderBusUV",
+                "ResponderBusUV", "CoveredControlWarner", "KeyboardNoise", "PasswordGap",
             ]
         ),
         .testTarget(
