@@ -24,7 +24,7 @@ public struct PluginLoadError: Error, Sendable, CustomStringConvertible {
 /// be safely `dlclose`d.
 ///
 /// The entry points are those of the library's name, read from its file's name (`lib<Name>.so`),
-/// or the unnamed ones (see ``PluginABI``), so that one package can build several plugins.
+/// or the unnamed ones (see `PluginABI`), so that one package can build several plugins.
 ///
 /// The loading program must export its own copy of ResponderBus to the libraries: `responder-bus` is
 /// linked with `-Xlinker --export-dynamic`, and a program of your own that loads plugin libraries
@@ -107,7 +107,7 @@ public enum PluginLibrary {
         return factory
     }
 
-    /// The library's entry points (see ``PluginABI``): the version and make symbols of the
+    /// The library's entry points (see `PluginABI`): the version and make symbols of the
     /// library's name, read from `path`'s file name or else `resolved`'s, or else the unnamed ones;
     /// the version checked.
     private static func entryPoints(in handle: PluginEntryPoints.Library, path: String, resolved: String) throws(PluginLoadError) -> (
@@ -157,7 +157,7 @@ public enum PluginLibrary {
                 "cannot load plugin '\(path)': it needs \(missing), which was not found: \(looked). Copy \(missing) beside the plugin from where it was built (a library of its package: its .build/debug or .build/release) (\(reason))"
         }
         return
-            "cannot load plugin '\(path)': it needs libResponderBus.so, the ResponderBus library it was built with, and this program does not provide one: \(looked). Load it with `responder-bus`, which provides its own ResponderBus to the libraries it loads, wherever they are; or copy libResponderBus.so from the plugin's build folder beside it (cp .build/debug/libResponderBus.so '\(folder)/'); a program of your own provides its ResponderBus when linked with `-Xlinker -soname=libResponderBus.so` (see PluginLibrary) (\(reason))"
+            "cannot load plugin '\(path)': it needs libResponderBus.so, the ResponderBus library it was built with, and this program does not provide one: \(looked). Load it with `responder-bus`, which provides its own ResponderBus to the libraries it loads, wherever they are; or copy libResponderBus.so from the plugin's build folder beside it (cp .build/debug/libResponderBus.so '\(folder)/'); a program of your own provides its ResponderBus when linked with lld and `-Xlinker -soname=libResponderBus.so` (see PluginLibrary) (\(reason))"
     }
 
     /// ResponderPlugin's protocol descriptor: a symbol every copy of ResponderBus defines
@@ -230,7 +230,7 @@ public enum PluginLibrary {
 
 /// Makes the plugins of a loaded library (see ``PluginLibrary/load(_:)``).
 public struct PluginFactory: Sendable {
-    /// The library's make function (see ``PluginABI``).
+    /// The library's make function (see `PluginABI`).
     typealias Entry = PluginEntryPoints.Make
     /// The path the library was loaded from, for messages.
     public let path: String
