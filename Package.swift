@@ -149,8 +149,15 @@ let package = Package(
             // Templates links to the repository's Templates/, the scaffolds the EmbedTemplates plugin
             // builds in: through it, SwiftPM plans the build again when a template is added or removed.
             exclude: ["Examples", "Templates"],
-            // Plugins loaded with dlopen bind their ResponderBus symbols to the host's copy.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])],
+            // Plugins loaded with dlopen bind their ResponderBus symbols to the host's copy. On
+            // Linux the command is also named libResponderBus.so (the library a plugin library
+            // needs: the dynamic loader takes a loaded object of that name before it searches any
+            // folder), so a plugin library copied anywhere loads with nothing beside it; gold, the
+            // toolchain's default linker, leaves a program's name out, lld (shipped with it) writes it.
+            linkerSettings: [
+                .unsafeFlags(["-Xlinker", "--export-dynamic"]),
+                .unsafeFlags(["-use-ld=lld", "-Xlinker", "-soname=libResponderBus.so"], .when(platforms: [.linux])),
+            ],
             plugins: ["EmbedTemplates"]
         ),
         // The scaffolds `new-plugin` writes (Templates/), built into the command as string constants
@@ -219,7 +226,7 @@ let package = Package(
             name: "ReplayTests",
             dependencies: [
                 "ResponderBusReplay", "ResponderBus", "EventLog", "ResponderBusTesting", "ResponderBusReport", "ResponderBusExternal",
-                "ResponderBusUV", "ChatInputBar",
+                "ResponderBusUV", "CoveredControlWarner", "KeyboardNoise", "PasswordGap", "ChatInputBar",
             ]
         ),
         .testTarget(

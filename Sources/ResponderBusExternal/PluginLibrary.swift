@@ -23,11 +23,25 @@ public struct PluginLoadError: Error, Sendable, CustomStringConvertible {
 /// found through `$ORIGIN`), and the file mapped is compared with the one checked. A loaded library is never unloaded: Swift code cannot
 /// be safely `dlclose`d.
 ///
+/// The entry points are those of the library's name, read from its file's name (`lib<Name>.so`),
+/// or the unnamed ones (see `PluginABI`), so that one package can build several plugins.
+///
 /// The loading program must export its own copy of ResponderBus to the libraries: `responder-bus` is
 /// linked with `-Xlinker --export-dynamic`, and a program of your own that loads plugin libraries
 /// must be too (`linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]`). Otherwise a
 /// library's plugin conforms to another copy of the plugin protocols, and is refused as not a
 /// `ResponderPlugin` of this program.
+///
+/// A plugin library needs `libResponderBus.so`, the ResponderBus it was built with. `responder-bus`
+/// is that library too (linked with lld and `-Xlinker -soname=libResponderBus.so`, a name the
+/// dynamic loader matches a library's needs against before it searches any folder), so a plugin
+/// library loads from whatever folder it was copied to, with nothing beside it. A program of your
+/// own that loads plugin libraries does the same with
+/// `linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-soname=libResponderBus.so"])]`
+/// (gold, the toolchain's default linker, leaves the name out of a program), or ships the
+/// `libResponderBus.so` of the plugin's build folder beside each plugin library (SwiftPM gives a
+/// library its own folder, `$ORIGIN`, as run path). When it cannot be found, the error says so,
+/// where the loader looked and what to do.
 public enum PluginLibrary {
     /// Loads the library at `path` and makes one plugin of it.
     ///
@@ -79,37 +93,71 @@ public enum PluginLibrary {
         // cannot write them); what was mapped is compared with what was checked all the same.
         guard let handle = dlopen(resolved, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
-            throw PluginLoadError(
-                message: "cannot load plugin '\(path)': not a loadable library (\(reason)); pass the lib<Name>.so that `swift build` made")
+            throw PluginLoadError(message: notLoaded(path, resolved: resolved, reason: reason))
         }
         if let mapped = mappedInode(of: resolved), mapped != UInt64(info.st_ino) {
             throw PluginLoadError(message: "refusing to use plugin '\(path)': the file was replaced while it was being loaded")
         }
-        guard let versionSymbol = dlsym(handle, PluginABI.versionSymbol) else {
-            throw PluginLoadError(
-                message:
-                    "'\(path)' is not a ResponderBus plugin: it exports no \(PluginABI.versionSymbol); write plugins with `responder-bus new-plugin`")
-        }
-        let versionFunction = PluginEntryPoints.version(at: versionSymbol)
-        let version = versionFunction()
-        guard version == PluginABI.version else {
-            throw PluginLoadError(
-                message:
-                    "'\(path)' was built for plugin API version \(version), but this responder-bus speaks version \(PluginABI.version); rebuild the plugin against this ResponderBus"
-            )
-        }
-        guard let makeSymbol = dlsym(handle, PluginABI.makeSymbol) else {
-            throw PluginLoadError(
-                message:
-                    "'\(path)' declares plugin API version \(version) but exports no \(PluginABI.makeSymbol); add the entry point `responder-bus new-plugin` writes"
-            )
-        }
+        let entry = try entryPoints(in: handle, path: path, resolved: resolved)
         let factory = PluginFactory(
-            path: path, entry: PluginEntryPoints.make(at: makeSymbol),
+            path: path, entry: entry.make, makeSymbol: entry.makeName,
             carriesResponderBus: carriesOwnResponderBus(
                 descriptorAt: dlsym(handle, responderPluginDescriptor).map { UInt(bitPattern: $0) }, resolved: resolved))
         _ = try factory.make()
         return factory
+    }
+
+    /// The library's entry points (see `PluginABI`): the version and make symbols of the
+    /// library's name, read from `path`'s file name or else `resolved`'s, or else the unnamed ones;
+    /// the version checked.
+    private static func entryPoints(in handle: PluginEntryPoints.Library, path: String, resolved: String) throws(PluginLoadError) -> (
+        make: PluginEntryPoints.Make, makeName: String
+    ) {
+        var names: [String] = []
+        for name in [path, resolved].compactMap(PluginABI.libraryName(ofFile:)) where !names.contains(name) { names.append(name) }
+        let named = names.map { (version: PluginABI.versionSymbol(forLibrary: $0), make: PluginABI.makeSymbol(forLibrary: $0)) }
+        for symbols in named + [(version: PluginABI.versionSymbol, make: PluginABI.makeSymbol)] {
+            guard let versionSymbol = dlsym(handle, symbols.version) else { continue }
+            let version = PluginEntryPoints.version(at: versionSymbol)()
+            guard version == PluginABI.version else {
+                throw PluginLoadError(
+                    message:
+                        "'\(path)' was built for plugin API version \(version), but this responder-bus speaks version \(PluginABI.version); rebuild the plugin against this ResponderBus"
+                )
+            }
+            guard let make = dlsym(handle, symbols.make) else {
+                throw PluginLoadError(
+                    message:
+                        "'\(path)' declares plugin API version \(version) (\(symbols.version)) but exports no \(symbols.make); add the entry point `responder-bus new-plugin` writes"
+                )
+            }
+            return (PluginEntryPoints.make(at: make), symbols.make)
+        }
+        let looked = (named.map(\.version) + [PluginABI.versionSymbol]).joined(separator: " nor ")
+        let renamed =
+            named.isEmpty
+            ? " (its file is not named lib<Name>.so, so the loader looked for no named entry points)"
+            : " (the loader reads the plugin's name from the file's, lib<Name>.so: keep the name `swift build` gave it)"
+        throw PluginLoadError(
+            message: "'\(path)' is not a ResponderBus plugin: it exports no \(looked)\(renamed); write plugins with `responder-bus new-plugin`")
+    }
+
+    /// Why `dlopen` refused the library at `path`, from its `reason`, with what to do: a library it
+    /// needs that the loader did not find (`libResponderBus.so` above all: a program that provides
+    /// no ResponderBus of its own) is named with where the loader looked.
+    static func notLoaded(_ path: String, resolved: String, reason: String) -> String {
+        guard let missing = reason.components(separatedBy: ": cannot open shared object file").first, missing != reason else {
+            return "cannot load plugin '\(path)': not a loadable library (\(reason)); pass the lib<Name>.so that `swift build` made"
+        }
+        let folder = resolved.lastIndex(of: "/").map { resolved[..<$0].isEmpty ? "/" : String(resolved[..<$0]) } ?? "."
+        let looked =
+            "the loader looked beside the plugin (in '\(folder)': SwiftPM gives the libraries it builds their own folder, $ORIGIN, as run path), in LD_LIBRARY_PATH and in the system's library folders"
+        guard missing == "libResponderBus.so" else {
+            return
+                "cannot load plugin '\(path)': it needs \(missing), which was not found: \(looked). Copy \(missing) beside the plugin from where it was built (a library of its package: its .build/debug or .build/release) (\(reason))"
+        }
+        return
+            "cannot load plugin '\(path)': it needs libResponderBus.so, the ResponderBus library it was built with, and this program does not provide one: \(looked). Load it with `responder-bus`, which provides its own ResponderBus to the libraries it loads, wherever they are; or copy libResponderBus.so from the plugin's build folder beside it (cp .build/debug/libResponderBus.so '\(folder)/'); a program of your own provides its ResponderBus when linked with lld and `-Xlinker -soname=libResponderBus.so` (see PluginLibrary) (\(reason))"
     }
 
     /// ResponderPlugin's protocol descriptor: a symbol every copy of ResponderBus defines
@@ -182,11 +230,13 @@ public enum PluginLibrary {
 
 /// Makes the plugins of a loaded library (see ``PluginLibrary/load(_:)``).
 public struct PluginFactory: Sendable {
-    /// The library's `responder_bus_plugin_make`.
+    /// The library's make function (see `PluginABI`).
     typealias Entry = PluginEntryPoints.Make
     /// The path the library was loaded from, for messages.
     public let path: String
     let entry: Entry
+    /// The make function's symbol, for messages.
+    let makeSymbol: String
     /// Whether the library carries its own copy of ResponderBus.
     let carriesResponderBus: Bool
 
@@ -196,7 +246,7 @@ public struct PluginFactory: Sendable {
     ///   a `ResponderPlugin` of this process's ResponderBus.
     public func make() throws(PluginLoadError) -> any ResponderPlugin {
         guard let pointer = entry() else {
-            throw PluginLoadError(message: "'\(path)': \(PluginABI.makeSymbol) returned no plugin")
+            throw PluginLoadError(message: "'\(path)': \(makeSymbol) returned no plugin")
         }
         let object = PluginABI.plugin(from: pointer)
         guard let plugin = object as? any ResponderPlugin else {

@@ -5,26 +5,28 @@ import ResponderBusReplay
 import ResponderBusReport
 import ResponderBusTesting
 
-/// `responder-bus check-plugin -- COMMAND ARGS…`: the plugin conformance checks, run against an
-/// out-of-process plugin.
+/// `responder-bus check-plugin libX.so | X.wasm | -- COMMAND ARGS…`: the plugin conformance checks,
+/// run against a plugin library, a WebAssembly module or an out-of-process plugin.
 struct CheckPluginCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-plugin",
-        abstract: "Run the plugin conformance checks against a WebAssembly plugin or one that runs out of process.",
+        abstract: "Run the plugin conformance checks against a plugin library, a WebAssembly plugin or one that runs out of process.",
         discussion: """
-            Makes a fresh instance of the WebAssembly module (a .wasm path; needs a responder-bus built with \
+            Makes a fresh plugin of the library (a lib<Name>.so path, as --plugin loads it: the library is \
+            loaded once), or a fresh instance of the WebAssembly module (a .wasm path; needs a responder-bus built with \
             the WebAssembly trait, on by default), or starts the command (after --, never through a shell), for each replay \
             of the bundled corpus of real sessions, \
             with the pipeline before it (the built-in plugins, less --disable, with their settings, and any --plugin \
             library, --plugin-command or project file), and checks that the plugin has a name, is deterministic, derives nothing \
             from events it did not ask for, survives being removed and added mid-session, never fails (a crash, a hang, \
             a broken protocol, an event the bus cannot take), derives everything under its own name and does not \
-            fight the pipeline's plugins (no loop turn in which it and another set the root, a scroll view or the first \
+            fight the pipeline's plugins (no loop turn in which it and another set the root, a scroll view, a view's frame or the first \
             responder to different values: a conflict the bus names). The first line says where it runs: after the \
             pipeline, or where its handshake's position puts it. \
-            Exit 0 when every check passes, 1 when one fails, 78 when the plugin cannot be started.
+            Exit 0 when every check passes, 1 when one fails, 78 when the plugin cannot be loaded or started.
 
             Examples:
+              responder-bus check-plugin .build/debug/libFocusReporter.so
               responder-bus check-plugin KeyboardNoise.wasm
               responder-bus check-plugin -- python3 my_plugin.py
               responder-bus check-plugin --disable FieldAdvancing -- ./my-field-advancer
@@ -32,7 +34,10 @@ struct CheckPluginCommand: ParsableCommand {
 
     @OptionGroup(title: "Pipeline") var pipeline: PipelineOptions
 
-    @Argument(help: ArgumentHelp("A WebAssembly plugin to check (a .wasm module).", valueName: "module.wasm"))
+    @Argument(
+        help: ArgumentHelp(
+            "A plugin library (lib<Name>.so, built from a new-plugin package) or a WebAssembly plugin (a .wasm module) to check.",
+            valueName: "libX.so|module.wasm"))
     var module: String?
 
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The plugin's program and its arguments, after --.", valueName: "command"))
@@ -40,15 +45,17 @@ struct CheckPluginCommand: ParsableCommand {
 
     func validate() throws {
         if let module {
-            guard command.isEmpty else { throw ValidationError("give a .wasm module or a command after --, not both") }
-            guard module.hasSuffix(".wasm") else {
+            guard command.isEmpty else { throw ValidationError("give a library, a .wasm module or a command after --, not one of each") }
+            guard Self.pluginFileSuffixes.contains(where: module.hasSuffix) else {
                 throw ValidationError(
-                    "'\(module)' is not a .wasm module; give a WebAssembly plugin, or a command after --, as in check-plugin -- python3 my_plugin.py")
+                    "'\(module)' is neither a plugin library (lib<Name>.so) nor a .wasm module; give one of those, or a command after --, as in check-plugin -- python3 my_plugin.py"
+                )
             }
             return
         }
         guard !command.isEmpty else {
-            throw ValidationError("give a .wasm module or the plugin's command after --, as in check-plugin -- python3 my_plugin.py")
+            throw ValidationError(
+                "give a plugin library (lib<Name>.so), a .wasm module or the plugin's command after --, as in check-plugin -- python3 my_plugin.py")
         }
     }
 
@@ -125,6 +132,10 @@ struct CheckPluginCommand: ParsableCommand {
         case (false, false): return "after \(list(placement.after)), before \(list(placement.before))"
         }
     }
+
+    /// The endings of a plugin file `check-plugin` loads as `--plugin` does: a library's (`.dylib`
+    /// on macOS) or a WebAssembly module's.
+    static let pluginFileSuffixes = [".so", ".dylib", ".wasm"]
 
     /// Stands in for a module that could be loaded once and not instantiated again: says so, as an
     /// error diagnostic the "no errors" check reports.

@@ -18,7 +18,8 @@ struct NewPluginCommand: ParsableCommand {
             `replay --plugin` loads, passing tests that use the ResponderBusTesting kit (one in the \
             pipeline `replay` runs: the built-in plugins, then yours), and a README. \
             `swift build` and `swift test` pass in it unchanged; the library to load is \
-            .build/debug/lib<NAME>.so.
+            .build/debug/lib<NAME>.so, which loads from any folder it is copied to. Its entry points carry \
+            the plugin's name, so the package can hold more plugins (its README shows how).
 
             With --wrapping KeyboardAvoidance, the plugin wraps the built-in: the package builds its \
             source (linked from the checkout) against the ResponderBus product, so that the library \
@@ -273,6 +274,7 @@ struct NewPluginCommand: ParsableCommand {
         case (.swift, false):
             print("  cd \(folder) && swift build && swift test")
             print("  responder-bus replay LOG --plugin \(folder)/.build/debug/lib\(name).so" + (wrapping.map { " --disable \($0)" } ?? ""))
+            print("  responder-bus check-plugin \(folder)/.build/debug/lib\(name).so" + (wrapping.map { " --disable \($0)" } ?? ""))
         }
     }
 

@@ -85,8 +85,8 @@ extension Scaffold {
             "ResponderBusLiteral": literal(responderBus),
             "PackageIdentity": identity(of: responderBus),
             "ResponderBusLink": isURL ? responderBus : "file://" + responderBus,
-            "PluginAPIVersionSymbol": PluginABI.versionSymbol,
-            "PluginMakeSymbol": PluginABI.makeSymbol,
+            "PluginAPIVersionSymbol": PluginABI.versionSymbol(forLibrary: name),
+            "PluginMakeSymbol": PluginABI.makeSymbol(forLibrary: name),
         ]
         values["Dependency"] = fragment(isURL ? "Dependency.url" : "Dependency.path", with: values)
         let folders = ["swift", outOfProcess ? "swift-process" : "swift-library"] + (wrapping.map { ["swift-wrapping-" + $0] } ?? [])

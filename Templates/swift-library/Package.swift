@@ -4,7 +4,8 @@ import PackageDescription
 let package = Package(
     name: "__PluginName__",
     products: [
-        // The library `responder-bus replay --plugin` loads: .build/debug/lib__PluginName__.so
+        // The library `responder-bus replay --plugin` loads: .build/debug/lib__PluginName__.so.
+        // Another plugin is another such product and target (README.md, "More plugins").
         .library(name: "__PluginName__", type: .dynamic, targets: ["__PluginName__"]),
     ],
     dependencies: [
