@@ -232,18 +232,18 @@ struct PluginCLITests {
         #expect(mismatch.status == 78)
         #expect(mismatch.stderr.contains("built for plugin API version 999") && mismatch.stderr.contains("rebuild the plugin"))
 
-        let headless = try Self.cLibrary("int responder_bus_plugin_api_version(void) { return 2; }\n", name: "Headless")
+        let headless = try Self.cLibrary("int responder_bus_plugin_api_version(void) { return 3; }\n", name: "Headless")
         let noEntry = try CLI.run(["replay", CLI.example, "--plugin", headless])
         #expect(noEntry.status == 78)
         #expect(noEntry.stderr.contains("exports no responder_bus_plugin_make"))
 
         let null = try Self.cLibrary(
-            "int responder_bus_plugin_api_version(void) { return 2; }\nvoid *responder_bus_plugin_make(void) { return 0; }\n", name: "Null")
+            "int responder_bus_plugin_api_version(void) { return 3; }\nvoid *responder_bus_plugin_make(void) { return 0; }\n", name: "Null")
         let noPlugin = try CLI.run(["replay", CLI.example, "--plugin", null])
         #expect(noPlugin.status == 78)
         #expect(noPlugin.stderr.contains("returned no plugin"))
 
-        let loose = try Self.cLibrary("int responder_bus_plugin_api_version(void) { return 2; }\n", name: "Loose")
+        let loose = try Self.cLibrary("int responder_bus_plugin_api_version(void) { return 3; }\n", name: "Loose")
         chmod(loose, 0o666)
         let writable = try CLI.run(["replay", CLI.example, "--plugin", loose])
         #expect(writable.status == 78)
@@ -259,7 +259,7 @@ struct PluginFolderTests {
         let source = """
             #include <stdio.h>
             __attribute__((constructor)) static void ran(void) { FILE *f = fopen("\(marker)", "w"); if (f) fclose(f); }
-            int responder_bus_plugin_api_version(void) { return 2; }
+            int responder_bus_plugin_api_version(void) { return 3; }
             """
         let library = try PluginCLITests.cLibrary(source, name: "Swappable")
         let folder = URL(fileURLWithPath: library).deletingLastPathComponent().path
@@ -283,7 +283,7 @@ struct PluginFolderTests {
 
     @Test("a symbolic link is followed and its target's folders are checked")
     func symlinkTarget() throws {
-        let library = try PluginCLITests.cLibrary("int responder_bus_plugin_api_version(void) { return 2; }\n", name: "Linked")
+        let library = try PluginCLITests.cLibrary("int responder_bus_plugin_api_version(void) { return 3; }\n", name: "Linked")
         let folder = URL(fileURLWithPath: library).deletingLastPathComponent().path
         let link = try CLI.temporaryFile("", name: "placeholder")
         let linkPath = URL(fileURLWithPath: link).deletingLastPathComponent().appendingPathComponent("libLinked.so").path
