@@ -190,14 +190,6 @@ struct KeyboardFollowerTests {
 
     @Test("the guide's step 10 shows ChatInputBar as it ships, doc comments left out")
     func guideListing() throws {
-        func text(_ path: String) throws -> String { try String(contentsOf: Self.repository.appendingPathComponent(path), encoding: .utf8) }
-        func code(_ text: some StringProtocol) -> [String] {
-            text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("///") }
-        }
-        let guide = try text("Sources/ResponderBus/ResponderBus.docc/WritingAPlugin.md")
-        let step = try #require(guide.range(of: "### 10. ").map { guide[$0.upperBound...] })
-        let start = try #require(step.range(of: "```swift\n"))
-        let end = try #require(step[start.upperBound...].range(of: "```"))
-        #expect(code(step[start.upperBound..<end.lowerBound]) == code(try text("Plugins/ChatInputBar/ChatInputBar.swift")))
+        try GuideListing.expectListing(step: "### 10. ", is: "Plugins/ChatInputBar/ChatInputBar.swift")
     }
 }

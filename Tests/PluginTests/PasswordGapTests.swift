@@ -44,16 +44,7 @@ struct PasswordGapTests {
 
     @Test("the guide's step 9 shows this plugin as it ships, doc comments left out")
     func guideListing() throws {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        func text(_ path: String) throws -> String { try String(contentsOf: repository.appendingPathComponent(path), encoding: .utf8) }
-        func code(_ text: some StringProtocol) -> [String] {
-            text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("///") }
-        }
-        let guide = try text("Sources/ResponderBus/ResponderBus.docc/WritingAPlugin.md")
-        let step = try #require(guide.range(of: "### 9. ").map { guide[$0.upperBound...] })
-        let start = try #require(step.range(of: "```swift\n"))
-        let end = try #require(step[start.upperBound...].range(of: "```"))
-        #expect(code(step[start.upperBound..<end.lowerBound]) == code(try text("Plugins/PasswordGap/PasswordGap.swift")))
+        try GuideListing.expectListing(step: "### 9. ", is: "Plugins/PasswordGap/PasswordGap.swift")
     }
 
     @Test("on the sign-up session: one viewSettings, and avoidance alone moves the root, once per focus change, 40 points clear")
