@@ -243,7 +243,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
         var field: ViewNode? = screen.firstResponder
         // A hidden field, or one whose settings (or an enclosing view's) turn avoidance off for it,
         // is as no field.
-        if let focused = field, !focused.isVisible || !focused.isAvoidingKeyboard { field = nil }
+        if let focused = field, !focused.isVisible || !screen.isAvoidingKeyboard(focused) { field = nil }
         let scrollView = field?.enclosingScrollView
 
         // A scroll view avoidance changed that no longer holds the field goes back first.

@@ -44,6 +44,8 @@ public final class Screen {
         @usableFromInline var restingRootOriginY: Double = 0
         /// How many views have ``ViewNode/followsKeyboard`` on.
         var keyboardFollowerCount = 0
+        /// How many views have ``ViewNode/avoidsKeyboard`` off.
+        @usableFromInline var avoidanceOptOutCount = 0
         @usableFromInline var firstResponder: ViewNode?
         /// The views by identifier; changed only through ``Screen/index``, which forgets the
         /// recent look-ups.
@@ -195,6 +197,7 @@ public final class Screen {
         _storage.value.lastFieldAction = scene.lastFieldAction
         _storage.value.restingRootOriginY = newRoot.frame.origin.y
         _storage.value.keyboardFollowerCount = 0
+        _storage.value.avoidanceOptOutCount = 0
         changed()
     }
 
@@ -261,6 +264,7 @@ public final class Screen {
         for removed in node.subtree {
             index[removed.id] = nil
             if removed.followsKeyboard { _storage.value.keyboardFollowerCount -= 1 }
+            if !removed.avoidsKeyboard { _storage.value.avoidanceOptOutCount -= 1 }
         }
         if node === root {
             _storage.value.root = nil
@@ -326,7 +330,10 @@ public final class Screen {
         guard let node = index[settings.view] else { throw .unknownView(settings.view) }
         if let gap = settings.keyboardDistance, !(gap.isFinite && gap >= 0) { throw .invalidGap(settings.view, gap: gap) }
         node._storage.value.keyboardDistance = settings.keyboardDistance
-        node._storage.value.avoidsKeyboard = settings.avoidsKeyboard
+        if node.avoidsKeyboard != settings.avoidsKeyboard {
+            node._storage.value.avoidsKeyboard = settings.avoidsKeyboard
+            _storage.value.avoidanceOptOutCount += settings.avoidsKeyboard ? -1 : 1
+        }
         if node.followsKeyboard != settings.followsKeyboard {
             node._storage.value.followsKeyboard = settings.followsKeyboard
             _storage.value.keyboardFollowerCount += settings.followsKeyboard ? 1 : -1
@@ -348,6 +355,13 @@ public final class Screen {
         else { throw .invalidFrame(move.view, frame: frame) }
         node._storage.value.frame = frame
         changed()
+    }
+
+    /// Whether keyboard avoidance applies to `view`: ``ViewNode/isAvoidingKeyboard``, without the
+    /// walk up the tree while no view of the screen has taken itself out of avoidance.
+    @inlinable
+    public func isAvoidingKeyboard(_ view: ViewNode) -> Bool {
+        _storage.value.avoidanceOptOutCount == 0 ? true : view.isAvoidingKeyboard
     }
 
     /// Whether any view's ``ViewNode/followsKeyboard`` is on; costs nothing to ask.
