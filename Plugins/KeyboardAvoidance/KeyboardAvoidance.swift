@@ -82,6 +82,9 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
     /// The frame each view that follows the keyboard had before avoidance moved it (its own
     /// frame, from the scene or a `setFrame`); changed only through ``setFollowerHome(_:of:)``.
     private var followerHomes: [ViewID: Rect] = [:]
+    /// Whether ``followerHomes`` holds any: what every decision asks of it (a flag, read without
+    /// the dynamic exclusivity check a dictionary's `isEmpty` costs on every decision).
+    private var hasFollowerHomes = false
     /// Counts the changes to what a decision reads besides the screen and the keyboard: the
     /// settings and ``restingScroll``.
     private var inputs: UInt64 = 0
@@ -116,6 +119,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
 
     private func setFollowerHome(_ home: Rect?, of id: ViewID) {
         followerHomes[id] = home
+        hasFollowerHomes = !followerHomes.isEmpty
         inputs &+= 1
     }
 
@@ -175,11 +179,12 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
     public func observe(_ event: AnyEvent, context: PluginContext) {
         if event.name == EventName.scene {
             forgetRestingScroll()
-            if !followerHomes.isEmpty {
+            if hasFollowerHomes {
                 followerHomes.removeAll()
+                hasFollowerHomes = false
                 inputs &+= 1
             }
-        } else if !followerHomes.isEmpty, let change = event.as(.setFrame), followerHomes[change.payload.view] != nil {
+        } else if hasFollowerHomes, let change = event.as(.setFrame), followerHomes[change.payload.view] != nil {
             // The app laid a moved follower out again (a rotation): its new frame is its own.
             setFollowerHome(change.payload.frame, of: change.payload.view)
         }
@@ -295,12 +300,13 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
             let animation = self.animation(on: screen)
             context.post(.viewShift, ViewShift(originY: target, duration: animation.effectiveDuration, curve: animation.effectiveCurve))
         }
-        if !followerHomes.isEmpty || screen.hasKeyboardFollowers {
+        if hasFollowerHomes || screen.hasKeyboardFollowers {
             placeFollowers(covering: covering, rootShift: target - screen.rootOriginY, on: screen, context)
         }
     }
 
     /// The keyboard event whose duration and curve a move takes.
+    @inline(__always)
     private func animation(on screen: Screen) -> KeyboardInfo {
         let model = screen.keyboard
         return (honorsOtherApps ? model.anyApp.latest : model.ownApp.latest) ?? KeyboardInfo()

@@ -43,7 +43,7 @@ public final class Screen {
         @usableFromInline var lastFieldAction: String?
         @usableFromInline var restingRootOriginY: Double = 0
         /// How many views have ``ViewNode/followsKeyboard`` on.
-        var keyboardFollowerCount = 0
+        @usableFromInline var keyboardFollowerCount = 0
         /// How many views have ``ViewNode/avoidsKeyboard`` off.
         @usableFromInline var avoidanceOptOutCount = 0
         @usableFromInline var firstResponder: ViewNode?
@@ -365,7 +365,7 @@ public final class Screen {
     }
 
     /// Whether any view's ``ViewNode/followsKeyboard`` is on; costs nothing to ask.
-    public var hasKeyboardFollowers: Bool { _storage.value.keyboardFollowerCount > 0 }
+    @inlinable public var hasKeyboardFollowers: Bool { _storage.value.keyboardFollowerCount > 0 }
 
     /// The views whose ``ViewNode/followsKeyboard`` is on, in tree order; empty, without walking
     /// the tree, when ``hasKeyboardFollowers`` is `false`.
