@@ -33,8 +33,10 @@ import ResponderBusExternal
 ///
 /// The JSON is strict: no comments, no trailing commas, no duplicate keys, at most 64 levels of
 /// nesting and 1 MiB. A key set to `null` is not set, as if it were absent. A key this type does not
-/// know, at the top level or inside one of the three plugin objects, is not an error: it is ignored,
-/// with a line in ``warnings``. Every other problem throws a ``ProjectFileError`` that names the file,
+/// know, at the top level or inside one of the three plugin objects, is not an error here: it is
+/// ignored, with a line in ``warnings`` that names what it probably meant (`did you mean
+/// 'keyboardAvoidance.keyboardDistance'?`). `responder-bus test` refuses such a file (exit 78), so
+/// that a typo cannot pass CI with a default in its place; `replay` warns and goes on. Every other problem throws a ``ProjectFileError`` that names the file,
 /// the line and column (counted in characters, from 1) and, for a value of the wrong type or out of
 /// range, the dotted key (`keyboardAvoidance.keyboardDistance`, `plugins[1]` for an item of a list).
 public struct ProjectFile: Sendable, Equatable {

@@ -27,10 +27,46 @@ struct ProjectFileValues {
         ProjectFileError(path: path, line: node.line, column: node.column, key: key, message: "expected \(expected), got \(node.shown)")
     }
 
-    /// Notes the unknown key `key` (dotted) of `member`, with the keys `known` at its level.
+    /// Notes the unknown key `key` (dotted) of `member`, with the keys `known` at its level and,
+    /// when one is close (a typo, another case) or the key belongs in a plugin's object, what it
+    /// probably meant.
     mutating func warnUnknown(_ member: JSONMember, key: String, known: [String]) {
         let shown = JSONMessageText.escaped(key).text
-        warnings.append("\(path):\(member.line): unknown key '\(shown)' (ignored); the keys are \(known.joined(separator: ", "))")
+        let guess = Self.suggestion(for: member.key, among: known).map { " did you mean '\($0)'?" } ?? ""
+        warnings.append("\(path):\(member.line): unknown key '\(shown)' (ignored);\(guess) the keys are \(known.joined(separator: ", "))")
+    }
+
+    /// The keys of the three plugin objects, dotted, for a key written at the top level.
+    static let nestedKeys = [
+        "keyboardAvoidance.keyboardDistance", "keyboardAvoidance.timing", "keyboardAvoidance.honorsOtherAppsKeyboards",
+        "fieldAdvancing.order", "fieldAdvancing.textViewReturnAdvances", "textViewOrdering.settleWindow",
+        "textViewOrdering.heldFrameTimeout",
+    ]
+
+    /// The known key `key` most probably meant: one of `known` at most two edits away (or equal
+    /// but for case), else a plugin object's key it is, or nearly is, written at the top level.
+    static func suggestion(for key: String, among known: [String]) -> String? {
+        func distance(_ a: String, _ b: String) -> Int {
+            let a = Array(a.lowercased())
+            let b = Array(b.lowercased())
+            guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+            var row = Array(0...b.count)
+            for i in 1...a.count {
+                var previous = row[0]
+                row[0] = i
+                for j in 1...b.count {
+                    let current = row[j]
+                    row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                    previous = current
+                }
+            }
+            return row[b.count]
+        }
+        let limit = min(2, max(1, key.count / 4))
+        if let close = known.map({ ($0, distance(key, $0)) }).filter({ $0.1 <= limit }).min(by: { $0.1 < $1.1 }) { return close.0 }
+        guard known.contains("keyboardAvoidance") else { return nil }
+        return nestedKeys.map { ($0, distance(key, String($0.split(separator: ".").last!))) }.filter { $0.1 <= limit }
+            .min(by: { $0.1 < $1.1 })?.0
     }
 
     /// An array of non-empty strings (`item` says what one is, `list` what they are), each

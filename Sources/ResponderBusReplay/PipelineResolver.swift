@@ -35,6 +35,7 @@ public final class PipelineResolver: Sendable {
     private let commandTimeout: Duration?
     private let commandFailure: ExternalPlugin.FailureMode?
     private let warn: @Sendable (String) -> Void
+    private let unknownKeysFail: Bool
     /// Made ready, by project file path ("" for none).
     private let cache = Mutex<[String: Result<ReplayPipeline, PipelineError>]>([:])
 
@@ -47,15 +48,21 @@ public final class PipelineResolver: Sendable {
     ///   - commandFailure: a failure policy for the project file's commands and WebAssembly
     ///     plugins too (`--plugin-failure`).
     ///   - warn: called once per project file with each of its warnings.
+    ///   - unknownKeysFail: whether a key the project file does not know (a typo such as
+    ///     `keyboardDistanse`, or a plugin's key at the top level) makes the file unusable, a
+    ///     ``PipelineError`` (exit 78) with its warnings, rather than a warning: what a test suite
+    ///     wants, so that a typo cannot pass CI with a default in its place.
     public init(
         overrides: PipelineDescription = PipelineDescription(), choice: Choice = .nearest, commandTimeout: Duration? = nil,
-        commandFailure: ExternalPlugin.FailureMode? = nil, warn: @escaping @Sendable (String) -> Void = { _ in }
+        commandFailure: ExternalPlugin.FailureMode? = nil, warn: @escaping @Sendable (String) -> Void = { _ in },
+        unknownKeysFail: Bool = false
     ) {
         self.overrides = overrides
         self.choice = choice
         self.commandTimeout = commandTimeout
         self.commandFailure = commandFailure
         self.warn = warn
+        self.unknownKeysFail = unknownKeysFail
     }
 
     /// The path of the project file that applies to sessions in `folder`, if any.
@@ -93,6 +100,9 @@ public final class PipelineResolver: Sendable {
             if let commandFailure { fromFile.commands[index].failureMode = commandFailure }
         }
         if let commandFailure { fromFile.wasmSandbox.failureMode = commandFailure }
+        if unknownKeysFail, !file.warnings.isEmpty {
+            throw PipelineError(.plugin, file.warnings.joined(separator: " · ").replacing(" (ignored);", with: ";"))
+        }
         for warning in file.warnings { warn(warning) }
         return fromFile.overridden(by: overrides)
     }

@@ -155,15 +155,16 @@ struct PipelineOptions: ParsableArguments {
     }
 
     /// The resolver of these options: the nearest project file (or `--project-file`, or none
-    /// with `--no-project-file`) with these options over it; its warnings said on standard error.
+    /// with `--no-project-file`) with these options over it; its warnings said on standard error,
+    /// or, with `unknownKeysFail` (`test`), its unknown keys an error.
     ///
     /// - Throws: the exit code (64), having said why, for a bad option.
-    func resolver() throws -> PipelineResolver {
+    func resolver(unknownKeysFail: Bool = false) throws -> PipelineResolver {
         do throws(PipelineError) {
             let choice: PipelineResolver.Choice = noProjectFile ? .none : projectFile.map { .file($0) } ?? .nearest
             return PipelineResolver(
                 overrides: try commandLineDescription(), choice: choice, commandTimeout: timeout.map { .milliseconds($0) },
-                commandFailure: failure, warn: { complain("warning: \($0)") })
+                commandFailure: failure, warn: { complain("warning: \($0)") }, unknownKeysFail: unknownKeysFail)
         } catch {
             complain(error.message)
             throw ExitCode(error.exitCode)

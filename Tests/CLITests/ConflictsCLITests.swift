@@ -112,8 +112,9 @@ struct ConflictsCLITests {
         #expect(byFile.status == 0, "\(byFile.stdout)\(byFile.stderr)")
         try "{\n  \"allowConflict\": true\n}".write(toFile: project, atomically: true, encoding: .utf8)
         let typo = try CLI.run(["test", sessions] + plugin)
-        #expect(typo.status == 1, "\(typo.stdout)\(typo.stderr)")
-        #expect(typo.stderr.contains("unknown key 'allowConflict' (ignored); the keys are "), "\(typo.stderr)")
+        // A typo fails the suite (78), naming what it meant, rather than running with the default.
+        #expect(typo.status == 78, "\(typo.stdout)\(typo.stderr)")
+        #expect(typo.stderr.contains("unknown key 'allowConflict'; did you mean 'allowConflicts'? the keys are "), "\(typo.stderr)")
         #expect(typo.stderr.contains("allowConflicts"), "\(typo.stderr)")
         try #"{"allowConflicts": "yes"}"#.write(toFile: project, atomically: true, encoding: .utf8)
         let wrong = try CLI.run(["test", sessions] + plugin)

@@ -136,6 +136,20 @@ struct PipelineOptionsCLITests {
         #expect(try Self.summaryPlugins(run) == ["TextViewOrdering", "KeyboardAvoidance"])
     }
 
+    @Test("a typo in a project file fails test (78) with what it meant, a plugin's key at the top level too; replay warns and runs")
+    func typoFailsTest() throws {
+        let log = try Self.session(project: "{\n  \"keyboardDistance\": 40,\n  \"keyboardAvoidance\": {\"keyboardDistanse\": 30}\n}\n")
+        let folder = URL(fileURLWithPath: log).deletingLastPathComponent().path
+        let test = try CLI.run(["test", folder])
+        #expect(test.status == 78, "\(test.stdout)\(test.stderr)")
+        #expect(test.stderr.contains("unknown key 'keyboardDistance'; did you mean 'keyboardAvoidance.keyboardDistance'?"), "\(test.stderr)")
+        #expect(test.stderr.contains("unknown key 'keyboardAvoidance.keyboardDistanse'; did you mean 'keyboardDistance'?"), "\(test.stderr)")
+        #expect(!test.stdout.contains("pass "), "no session judged with the defaults: \(test.stdout)")
+        let replay = try CLI.run(["replay", log, "--format", "jsonl"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stderr.contains("warning: ") && replay.stderr.contains("(ignored); did you mean 'keyboardAvoidance.keyboardDistance'?"))
+    }
+
     @Test("test judges each folder's sessions with that folder's own pipeline, in one run")
     func testPerFolder() throws {
         let root = TestFolders.root.appendingPathComponent("pipelines-\(UUID().uuidString)")

@@ -49,11 +49,14 @@ struct ReplayConflictTests {
         #expect(allowing.overridden(by: PipelineDescription()).allowsConflicts)
         #expect(refusing.overridden(by: PipelineDescription(allowsConflicts: true)).allowsConflicts)
         #expect(!refusing.overridden(by: PipelineDescription()).allowsConflicts)
-        // A misspelt key is ignored with a warning, as every unknown key is: conflicts stay failures.
+        // A misspelt key is ignored with a warning naming what it meant (replay goes on; test refuses
+        // the file): conflicts stay failures.
         let typo = try ProjectFile(parsing: "{\n\"allowConflict\": true}", path: "/p/.responder-bus.json")
         #expect(typo.allowConflicts == nil)
         #expect(typo.warnings.count == 1)
-        #expect(typo.warnings.first?.hasPrefix("/p/.responder-bus.json:2: unknown key 'allowConflict' (ignored); the keys are ") == true)
+        #expect(
+            typo.warnings.first?.hasPrefix(
+                "/p/.responder-bus.json:2: unknown key 'allowConflict' (ignored); did you mean 'allowConflicts'? the keys are ") == true)
         #expect(typo.warnings.first?.contains("allowConflicts") == true)
         #expect(!(try PipelineDescription(projectFile: typo)).allowsConflicts)
     }
