@@ -121,8 +121,7 @@ struct TestCommand: ParsableCommand {
         _ = OutputFile.creationMask  // read before any worker thread creates files
         // The command line's own pipeline first: a library that cannot be loaded is 78 before any
         // session is looked for.
-        // A typo in a project file fails the suite (78), where replay only warns.
-        let resolver = try pipeline.resolver(unknownKeysFail: true)
+        let resolver = try pipeline.resolver(unknownKeysFail: true)  // a project file's typo fails the suite (78)
         do throws(PipelineError) {
             _ = try ReplayPipeline(resolver.overrides)
         } catch {
