@@ -148,7 +148,7 @@ extension SessionSuite {
         var outcome = Outcome(header: header, recordedInLog: summary.recordedDerived)
         outcome.allowsConflicts = settings.allowsConflicts || session.pipeline.description.allowsConflicts
         if outcome.recordedInLog == 0, let folder = settings.snapshotFolder, let verifier = session.verifier {
-            outcome.feedSnapshot(folder + "/" + Self.snapshotName(input.name), to: verifier) { record in
+            outcome.feedSnapshot(Self.path(in: folder, Self.snapshotName(input.name)), to: verifier) { record in
                 if settings.update && collected.compares(record) { collected.recordedDecisions.append(LogWriter.line(for: record)) }
             }
         }
@@ -376,6 +376,14 @@ extension SessionSuite {
             text += "; its last line on standard error: \(words)"
         }
         return text + " (--allow-plugin-failures lets such sessions pass)"
+    }
+
+    /// `name` in `folder`, with one slash between them whether or not the folder was given with a
+    /// trailing one (`--record-missing snapshots/` wrote `snapshots//…`).
+    static func path(in folder: String, _ name: String) -> String {
+        var folder = Substring(folder)
+        while folder.count > 1, folder.hasSuffix("/") { folder = folder.dropLast() }
+        return folder == "/" ? "/" + name : folder + "/" + name
     }
 
     /// Where under the snapshot folder a session's snapshot goes: its name, without a leading `/`,

@@ -224,7 +224,7 @@ extension SessionSuite {
                 continue
             }
             let relative = Self.snapshotName(result.input.name) + ".html"
-            let path = folder + "/" + relative
+            let path = Self.path(in: folder, relative)
             Self.makeFolders(for: path)
             let replayed = again.check(result.input, reportPath: path)
             if replayed.failure?.kind == .error {

@@ -141,6 +141,17 @@ struct TestCommandCLITests {
         #expect(!FileManager.default.fileExists(atPath: reports + "/sessions/a-passes.jsonl.html"), "no report for a passing session")
     }
 
+    @Test("--record-missing given with a trailing slash names its snapshots with one slash (issue 51: snapshots//…)")
+    func snapshotFolderWithSlash() throws {
+        let (folder, _) = try Self.makeCorpus()
+        let snapshots = TestFolders.root.appendingPathComponent("snapshots-\(UUID().uuidString)").path
+        let session = folder + "/e-unrecorded.jsonl"
+        let run = try CLI.run(["test", session, "--record-missing", snapshots + "//"])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.hasPrefix("recorded  \(session): wrote 10 decisions to \(snapshots + session)"), "\(run.stdout)")
+        #expect(!run.stdout.contains("//"), "\(run.stdout)")
+    }
+
     @Test("--record-missing writes the snapshot of a session without decisions, and the next run verifies against it")
     func snapshots() throws {
         let (folder, _) = try Self.makeCorpus()
