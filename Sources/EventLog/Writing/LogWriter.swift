@@ -105,13 +105,6 @@ public enum LogWriter {
             viewRecord(info.view, &object, common, eventName, origin, time)
         case .resign(let resign):
             viewRecord(resign.view, &object, common, eventName, origin, time)
-        case .scene(let info):
-            common(&object)
-            eventName(&object)
-            if let action = info.lastFieldAction { object.string("lastFieldAction", action) }
-            origin(&object)
-            object.object("root") { view(info.root, &$0) }
-            time(&object)
         case .setFrame(let change):
             common(&object)
             eventName(&object)
@@ -119,14 +112,6 @@ public enum LogWriter {
             origin(&object)
             time(&object)
             object.string("view", change.view.rawValue)
-        case .screen(let change):
-            common(&object)
-            eventName(&object)
-            object.number("height", change.size.height)
-            origin(&object)
-            if let safeArea = change.safeArea { object.object("safeArea") { insets(safeArea, &$0) } }
-            time(&object)
-            object.number("width", change.size.width)
         case .viewShift(let shift):
             common(&object)
             object.integer("curve", shift.curve)
@@ -150,6 +135,36 @@ public enum LogWriter {
             origin(&object)
             time(&object)
             object.optionalString("to", change.to?.rawValue)
+        case .scene, .screen, .action, .viewSettings, .viewMove, .diagnostic:
+            // The rarer records, in a function of their own with the same common keys.
+            writeRarer(event, &object, common, eventName, origin, time)
+        }
+        object.finish(into: &cursor)
+    }
+
+    /// The records of the rarer events — `scene`, `screen`, `action`, `viewSettings`, `viewMove`,
+    /// `diagnostic` — with the common keys `write` hands over (the same passing as `viewRecord`'s).
+    private static func writeRarer(
+        _ event: LogEvent, _ object: inout JSONObjectWriter, _ common: (inout JSONObjectWriter) -> Void,
+        _ eventName: (inout JSONObjectWriter) -> Void, _ origin: (inout JSONObjectWriter) -> Void,
+        _ time: (inout JSONObjectWriter) -> Void
+    ) {
+        switch event {
+        case .scene(let info):
+            common(&object)
+            eventName(&object)
+            if let action = info.lastFieldAction { object.string("lastFieldAction", action) }
+            origin(&object)
+            object.object("root") { view(info.root, &$0) }
+            time(&object)
+        case .screen(let change):
+            common(&object)
+            eventName(&object)
+            object.number("height", change.size.height)
+            origin(&object)
+            if let safeArea = change.safeArea { object.object("safeArea") { insets(safeArea, &$0) } }
+            time(&object)
+            object.number("width", change.size.width)
         case .action(let action):
             common(&object)
             eventName(&object)
@@ -184,8 +199,9 @@ public enum LogWriter {
             origin(&object)
             time(&object)
             if !diagnostic.views.isEmpty { object.strings("views", diagnostic.views.map(\.rawValue)) }
+        default:
+            preconditionFailure("\(event.name) is written by write itself")
         }
-        object.finish(into: &cursor)
     }
 
     /// A record whose payload is only a view id: by, event, origin, t, view.
