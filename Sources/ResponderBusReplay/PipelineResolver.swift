@@ -10,8 +10,9 @@ import Synchronization
 /// their pipeline options, so that a folder of sessions carries its own pipeline.
 ///
 /// Each project file is read, checked and made ready (its libraries loaded) once, however many
-/// sessions it applies to; its warnings (unknown keys) are handed to ``init(overrides:choice:commandTimeout:commandFailure:warn:)``'s
-/// `warn` once. Safe to share between threads.
+/// sessions it applies to; its warnings (unknown keys) are handed to
+/// ``init(overrides:choice:commandTimeout:commandFailure:warn:unknownKeysFail:)``'s `warn` once
+/// (or fail it, with `unknownKeysFail`). Safe to share between threads.
 ///
 /// ```swift
 /// let resolver = PipelineResolver(overrides: PipelineDescription(disabled: ["FieldAdvancing"]))
