@@ -81,6 +81,35 @@ public enum AvoidanceRule {
         return min(target, 0)
     }
 
+    /// What stops the root short of keeping a field's bottom its gap above the keyboard: one of
+    /// ``rootTarget(fieldMinY:fieldMaxY:gap:keyboardTop:screenHeight:safeTop:)``'s limiting terms.
+    public enum Limit: Hashable, Sendable {
+        /// The cap, `−(screenHeight − keyboardTop)`: avoidance never moves the root up more than
+        /// the keyboard's covered height (the associated value), so a field lower than that
+        /// height above the screen's bottom stays covered (a landscape phone, a field at the
+        /// bottom of a scroll view's content).
+        case coveredHeight(Double)
+        /// The clamp, `safeTop − fieldMinY`: a field taller than the room between the safe area's
+        /// top (the associated value) and the keyboard keeps its top in view, and its bottom stays
+        /// under the keyboard (a tall text view).
+        case safeAreaTop(Double)
+    }
+
+    /// What limits the root's target for a field between `fieldMinY` and `fieldMaxY` (the same
+    /// arguments as ``rootTarget(fieldMinY:fieldMaxY:gap:keyboardTop:screenHeight:safeTop:)``),
+    /// or `nil` when the target keeps the whole gap: the term of the rule that won over the need,
+    /// `keyboardTop − (fieldMaxY + gap)`, by more than half a point.
+    public static func limit(
+        fieldMinY: Double, fieldMaxY: Double, gap: Double, keyboardTop: Double, screenHeight: Double, safeTop: Double
+    ) -> Limit? {
+        let need = keyboardTop - (fieldMaxY + gap)
+        guard need < -0.5 else { return nil }
+        let cap = -(screenHeight - keyboardTop)
+        let clamp = safeTop - fieldMinY
+        guard max(cap, clamp) > need + 0.5 else { return nil }
+        return clamp >= cap ? .safeAreaTop(safeTop) : .coveredHeight(screenHeight - keyboardTop)
+    }
+
     /// Decides where the root and the field's scroll view go.
     ///
     /// - Parameters:

@@ -90,6 +90,8 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
     private var inputs: UInt64 = 0
     /// What the last decision was made from (see ``DecisionInputs``).
     private var lastDecision: DecisionInputs?
+    /// The last reason posted for a field left under the keyboard, `nil` once there is none.
+    private var lastExplanation: (why: AvoidanceExplanation, field: ViewID)?
 
     /// What a decision is made from, in a form cheap to compare: the screen (`Screen.identity` and
     /// `Screen.revision`, which moves with every change of its views, first responder, size and
@@ -256,33 +258,10 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
             restoreScrollViews(except: scrollView, on: screen, context)
         }
 
-        // Where the root and the field's scroll view go. A field outside any scroll view (the
-        // usual case, decided on every settled turn) takes the rule's root target directly; a
-        // field in one goes through the whole rule.
-        var rootOffsetY = 0.0
-        var scroll: ScrollChange?
-        if let field {
-            var frame = screen.frameInScreen(of: field, unmoved: true)
-            let gap = field.keyboardDistance ?? self.gap
-            if let scrollView {
-                let resting = restingScroll[scrollView.id] ?? (scrollView.contentOffset.y, scrollView.contentInset.bottom)
-                // Measure the field as if its scroll view were still at rest.
-                frame = frame.offsetBy(dx: 0, dy: scrollView.contentOffset.y - resting.offsetY)
-                let scrollPlacement = ScrollPlacement(
-                    id: scrollView.id, frame: screen.frameInScreen(of: scrollView, unmoved: true),
-                    restingOffsetY: resting.offsetY, restingBottomInset: resting.bottomInset,
-                    contentHeight: scrollView.contentSize.height)
-                let decision = AvoidanceRule.decide(
-                    covering: covering, field: FieldPlacement(frame: frame, gap: gap, scrollView: scrollPlacement),
-                    screen: screen.size, safeTop: screen.safeArea.top)
-                rootOffsetY = decision.rootOffsetY
-                scroll = decision.scroll
-            } else if let covering {
-                rootOffsetY = AvoidanceRule.rootTarget(
-                    fieldMinY: frame.minY, fieldMaxY: frame.maxY, gap: gap, keyboardTop: covering.minY,
-                    screenHeight: screen.size.height, safeTop: screen.safeArea.top)
-            }
-        }
+        // Where the root and the field's scroll view go, and what limited them.
+        var (rootOffsetY, scroll, why) = (0.0, ScrollChange?.none, AvoidanceExplanation?.none)
+        if let field { (rootOffsetY, scroll, why) = target(for: field, in: scrollView, covering: covering, on: screen) }
+        var moved = false
 
         if let scroll, let node = screen.view(scroll.view) {
             if covering != nil, restingScroll[scroll.view] == nil {
@@ -292,6 +271,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
             }
             if node.contentOffset.y != scroll.contentOffsetY || node.contentInset.bottom != scroll.bottomInset {
                 context.post(.scroll, scroll)
+                moved = true
             }
         }
 
@@ -299,10 +279,74 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
         if screen.root != nil, target != screen.rootOriginY {
             let animation = self.animation(on: screen)
             context.post(.viewShift, ViewShift(originY: target, duration: animation.effectiveDuration, curve: animation.effectiveCurve))
+            moved = true
         }
         if hasFollowerHomes || screen.hasKeyboardFollowers {
-            placeFollowers(covering: covering, rootShift: target - screen.rootOriginY, on: screen, context)
+            moved = placeFollowers(covering: covering, rootShift: target - screen.rootOriginY, on: screen, context) || moved
         }
+        // Why the focused field stays under the keyboard, when it does: a field the rule left
+        // out (opted out) or a keyboard that covers nothing (not docked).
+        if why == nil, let focused = screen.firstResponder, field == nil || covering == nil {
+            why = AvoidanceExplanation.unmovedField(focused, covering: covering, on: screen)
+        }
+        if why != nil || lastExplanation != nil { explain(why, field: screen.firstResponder?.id, moved: moved, context) }
+    }
+
+    /// The root's offset and the scroll view's change for the focused `field` (in `scrollView`,
+    /// when it is in one), and the limit of the rule that held them short, if one did.
+    private func target(
+        for field: ViewNode, in scrollView: ViewNode?, covering: Rect?, on screen: Screen
+    ) -> (rootOffsetY: Double, scroll: ScrollChange?, why: AvoidanceExplanation?) {
+        var frame = screen.frameInScreen(of: field, unmoved: true)
+        let gap = field.keyboardDistance ?? self.gap
+        var rootOffsetY = 0.0
+        var scroll: ScrollChange?
+        if let scrollView {
+            // A field in a scroll view goes through the whole rule, measured as if its scroll view
+            // were still at rest.
+            let resting = restingScroll[scrollView.id] ?? (scrollView.contentOffset.y, scrollView.contentInset.bottom)
+            frame = frame.offsetBy(dx: 0, dy: scrollView.contentOffset.y - resting.offsetY)
+            let scrollPlacement = ScrollPlacement(
+                id: scrollView.id, frame: screen.frameInScreen(of: scrollView, unmoved: true),
+                restingOffsetY: resting.offsetY, restingBottomInset: resting.bottomInset,
+                contentHeight: scrollView.contentSize.height)
+            let decision = AvoidanceRule.decide(
+                covering: covering, field: FieldPlacement(frame: frame, gap: gap, scrollView: scrollPlacement),
+                screen: screen.size, safeTop: screen.safeArea.top)
+            rootOffsetY = decision.rootOffsetY
+            scroll = decision.scroll
+            if let scroll { frame = frame.offsetBy(dx: 0, dy: resting.offsetY - scroll.contentOffsetY) }
+        } else if let covering {
+            // A field outside any scroll view (the usual case, decided on every settled turn) takes
+            // the rule's root target directly.
+            rootOffsetY = AvoidanceRule.rootTarget(
+                fieldMinY: frame.minY, fieldMaxY: frame.maxY, gap: gap, keyboardTop: covering.minY,
+                screenHeight: screen.size.height, safeTop: screen.safeArea.top)
+        }
+        guard let covering,
+            let limit = AvoidanceRule.limit(
+                fieldMinY: frame.minY, fieldMaxY: frame.maxY, gap: gap, keyboardTop: covering.minY,
+                screenHeight: screen.size.height, safeTop: screen.safeArea.top)
+        else { return (rootOffsetY, scroll, nil) }
+        let shortfall = AvoidanceExplanation.Shortfall(
+            need: frame.maxY + gap - covering.minY, moved: -rootOffsetY, gap: gap,
+            coveredBy: frame.offsetBy(dx: 0, dy: rootOffsetY).coveredHeight(by: covering),
+            belowScreen: max(0, frame.maxY - screen.size.height))
+        let why = AvoidanceExplanation.limited(limit, shortfall)
+        return (rootOffsetY, scroll, why)
+    }
+
+    /// Posts why the focused field stays under the keyboard (`why`), once for each new reason or
+    /// move (`moved`: this decision posted one, which a covered-field check reads the reason
+    /// after); forgets the last reason when there is none.
+    private func explain(_ why: AvoidanceExplanation?, field: ViewID?, moved: Bool, _ context: PluginContext) {
+        guard let why, let field else {
+            lastExplanation = nil
+            return
+        }
+        if !moved, let last = lastExplanation, last.why == why, last.field == field { return }
+        lastExplanation = (why, field)
+        context.post(.diagnostic, why.diagnostic(field: field))
     }
 
     /// The keyboard event whose duration and curve a move takes.
@@ -315,7 +359,8 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
     /// Puts each view that follows the keyboard on the keyboard's top while it covers a part of
     /// the screen, and back on its own frame otherwise. `rootShift` is how far the root is about to
     /// move (its `viewShift` is not applied yet): a follower's place is measured after it.
-    private func placeFollowers(covering: Rect?, rootShift: Double, on screen: Screen, _ context: PluginContext) {
+    @discardableResult
+    private func placeFollowers(covering: Rect?, rootShift: Double, on screen: Screen, _ context: PluginContext) -> Bool {
         let followers = screen.keyboardFollowers
         var moves: [ViewMove] = []
         let animation = self.animation(on: screen)
@@ -341,5 +386,6 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
             move.curve = animation.effectiveCurve
             context.post(.viewMove, move)
         }
+        return !moves.isEmpty
     }
 }

@@ -259,7 +259,7 @@ public final class ReplaySession {
                 tally.violations.append(violation)
                 for output in outputs { output.covered(violation) }
                 guard timeline else { return }
-                let line = TerminalText.escaped("\(Timeline.time(violation.t))  ⚠ covered: \(violation)")
+                let line = TerminalText.escaped("\(Timeline.time(violation.t))  ⚠ covered: \(violation.summary)")
                 for output in outputs { output.timeline(line) }
             }
         }

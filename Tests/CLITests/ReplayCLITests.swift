@@ -49,8 +49,34 @@ struct ReplayCLITests {
     func checkFails() throws {
         let run = try CLI.run(["replay", CLI.example, "--check", "--disable", "KeyboardAvoidance"])
         #expect(run.status == 1)
-        #expect(run.stdout.contains("⚠ covered: t=1.259 s: 'name' is covered by 3 pt"))
+        #expect(run.stdout.contains("1.259  ⚠ covered: 'name' is covered by 3 pt"))
         #expect(run.stderr.contains("check: the focused field was left covered"))
+    }
+
+    @Test(
+        "issue 51: the rotation case (320×568 turned to 568×320, the password field not laid out again) says why it stays covered, with the numbers")
+    func checkSaysWhy() throws {
+        let log = try CLI.temporaryFile(
+            """
+            {"device":"iPhone SE","format":"responder-bus-log","screen":{"height":568,"width":320},"version":1}
+            {"event":"scene","root":{"children":[{"frame":[20,300,280,44],"id":"user","kind":"textField","tag":1},{"frame":[20,360,280,44],"id":"password","kind":"textField","secure":true,"tag":2}],"frame":[0,0,320,568],"id":"root","kind":"view"},"t":0}
+            {"event":"didBeginEditing","t":1,"view":"password"}
+            {"begin":[0,568,320,0],"curve":7,"duration":0.25,"end":[0,315,320,253],"event":"keyboardWillShow","t":1}
+            {"event":"screen","height":320,"t":3,"width":568}
+            {"event":"setFrame","frame":[0,0,568,320],"t":3,"view":"root"}
+            {"begin":[0,315,320,253],"curve":7,"duration":0.25,"end":[0,127,568,193],"event":"keyboardWillShow","t":3}
+
+            """, name: "se-rotate.jsonl")
+        let run = try CLI.run(["replay", log, "--check"])
+        #expect(run.status == 1)
+        let covered = try #require(run.stdout.split(separator: "\n").first { $0.contains("⚠ covered") })
+        #expect(covered.hasPrefix("    3.250  ⚠ covered: 'password' is covered by 44 pt"), "one time per line: \(covered)")
+        #expect(!covered.contains("t=3.25"))
+        #expect(
+            covered.contains("; why: 'password' stays covered by 44 pt: avoidance moves the root up at most the keyboard's covered height, 193 pt"))
+        #expect(covered.contains("needs 297 pt"))
+        #expect(covered.contains("84 pt below the screen's bottom edge"))
+        #expect(run.stdout.contains("→ KeyboardAvoidance: diagnostic info: 'password' stays covered by 44 pt"))
     }
 
     @Test("standard input works as -")

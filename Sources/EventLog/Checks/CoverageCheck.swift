@@ -12,19 +12,32 @@ public struct CoverageViolation: Hashable, Sendable, CustomStringConvertible {
     public var fieldFrame: Rect
     /// The keyboard's top edge on screen.
     public var keyboardTop: Double
+    /// Why the field stays covered, as a plugin explained it: the message of the last diagnostic
+    /// that names the field in its `views` and says why in `metadata["why"]` (what
+    /// `KeyboardAvoidance` posts when a limit of its rule, a setting or an undocked keyboard holds
+    /// it), posted since the last move; `nil` when none did.
+    public var reason: String?
 
     /// Creates a violation.
-    public init(t: Double, field: ViewID, coveredHeight: Double, fieldFrame: Rect, keyboardTop: Double) {
+    public init(t: Double, field: ViewID, coveredHeight: Double, fieldFrame: Rect, keyboardTop: Double, reason: String? = nil) {
         self.t = t
         self.field = field
         self.coveredHeight = coveredHeight
         self.fieldFrame = fieldFrame
         self.keyboardTop = keyboardTop
+        self.reason = reason
     }
 
-    /// `t=0.76 s: 'email' is covered by 12 pt (field [20, 552, 335, 44], keyboard top 521)`.
-    public var description: String {
-        "t=\(JSONText.number((t * 1000).rounded() / 1000)) s: '\(field)' is covered by \(JSONText.number((coveredHeight * 10).rounded() / 10)) pt (field \(fieldFrame), keyboard top \(JSONText.number(keyboardTop)))"
+    /// `t=0.76 s: ` and the ``summary``.
+    public var description: String { "t=\(JSONText.number((t * 1000).rounded() / 1000)) s: " + summary }
+
+    /// What was covered, without the time (for a line that shows the time already):
+    /// `'email' is covered by 12 pt (field [20, 552, 335, 44], keyboard top 521)`, followed by
+    /// `; why: ` and the ``reason`` when there is one.
+    public var summary: String {
+        let what =
+            "'\(field)' is covered by \(JSONText.number((coveredHeight * 10).rounded() / 10)) pt (field \(fieldFrame), keyboard top \(JSONText.number(keyboardTop)))"
+        return reason.map { what + "; why: " + $0 } ?? what
     }
 }
 
@@ -32,6 +45,10 @@ public struct CoverageViolation: Hashable, Sendable, CustomStringConvertible {
 /// the keyboard has settled: each time the events stop, it waits for the last keyboard animation
 /// (its duration, 0.25 s when missing) and then looks at the field's frame on screen, with the root's
 /// shift and scroll offsets applied.
+///
+/// A violation carries the reason a plugin gave for it (``CoverageViolation/reason``): the last
+/// diagnostic naming the field with a `metadata["why"]`, kept until the root, a scroll view or a
+/// view moves again (`viewShift`, `scroll`, `viewMove`) or the scene or screen changes.
 ///
 /// The keyboard counts as covering by the same rule the avoidance plugin uses
 /// (`KeyboardInfo.coveredPart(ofScreen:isHide:)`; another app's keyboard is ignored).
@@ -47,12 +64,29 @@ public final class CoverageCheck {
     private var token: ObservationToken?
     private var pending: ScheduledWork?
     private var lastReported: CoverageViolation?
+    /// The reasons plugins gave for fields left under the keyboard, since the last move.
+    private var reasons: [ViewID: String] = [:]
 
     /// Starts watching `bus`. Loop-confined.
     public init(bus: Bus) {
         self.bus = bus
         // The keyboard is the bus's model's (noted before anyone sees a keyboard event).
-        token = bus.observeAll { [unowned self] _ in scheduleCheck() }
+        token = bus.observeAll { [unowned self] event in
+            noteReason(event)
+            scheduleCheck()
+        }
+    }
+
+    private func noteReason(_ event: AnyEvent) {
+        if let diagnostic = event.as(.diagnostic)?.payload {
+            guard diagnostic.metadata["why"] != nil else { return }
+            for view in diagnostic.views { reasons[view] = diagnostic.message }
+        } else if !reasons.isEmpty,
+            event.name == EventName.viewShift || event.name == EventName.scroll || event.name == EventName.viewMove
+                || event.name == EventName.scene || event.name == EventName.screen
+        {
+            reasons.removeAll()
+        }
     }
 
     /// Stops watching; a pending check is dropped.
@@ -83,9 +117,10 @@ public final class CoverageCheck {
             return
         }
         let violation = CoverageViolation(
-            t: bus.loop.now.seconds, field: field.id, coveredHeight: covered, fieldFrame: frame, keyboardTop: covering.minY)
+            t: bus.loop.now.seconds, field: field.id, coveredHeight: covered, fieldFrame: frame, keyboardTop: covering.minY,
+            reason: reasons[field.id])
         if let last = lastReported, last.field == violation.field, last.fieldFrame == violation.fieldFrame,
-            last.keyboardTop == violation.keyboardTop
+            last.keyboardTop == violation.keyboardTop, last.reason == violation.reason
         {
             return
         }
