@@ -25,6 +25,7 @@ import ResponderBusExternal
 ///     "pluginFuel": 1000000,
 ///     "pluginMemory": 16,
 ///     "allowConflicts": false,
+///     "expectedFailures": {"login/se-rotate.jsonl": "issue 12: the password field stays covered after rotating"},
 ///     "keyboardAvoidance": {"keyboardDistance": 20, "timing": "automatic", "honorsOtherAppsKeyboards": true},
 ///     "fieldAdvancing": {"order": "tag", "textViewReturnAdvances": false},
 ///     "textViewOrdering": {"settleWindow": 50, "heldFrameTimeout": 1000}
@@ -73,6 +74,12 @@ public struct ProjectFile: Sendable, Equatable {
     /// set the root, a scroll view or the first responder against each other in one loop turn (a
     /// conflict the bus names either way; by default such a session fails).
     public var allowConflicts: Bool?
+    /// `"expectedFailures"`: sessions `responder-bus test` expects to fail, each with why (a known
+    /// bug kept in the suite): an object from a session's path, relative to the file's folder, to
+    /// a non-empty reason. Such a session passes while it fails (listed as an expected failure) and
+    /// fails once it passes, until its entry is removed. ``resolvedExpectedFailures`` has the
+    /// paths made absolute.
+    public var expectedFailures: [String: String]?
     /// `"keyboardAvoidance"."keyboardDistance"`: the gap kept between a field and the keyboard, in
     /// points (a finite number from 0 to 10000).
     public var keyboardDistance: Double?
@@ -139,6 +146,13 @@ public struct ProjectFile: Sendable, Equatable {
             if components.isEmpty { return nil }
             components.removeLast()
         }
+    }
+
+    /// ``expectedFailures`` with each relative path made absolute against ``folder``.
+    public var resolvedExpectedFailures: [String: String] {
+        var resolved: [String: String] = [:]
+        for (path, reason) in expectedFailures ?? [:] { resolved[path.hasPrefix("/") ? path : folder + "/" + path] = reason }
+        return resolved
     }
 
     /// ``plugins`` with each relative path made absolute against ``folder``.
@@ -212,6 +226,17 @@ public struct ProjectFile: Sendable, Equatable {
                 pluginMemory = try reader.integer(value, key: "pluginMemory", 1...4096, unit: "MiB")
             case "allowConflicts":
                 allowConflicts = try reader.bool(value, key: "allowConflicts")
+            case "expectedFailures":
+                var expected: [String: String] = [:]
+                for entry in try reader.object(value, key: "expectedFailures") {
+                    guard case .string(let reason) = entry.value.value, !entry.key.isEmpty, !reason.isEmpty else {
+                        throw reader.wrong(
+                            entry.value, key: "expectedFailures.\(entry.key)",
+                            "a session's path (not empty) with why it is expected to fail, a non-empty string")
+                    }
+                    expected[entry.key] = reason
+                }
+                expectedFailures = expected
             case "keyboardAvoidance":
                 for inner in try reader.object(value, key: "keyboardAvoidance") {
                     let key = "keyboardAvoidance." + inner.key
@@ -245,7 +270,7 @@ public struct ProjectFile: Sendable, Equatable {
                     member, key: member.key,
                     known: [
                         "disable", "plugins", "pluginCommands", "pluginTimeout", "pluginFailure", "pluginFuel", "pluginMemory",
-                        "allowConflicts", "keyboardAvoidance", "fieldAdvancing", "textViewOrdering",
+                        "allowConflicts", "expectedFailures", "keyboardAvoidance", "fieldAdvancing", "textViewOrdering",
                     ])
             }
         }

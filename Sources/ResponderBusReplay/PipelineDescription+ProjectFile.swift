@@ -89,5 +89,6 @@ extension PipelineDescription {
         settings.settleWindow = file.settleWindow.map { .milliseconds($0) }
         settings.heldFrameTimeout = file.heldFrameTimeout.map { .milliseconds($0) }
         allowsConflicts = file.allowConflicts ?? false
+        expectedFailures = file.resolvedExpectedFailures
     }
 }

@@ -94,6 +94,10 @@ public struct PipelineDescription: Sendable {
     /// and `responder-bus test` (`SessionSuite`) fails a session with one unless it is allowed (a
     /// project file's `"allowConflicts": true`, `test --allow-conflicts`).
     public var allowsConflicts: Bool
+    /// The sessions `responder-bus test` (`SessionSuite`) expects to fail, by absolute path, each
+    /// with why: a project file's `"expectedFailures"` (`ProjectFile/resolvedExpectedFailures`).
+    /// Empty by default.
+    public var expectedFailures: [String: String] = [:]
 
     /// A description; the default runs the built-in plugins with their default settings.
     ///
@@ -168,6 +172,7 @@ public struct PipelineDescription: Sendable {
         if !other.commands.isEmpty { result.commands = other.commands }
         if !other.plugins.isEmpty { result.plugins = other.plugins }
         result.allowsConflicts = allowsConflicts || other.allowsConflicts
+        result.expectedFailures.merge(other.expectedFailures) { _, theirs in theirs }
         // Each limit the other sets (differs from the default) wins.
         let defaults = WasmSandbox()
         if other.wasmSandbox.fuelPerDelivery != defaults.fuelPerDelivery { result.wasmSandbox.fuelPerDelivery = other.wasmSandbox.fuelPerDelivery }

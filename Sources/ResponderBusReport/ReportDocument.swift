@@ -23,6 +23,8 @@ public struct ReportDocument {
     package var plugins: [String]
     /// The built-in plugins that were turned off.
     package var disabled: [String]
+    /// The verdicts of a failed test the page opens with (``ReportFailure``); none by default.
+    public var failures: [ReportFailure] = []
 
     /// The report of a finished replay.
     ///
@@ -58,6 +60,7 @@ public struct ReportDocument {
         let layout = Layout(recorder)
         var out = head()
         out += summary(layout)
+        out += failureSection()
         out += timelineSection(layout)
         out += layout.definitions()
         out += violationsSection(layout)
@@ -185,6 +188,12 @@ public struct ReportDocument {
         func fact(_ name: String, _ value: String, count: (String, Int)? = nil) {
             let data = count.map { " data-count=\"\($0.0)\" data-value=\"\($0.1)\"" } ?? ""
             out += "<div><dt>\(name)</dt><dd\(data)>\(value)</dd></div>\n"
+        }
+        if let first = failures.first {
+            fact(
+                "Verdict",
+                "<strong class=\"bad\">✘ failed: \(Markup.escape(failures.map(\.kind).joined(separator: ", ")))</strong> (<a href=\"#failure\">\(Markup.escape(first.place ?? "see why"))</a>)"
+            )
         }
         fact("Device", Markup.escape(header.device ?? "not given in the log"))
         var screenText = "\(header.screen) pt"

@@ -5,10 +5,12 @@ import ResponderBusReport
 /// kind, message and place; unreadable sessions are errors, the rest failures.
 enum JUnitReport {
     static func xml(_ results: [SessionResult], seconds: Double) -> String {
-        let failures = results.count { $0.status == .failed }
+        let failures = results.count { $0.status == .failed || $0.status == .unexpectedPass }
         let errors = results.count { $0.status == .unreadable }
+        let skipped = results.count { $0.status == .expectedFailure }
         var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        let counts = "tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"\(time(seconds))\""
+        let counts =
+            "tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(time(seconds))\""
         text += "<testsuites name=\"responder-bus test\" \(counts)>\n"
         text += "  <testsuite name=\"responder-bus\" \(counts)>\n"
         for result in results {
@@ -18,9 +20,18 @@ enum JUnitReport {
             let file = slash.map { String(name[name.index(after: $0)...]) } ?? name
             let dotted = String(folder.drop { $0 == "/" }.map { $0 == "/" ? "." : $0 })
             let classname = dotted.isEmpty ? "sessions" : dotted
+            // The file and line CI annotates: the cited record's (in the snapshot, when the
+            // recorded decisions came from one), else the session's.
+            let cited = result.failures.first { $0.line != nil }
+            let line = cited?.line.map { " line=\"\($0)\"" } ?? ""
             text +=
-                "    <testcase classname=\"\(Markup.escape(classname))\" name=\"\(Markup.escape(file))\" file=\"\(Markup.escape(result.input.path))\" time=\"\(time(result.seconds))\""
+                "    <testcase classname=\"\(Markup.escape(classname))\" name=\"\(Markup.escape(file))\" file=\"\(Markup.escape(cited?.file ?? result.input.path))\"\(line) time=\"\(time(result.seconds))\""
             let conflicts = result.otherConflicts.map { "conflict at t \(JSONText.number($0.t)): \($0.message)" }
+            if result.status == .expectedFailure {
+                let message = "expected to fail (\(result.expectedFailure ?? "")), and it did: \(result.failure?.message ?? "")"
+                text += ">\n      <skipped message=\"\(Markup.escape(message))\"/>\n    </testcase>\n"
+                continue
+            }
             guard let failure = result.failure, !result.status.passes else {
                 let out = ([result.note].compactMap { $0 } + conflicts).joined(separator: "\n")
                 if !out.isEmpty {
@@ -32,7 +43,8 @@ enum JUnitReport {
             }
             let element = result.status == .unreadable ? "error" : "failure"
             text += ">\n      <\(element) type=\"\(failure.kind.rawValue)\" message=\"\(Markup.escape(failure.message))\">"
-            text += Markup.escape(([details(failure, path: result.input.path)] + conflicts).joined(separator: "\n"))
+            let each = result.failures.map { details($0, path: result.input.path) }
+            text += Markup.escape((each + conflicts).joined(separator: "\n\n"))
             text += "</\(element)>\n    </testcase>\n"
         }
         text += "  </testsuite>\n</testsuites>\n"
@@ -41,8 +53,8 @@ enum JUnitReport {
 
     /// The failure's place and, for a difference, both sides on lines of their own.
     static func details(_ failure: SessionResult.Failure, path: String) -> String {
-        var lines: [String] = []
-        var place = path
+        var lines: [String] = ["\(failure.kind.rawValue):"]
+        var place = failure.file ?? path
         if let line = failure.line { place += ":\(line)" }
         if let t = failure.t { place += " (t \(JSONText.number(t)))" }
         lines.append(place)

@@ -22,9 +22,15 @@ public struct SessionResult: Sendable {
         case recorded
         /// Its decisions changed, and `--update` wrote the new ones.
         case updated
+        /// It failed, as its project file's `"expectedFailures"` says it should (a known bug kept in
+        /// the suite): it passes, listed as such (``SessionResult/expectedFailure``).
+        case expectedFailure
+        /// It passed, though its project file's `"expectedFailures"` says it should fail: the bug is
+        /// fixed, or the test no longer tests it; it fails until the entry is removed.
+        case unexpectedPass
 
         /// Whether the session counts as passing (exit 0).
-        public var passes: Bool { self == .passed || self == .recorded || self == .updated }
+        public var passes: Bool { self == .passed || self == .recorded || self == .updated || self == .expectedFailure }
     }
 
     /// Why a session failed.
@@ -52,13 +58,18 @@ public struct SessionResult: Sendable {
             case snapshot
             /// A plugin could not be set up, or an output could not be written.
             case error
+            /// It passed, though its project file's `"expectedFailures"` says it should fail.
+            case unexpectedPass
         }
         /// What kind of failure.
         public var kind: Kind
         /// One line for a person.
         public var message: String
-        /// Where in the log, when known.
+        /// The line it cites, when known, in ``file``.
         public var line: Int?
+        /// The file that holds ``line``: the session's log, or the snapshot its recorded decisions
+        /// came from (under `--record-missing`); `nil` when the failure cites no line.
+        public var file: String?
         /// The log time, when known.
         public var t: Double?
         /// The first difference, for `verify`.
@@ -75,8 +86,20 @@ public struct SessionResult: Sendable {
     public var derived = 0
     /// Wall-clock seconds the session took.
     public var seconds = 0.0
-    /// Why it failed, when it did.
-    public var failure: Failure?
+    /// Why it failed, when it did: the first of ``failures``.
+    public var failure: Failure? {
+        get { failures.first }
+        set { failures = newValue.map { [$0] } ?? [] }
+    }
+    /// Every verdict it earned, in the order the suite judges them (a difference in the decisions
+    /// and a field left covered are both listed, for instance); empty when it passed.
+    public var failures: [Failure] = []
+    /// The snapshot `--record-missing` wrote for it, if one was: reported whether or not the
+    /// session passed (a snapshot of a failing session holds the decisions that failed).
+    public var snapshotWritten: String?
+    /// Why its project file expects it to fail (`"expectedFailures"`), if it does: with
+    /// ``Status/expectedFailure`` or ``Status/unexpectedPass``.
+    public var expectedFailure: String?
     /// What was written, for `recorded` and `updated` (the file, and for an update what changed).
     public var note: String?
     /// The faults of the session's out-of-process plugins, in time order (a session with any fails
@@ -161,19 +184,27 @@ extension SessionSuite {
         if let stop = replayed.stoppedByPlugin {
             return fail(.error, "\(stop); the replay stopped there (plugin failure policy stop)")
         }
+        var judged: SessionResult
+        if let first = collected.problems.first {
+            judged = fail(
+                .lines, "\(Markup.count(collected.problems.count, "line")) could not be read; the first: line \(first.line): \(first.message)",
+                line: first.line)
+            judged.failures[0].file = input.path
+        } else {
+            outcome.kept = collected.kept
+            outcome.decisions = (collected.recordedDecisions, collected.producedDecisions)
+            judged = expecting(verdict(result, replayed: replayed, outcome: outcome), in: session.pipeline.description)
+        }
+        // The report opens with the verdicts: written once they are known.
         do throws(OutputError) {
-            result.reportWritten = try Self.writeReport(of: session, input: input, to: reportFile, at: reportPath)
+            let recordedIn = outcome.recordedInSnapshot ? outcome.snapshotPath.map { SystemPath($0) } : input.systemPath
+            judged.reportWritten = try Self.writeReport(
+                of: session, input: input, to: reportFile, at: reportPath,
+                failures: reportFailures(of: judged, recordedIn: recordedIn, compares: collected.compares))
         } catch {
             return fail(.error, error.message)
         }
-        if let first = collected.problems.first {
-            return fail(
-                .lines, "\(Markup.count(collected.problems.count, "line")) could not be read; the first: line \(first.line): \(first.message)",
-                line: first.line)
-        }
-        outcome.kept = collected.kept
-        outcome.decisions = (collected.recordedDecisions, collected.producedDecisions)
-        return verdict(result, replayed: replayed, outcome: outcome)
+        return judged
     }
 
     /// Whether a decision is compared: every derived record with the diagnostics, else what the
@@ -278,12 +309,14 @@ extension SessionSuite {
         }
     }
 
-    /// Writes a session's report, when one was asked for; returns the line that says so.
-    private static func writeReport(of session: ReplaySession, input: SessionInput, to file: OutputFile?, at path: String?) throws(OutputError)
-        -> String?
-    {
+    /// Writes a session's report, when one was asked for, opening with its `failures`; returns the
+    /// line that says so.
+    private static func writeReport(
+        of session: ReplaySession, input: SessionInput, to file: OutputFile?, at path: String?, failures: [ReportFailure]
+    ) throws(OutputError) -> String? {
         guard let file, let path else { return nil }
-        let document = session.reportDocument(logName: String(input.path.split(separator: "/").last ?? Substring(input.path)))
+        var document = session.reportDocument(logName: String(input.path.split(separator: "/").last ?? Substring(input.path)))
+        document?.failures = failures
         let html = document?.html() ?? ""
         try write(html, to: file)
         guard let document else { return nil }
@@ -291,9 +324,9 @@ extension SessionSuite {
             "report: wrote \(path) (\(html.utf8.count >> 10) KiB; \(Markup.count(document.recorder.items.count, "record")), \(Markup.count(document.recorder.violations.count, "violation")))"
     }
 
-    /// The verdict on a session whose lines were read: a plugin's fault, the snapshot, the
-    /// decisions (none recorded: written to a snapshot or failed; a difference: updated or failed),
-    /// then a field left covered.
+    /// The verdict on a session whose lines were read: a plugin's fault, the snapshot (each ends
+    /// the judging), then every one of: the decisions (none recorded: written to a snapshot or
+    /// failed; a difference: updated or failed), a field left covered, a conflict between plugins.
     private func verdict(_ judged: SessionResult, replayed: ReplayResult, outcome: Outcome) -> SessionResult {
         var result = judged
         func fail(_ kind: SessionResult.Failure.Kind, _ message: String, t: Double? = nil) -> SessionResult {
@@ -303,56 +336,88 @@ extension SessionSuite {
             return fail(.plugin, Self.describe(replayed.pluginFaults), t: first.t)
         }
         if let snapshotProblem = outcome.snapshotProblem { return fail(.snapshot, snapshotProblem) }
+        var failures: [SessionResult.Failure] = []
+        result.status = .passed
         if outcome.recordedInLog == 0 && !outcome.recordedInSnapshot {
-            guard let snapshotPath = outcome.snapshotPath else {
-                return fail(
-                    .unrecorded,
-                    "the log holds no recorded decisions to verify; record them with --record-missing DIR, or use a log written by `replay --record`")
+            if let snapshotPath = outcome.snapshotPath {
+                do throws(OutputError) {
+                    try Self.write(header: outcome.header, records: outcome.kept, to: snapshotPath)
+                } catch {
+                    return fail(.error, error.message)
+                }
+                result.status = .recorded
+                result.snapshotWritten = snapshotPath
+                result.note = "wrote \(replayed.derived) decision\(replayed.derived == 1 ? "" : "s") to \(snapshotPath)"
+            } else {
+                failures.append(
+                    .init(
+                        kind: .unrecorded,
+                        message:
+                            "the log holds no recorded decisions to verify; record them with --record-missing DIR, or use a log written by `replay --record`"
+                    ))
             }
-            do throws(OutputError) {
-                try Self.write(header: outcome.header, records: outcome.kept, to: snapshotPath)
-            } catch {
-                return fail(.error, error.message)
-            }
-            result.status = .recorded
-            result.note = "wrote \(replayed.derived) decision\(replayed.derived == 1 ? "" : "s") to \(snapshotPath)"
-        } else if let difference = replayed.verification?.difference {
+        } else if var difference = replayed.verification?.difference {
+            // The line it cites is in the file the recorded decisions came from.
+            let file = outcome.recordedInSnapshot ? outcome.snapshotPath ?? result.input.path : result.input.path
+            if outcome.recordedInSnapshot { difference.file = file }
             guard update else {
-                result.status = .failed
-                result.failure = .init(
-                    kind: .verify, message: difference.description, line: difference.line, t: difference.t, difference: difference)
-                return result
+                failures.append(
+                    .init(kind: .verify, message: difference.description, line: difference.line, file: file, t: difference.t, difference: difference))
+                return finish(result, failures, replayed: replayed, outcome: outcome)
             }
-            let input = result.input
-            if !outcome.recordedInSnapshot && !input.systemPath.isUTF8 {
-                return fail(.error, "cannot rewrite '\(input.path)': its name is not UTF-8; rename it to update it")
-            }
-            let target = outcome.recordedInSnapshot ? outcome.snapshotPath ?? input.path : input.path
-            do throws(OutputError) {
-                // The log keeps its external events and takes the new decisions (diagnostics are
-                // decisions of their own plugins: they are written too).
-                try Self.write(header: outcome.header, records: outcome.kept, to: target)
-            } catch {
-                return fail(.error, error.message)
-            }
-            result.status = .updated
-            let (recorded, produced) = outcome.decisions
-            let changed = zip(recorded, produced).count { $0 != $1 } + abs(recorded.count - produced.count)
-            result.note =
-                "rewrote \(target): \(changed) decision\(changed == 1 ? "" : "s") changed (\(recorded.count) before, \(produced.count) now); the first: \(difference)"
-        } else {
-            result.status = .passed
+            if let error = rewrite(&result, outcome: outcome, difference: difference) { return fail(.error, error) }
         }
+        return finish(result, failures, replayed: replayed, outcome: outcome)
+    }
+
+    /// `--update` for a session whose decisions changed: the log (or its snapshot) takes the new
+    /// ones; the message of the error that stopped it, if one did.
+    private func rewrite(_ result: inout SessionResult, outcome: Outcome, difference: DerivedVerifier.Difference) -> String? {
+        let input = result.input
+        if !outcome.recordedInSnapshot && !input.systemPath.isUTF8 {
+            return "cannot rewrite '\(input.path)': its name is not UTF-8; rename it to update it"
+        }
+        let target = outcome.recordedInSnapshot ? outcome.snapshotPath ?? input.path : input.path
+        do throws(OutputError) {
+            // The log keeps its external events and takes the new decisions (diagnostics are
+            // decisions of their own plugins: they are written too).
+            try Self.write(header: outcome.header, records: outcome.kept, to: target)
+        } catch {
+            return error.message
+        }
+        result.status = .updated
+        let (recorded, produced) = outcome.decisions
+        let changed = zip(recorded, produced).count { $0 != $1 } + abs(recorded.count - produced.count)
+        result.note =
+            "rewrote \(target): \(changed) decision\(changed == 1 ? "" : "s") changed (\(recorded.count) before, \(produced.count) now); the first: \(difference)"
+        return nil
+    }
+
+    /// The verdict with the checks after the decisions': a field left covered, then a conflict
+    /// between plugins (unless allowed); the session fails with every one it earned.
+    private func finish(
+        _ judged: SessionResult, _ decided: [SessionResult.Failure], replayed: ReplayResult, outcome: Outcome
+    ) -> SessionResult {
+        var result = judged
+        var failures = decided
         if let violation = replayed.violations.first {
-            result.status = .failed
             let count = replayed.violations.count
-            result.failure = .init(
-                kind: .check,
-                message:
-                    "the focused field was left covered \(count) time\(count == 1 ? "" : "s"); the first at t \(JSONText.number(violation.t)): \(violation)",
-                t: violation.t)
-        } else if !outcome.allowsConflicts, let first = result.conflicts.first {
-            return fail(.conflict, Self.describe(result.conflicts), t: first.t)
+            failures.append(
+                .init(
+                    kind: .check,
+                    message:
+                        "the focused field was left covered \(count) time\(count == 1 ? "" : "s"); the first at t \(JSONText.number(violation.t)): \(violation.summary)",
+                    t: violation.t))
+        }
+        if !outcome.allowsConflicts, let first = result.conflicts.first {
+            failures.append(.init(kind: .conflict, message: Self.describe(result.conflicts), t: first.t))
+        }
+        if !failures.isEmpty {
+            result.status = .failed
+            result.failures = failures
+        }
+        if let written = result.snapshotWritten, result.status == .failed {
+            result.note = "wrote its decisions to \(written), though it failed: check them before you commit the snapshot"
         }
         return result
     }
@@ -461,7 +526,7 @@ extension SessionResult {
     /// The conflicts its verdict does not name: all of them, but the first after a conflict's
     /// failure (which names it).
     var otherConflicts: ArraySlice<Conflict> {
-        failure?.kind == .conflict && !status.passes ? conflicts.dropFirst() : conflicts[...]
+        failures.contains { $0.kind == .conflict } && !status.passes ? conflicts.dropFirst() : conflicts[...]
     }
 
     /// This result, failed (unreadable, for `.unreadable`) for `kind` with `message`.

@@ -117,11 +117,28 @@ public struct SessionSuite: Sendable {
             return "pass  \(name) (\(result.events) events, \(result.derived) derived, \(seconds(result.seconds))\(faults))" + conflicts(result)
         case .recorded, .updated:
             return "\(result.status.rawValue)  \(name): \(result.note ?? "")" + conflicts(result)
-        case .failed, .unreadable:
-            let failure = result.failure
-            let label = result.status == .unreadable ? "UNREADABLE" : "FAIL"
-            return "\(label)  \(name): \(failure.map { "\($0.kind.rawValue): \($0.message)" } ?? "failed")" + conflicts(result)
+        case .expectedFailure:
+            return "xfail  \(name): expected to fail (\(result.expectedFailure ?? "")), and it did: " + verdicts(result) + conflicts(result)
+        case .failed, .unreadable, .unexpectedPass:
+            let label = result.status == .unreadable ? "UNREADABLE" : result.status == .unexpectedPass ? "XPASS" : "FAIL"
+            var line = "\(label)  \(name): " + verdicts(result)
+            if let note = result.note { line += "\n      " + note }
+            return line + conflicts(result)
         }
+    }
+
+    /// Every verdict a session earned: the first on the line, each other on one of its own.
+    static func verdicts(_ result: SessionResult) -> String {
+        guard let first = result.failures.first else { return "failed" }
+        func text(_ failure: SessionResult.Failure) -> String {
+            var text = "\(failure.kind.rawValue): \(failure.message)"
+            // The file the cited line is in, when the message does not name it already.
+            if let line = failure.line, let file = failure.file, !failure.message.contains("\(file):\(line)") {
+                text += " (\(file):\(line))"
+            }
+            return text
+        }
+        return text(first) + result.failures.dropFirst().map { "\n      also " + text($0) }.joined()
     }
 
     /// The session's conflicts between plugins, as indented lines after its verdict: the first
@@ -167,6 +184,12 @@ public struct SuiteResult: Sendable {
             "\(results.count) session\(results.count == 1 ? "" : "s"): \(count(.passed)) passed, \(count(.failed)) failed, \(count(.unreadable)) unreadable"
         if count(.recorded) > 0 { summary += ", \(count(.recorded)) recorded" }
         if count(.updated) > 0 { summary += ", \(count(.updated)) updated" }
+        if count(.expectedFailure) > 0 { summary += ", \(count(.expectedFailure)) expected to fail" }
+        if count(.unexpectedPass) > 0 { summary += ", \(count(.unexpectedPass)) passed unexpectedly" }
+        let snapshots = results.count { $0.snapshotWritten != nil }
+        if snapshots > count(.recorded) {
+            summary += "; \(SessionSuite.count(snapshots, "snapshot")) written (\(snapshots - count(.recorded)) for failing sessions)"
+        }
         if conflicts > 0 {
             let failing = results.filter { $0.failure?.kind == .conflict }.count
             summary +=
@@ -184,7 +207,7 @@ public struct SuiteResult: Sendable {
     /// updated), 65 when none could be read, 1 otherwise.
     public var exitCode: Int32 {
         if !results.isEmpty && count(.unreadable) == results.count { return 65 }
-        return count(.failed) + count(.unreadable) > 0 ? 1 : 0
+        return count(.failed) + count(.unreadable) + count(.unexpectedPass) > 0 ? 1 : 0
     }
 
     /// The results as JUnit XML: one test case per session; unreadable sessions are errors, the
@@ -218,8 +241,8 @@ extension SessionSuite {
         var again = self
         again.update = false
         var failing: [(result: SessionResult, report: String?)] = []
-        for result in run.results where result.status == .failed || result.status == .unreadable {
-            guard result.status == .failed else {
+        for result in run.results where result.status == .failed || result.status == .unreadable || result.status == .unexpectedPass {
+            guard result.status != .unreadable else {
                 failing.append((result, nil))
                 continue
             }

@@ -375,13 +375,13 @@ struct ProjectFileTests {
         #expect(
             file.warnings == [
                 "\(Self.projectPath):2: unknown key 'disabled' (ignored); did you mean 'disable'? the keys are disable, plugins, pluginCommands, pluginTimeout, pluginFailure, "
-                    + "pluginFuel, pluginMemory, allowConflicts, keyboardAvoidance, fieldAdvancing, textViewOrdering",
+                    + "pluginFuel, pluginMemory, allowConflicts, expectedFailures, keyboardAvoidance, fieldAdvancing, textViewOrdering",
                 "\(Self.projectPath):4: unknown key 'keyboardAvoidance.keyboardDistanse' (ignored); did you mean 'keyboardDistance'? the keys are keyboardDistance, timing, "
                     + "honorsOtherAppsKeyboards",
                 "\(Self.projectPath):7: unknown key 'fieldAdvancing.wrap' (ignored); the keys are order, textViewReturnAdvances",
                 "\(Self.projectPath):8: unknown key 'textViewOrdering.settle' (ignored); the keys are settleWindow, heldFrameTimeout",
                 "\(Self.projectPath):9: unknown key 'a\\nb' (ignored); the keys are disable, plugins, pluginCommands, pluginTimeout, pluginFailure, "
-                    + "pluginFuel, pluginMemory, allowConflicts, keyboardAvoidance, fieldAdvancing, textViewOrdering",
+                    + "pluginFuel, pluginMemory, allowConflicts, expectedFailures, keyboardAvoidance, fieldAdvancing, textViewOrdering",
             ])
     }
 

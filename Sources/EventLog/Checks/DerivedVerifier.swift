@@ -33,25 +33,33 @@ public final class DerivedVerifier {
         public var expected: String?
         /// The derived event as a log line, or `nil` when the replay derived nothing more.
         public var got: String?
+        /// The file that holds ``line`` when it is not the replayed log itself (a snapshot of the
+        /// session's recorded decisions): the description then names it, so that the line it
+        /// cites is looked for in the right file.
+        public var file: String?
 
         /// Creates a difference.
-        public init(number: Int, line: Int?, t: Double, expected: String?, got: String?) {
+        public init(number: Int, line: Int?, t: Double, expected: String?, got: String?, file: String? = nil) {
             self.number = number
             self.line = line
             self.t = t
             self.expected = expected
             self.got = got
+            self.file = file
         }
 
-        /// One sentence naming the event, the line, and both sides.
+        /// One sentence naming the event, the line (and its file, when it is not the log), and
+        /// both sides.
         public var description: String {
-            switch (expected, got) {
+            let holder = file ?? "the log"
+            let place = file.map { "\($0):\(line ?? 0)" } ?? "line \(line ?? 0)"
+            return switch (expected, got) {
             case (let expected?, let got?):
-                "derived event #\(number) differs: the log has \(expected) (line \(line ?? 0)); the replay derived \(got)"
+                "derived event #\(number) differs: \(holder) has \(expected) (\(place)); the replay derived \(got)"
             case (let expected?, nil):
-                "derived event #\(number): the log has \(expected) (line \(line ?? 0)), but the replay derived nothing more"
+                "derived event #\(number): \(holder) has \(expected) (\(place)), but the replay derived nothing more"
             case (nil, let got?):
-                "derived event #\(number): the replay derived \(got), which the log does not have"
+                "derived event #\(number): the replay derived \(got), which \(holder) does not have"
             case (nil, nil):
                 "derived event #\(number) differs"
             }
