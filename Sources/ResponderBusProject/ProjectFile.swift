@@ -185,6 +185,16 @@ public struct ProjectFile: Sendable, Equatable {
         return joined.isEmpty ? "." : joined
     }
 
+    /// What is wrong with a plugin command, if anything: words that cannot be split.
+    private static func commandProblem(_ command: String) -> String? {
+        do throws(ExternalPluginError) {
+            _ = try ExternalPlugin.Configuration.words(of: command)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
     private init(bytes: [UInt8], path: String) throws(ProjectFileError) {
         let members = try ProjectFileValues.members(of: bytes, path: path)
         var reader = ProjectFileValues(path: path)
@@ -207,14 +217,7 @@ public struct ProjectFile: Sendable, Equatable {
             case "pluginCommands":
                 pluginCommands = try reader.strings(
                     value, key: "pluginCommands", list: "commands", item: "a command (a non-empty string such as \"python3 plugins/gap.py\")",
-                    check: { command in
-                        do throws(ExternalPluginError) {
-                            _ = try ExternalPlugin.Configuration.words(of: command)
-                            return nil
-                        } catch {
-                            return error.message
-                        }
-                    })
+                    check: Self.commandProblem)
             case "pluginTimeout":
                 pluginTimeout = try reader.integer(value, key: "pluginTimeout", 1...600_000)
             case "pluginFailure":
@@ -227,16 +230,7 @@ public struct ProjectFile: Sendable, Equatable {
             case "allowConflicts":
                 allowConflicts = try reader.bool(value, key: "allowConflicts")
             case "expectedFailures":
-                var expected: [String: String] = [:]
-                for entry in try reader.object(value, key: "expectedFailures") {
-                    guard case .string(let reason) = entry.value.value, !entry.key.isEmpty, !reason.isEmpty else {
-                        throw reader.wrong(
-                            entry.value, key: "expectedFailures.\(entry.key)",
-                            "a session's path (not empty) with why it is expected to fail, a non-empty string")
-                    }
-                    expected[entry.key] = reason
-                }
-                expectedFailures = expected
+                expectedFailures = try reader.reasons(value, key: "expectedFailures")
             case "keyboardAvoidance":
                 for inner in try reader.object(value, key: "keyboardAvoidance") {
                     let key = "keyboardAvoidance." + inner.key

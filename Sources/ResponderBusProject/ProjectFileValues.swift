@@ -140,6 +140,21 @@ struct ProjectFileValues {
         value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
+    /// An object from non-empty paths to non-empty reasons (`"expectedFailures"`); `nil` for
+    /// `null`.
+    func reasons(_ node: JSONNode, key: String) throws(ProjectFileError) -> [String: String]? {
+        if case .null = node.value { return nil }
+        var reasons: [String: String] = [:]
+        for entry in try object(node, key: key) {
+            guard case .string(let reason) = entry.value.value, !entry.key.isEmpty, !reason.isEmpty else {
+                throw wrong(
+                    entry.value, key: "\(key).\(entry.key)", "a session's path (not empty) with why it is expected to fail, a non-empty string")
+            }
+            reasons[entry.key] = reason
+        }
+        return reasons
+    }
+
     /// An object's members; none for `null`.
     func object(_ node: JSONNode, key: String) throws(ProjectFileError) -> [JSONMember] {
         switch node.value {
