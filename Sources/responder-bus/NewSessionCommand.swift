@@ -17,7 +17,7 @@ struct NewSessionCommand: ParsableCommand {
             Only what the world did is written: replay derives every decision.
 
             A field is NAME[:WORD…]: a kind (text, secure, textView) and flags: hidden, disabled, \
-            done (Return ends editing there), gap=N (the distance avoidance keeps), height=N, y=N (its \
+            done or return=done (Return ends editing there), gap=N (the distance avoidance keeps), height=N, y=N (its \
             top, in points). Without --focus, the first field that can take the focus is focused at 1 s. \
             Times are seconds; actions at least 0.05 s apart. --list-devices shows the devices, their \
             screens and keyboards. A device name that is not known, a field that cannot be read and an \

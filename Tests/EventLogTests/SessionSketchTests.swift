@@ -231,12 +231,15 @@ struct SessionSketchTests {
 
     @Test("fields are read from NAME[:WORD…]: kinds, flags and settings")
     func fieldParsing() throws {
-        let fields = try FieldSketch.list(parsing: "user, password:secure:gap=40 ,notes:textview:height=200:y=10,code:disabled:done,promo:hidden")
-        #expect(fields.map(\.id) == ["user", "password", "notes", "code", "promo"])
-        #expect(fields.map(\.kind) == [.text, .secure, .textView, .text, .text])
+        let fields = try FieldSketch.list(
+            parsing: "user, password:secure:gap=40 ,notes:textview:height=200:y=10,code:disabled:done,promo:hidden:return=done,last:return=next")
+        #expect(fields.map(\.id) == ["user", "password", "notes", "code", "promo", "last"])
+        #expect(fields.map(\.kind) == [.text, .secure, .textView, .text, .text, .text])
         #expect(fields[1].keyboardDistance == 40)
         #expect(fields[2].height == 200 && fields[2].y == 10)
         #expect(!fields[3].isEnabled && fields[3].returnEndsEditing && fields[4].isHidden)
+        #expect(fields.map(\.returnEndsEditing) == [false, false, false, true, true, false])
+        #expect(throws: SessionSketchError.self) { try FieldSketch(parsing: "user:return=go") }
     }
 
     @Test("devices are found by name, alias, spelling and size; the table's keyboards and safe areas are consistent")
@@ -244,6 +247,8 @@ struct SessionSketchTests {
         #expect(Device.named("iphone se")?.portraitSize == Size(width: 320, height: 568))
         #expect(Device.named("iPhone-5s")?.name == "iPhone SE")
         #expect(Device.named("iPhone SE (2nd generation)")?.name == "iPhone 8")
+        #expect(Device.named("iPhone SE 3")?.name == "iPhone 8")
+        #expect(Device.named("iPad mini")?.portraitSize == Size(width: 744, height: 1133))
         #expect(Device.named("iPhone 13")?.portraitSize == Size(width: 390, height: 844))
         #expect(Device.named("568x320")?.name == "iPhone SE")
         #expect(Device.orientation(named: "568x320") == .landscape)

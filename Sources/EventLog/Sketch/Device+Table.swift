@@ -55,7 +55,8 @@ extension Device {
     private static let phones: [Device] = [
         phone("iPhone SE", ["iPhone SE (1st generation)", "iPhone 5", "iPhone 5s", "iPhone 5c"], 320, 568, homeButtonPhone, (216, 253, 162, 199)),
         phone(
-            "iPhone 8", ["iPhone 6", "iPhone 6s", "iPhone 7", "iPhone SE (2nd generation)", "iPhone SE (3rd generation)"], 375, 667,
+            "iPhone 8",
+            ["iPhone 6", "iPhone 6s", "iPhone 7", "iPhone SE (2nd generation)", "iPhone SE (3rd generation)", "iPhone SE 2", "iPhone SE 3"], 375, 667,
             homeButtonPhone, (216, 258, 163, 200)),
         phone("iPhone 8 Plus", ["iPhone 6 Plus", "iPhone 6s Plus", "iPhone 7 Plus"], 414, 736, homeButtonPhone, (226, 271, 163, 200)),
         phone("iPhone X", ["iPhone XS", "iPhone 11 Pro"], 375, 812, faceID(top: 44), (291, 335, 172, 209)),
@@ -82,7 +83,7 @@ extension Device {
         pad(
             "iPad (9th generation)", ["iPad 10.2-inch", "iPad (7th generation)", "iPad (8th generation)"], 810, 1080, faceID: false,
             (263, 313, 348, 398)),
-        pad("iPad mini (6th generation)", [], 744, 1133, faceID: true, (328, 378, 368, 418)),
+        pad("iPad mini (6th generation)", ["iPad mini"], 744, 1133, faceID: true, (328, 378, 368, 418)),
         pad("iPad Pro 11-inch", ["iPad Pro (11-inch)"], 834, 1194, faceID: true, (283, 333, 368, 418)),
         pad("iPad Pro 12.9-inch", ["iPad Pro (12.9-inch)"], 1024, 1366, faceID: true, (348, 398, 441, 491)),
     ]

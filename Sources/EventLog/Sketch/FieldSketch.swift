@@ -5,8 +5,8 @@ import ResponderBus
 /// Written as text (``init(parsing:)``) it is `NAME[:WORD…]`: `password:secure`,
 /// `notes:textView:height=200`, `promo:hidden`, `code:disabled:done`. The words are a kind —
 /// `text` (the default), `secure` (a text field hiding what is typed) or `textView` — and flags:
-/// `hidden`, `disabled`, `done` (Return ends editing here: the field takes no part in the tag
-/// order, as a field with a Done key), `gap=N` (the distance avoidance keeps above the keyboard,
+/// `hidden`, `disabled`, `done` or `return=done` (Return ends editing here: the field takes no
+/// part in the tag order, as a field with a Done key; `return=next`, the default, moves on), `gap=N` (the distance avoidance keeps above the keyboard,
 /// `keyboardDistance`), `height=N` and `y=N` (its top in portrait, in points; see
 /// ``SessionSketch/Layout``).
 public struct FieldSketch: Hashable, Sendable {
@@ -61,7 +61,7 @@ public struct FieldSketch: Hashable, Sendable {
     public var isFocusable: Bool { !isHidden && isEnabled }
 
     /// The words ``init(parsing:)`` knows after the name, for messages.
-    public static let knownWords = "text, secure, textView, hidden, disabled, done, gap=N, height=N, y=N"
+    public static let knownWords = "text, secure, textView, hidden, disabled, done, return=next|done, gap=N, height=N, y=N"
 
     /// Reads `NAME[:WORD…]` (see the type's description).
     ///
@@ -93,6 +93,10 @@ public struct FieldSketch: Hashable, Sendable {
                 throw SessionSketchError(.badField, "field '\(text)': unknown word '\(word)'; a field knows \(Self.knownWords)")
             }
             let key = String(word[..<equals])
+            if key == "return" {
+                try applyReturn(String(word[word.index(after: equals)...]), in: text)
+                return
+            }
             let value = Double(word[word.index(after: equals)...])
             guard ["gap", "height", "y"].contains(key) else {
                 throw SessionSketchError(.badField, "field '\(text)': unknown setting '\(key)'; a field knows \(Self.knownWords)")
@@ -106,6 +110,15 @@ public struct FieldSketch: Hashable, Sendable {
             case "height": height = value
             default: y = value
             }
+        }
+    }
+
+    /// `return=next` (Return moves to the next field, the default) or `return=done` (as `done`).
+    private mutating func applyReturn(_ value: String, in text: String) throws(SessionSketchError) {
+        switch value {
+        case "next": returnEndsEditing = false
+        case "done": returnEndsEditing = true
+        default: throw SessionSketchError(.badField, "field '\(text)': return=\(value); the Return key is return=next or return=done")
         }
     }
 
