@@ -7,7 +7,8 @@ import ResponderBusReplay
     import Glibc
 #endif
 
-/// The `responder-bus` command: replay logs through the plugins, and import iOS console dumps.
+/// The `responder-bus` command: replay logs through the plugins, import iOS console dumps, and
+/// write sessions from a description.
 @main
 struct ResponderBusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,10 +27,14 @@ struct ResponderBusCommand: ParsableCommand {
               responder-bus import console.txt --screen 375x812 -o session.jsonl
               responder-bus replay session.jsonl --report session.html
               responder-bus render session.jsonl --at 3.2 -o frame.svg
+              responder-bus new-session --device "iPhone SE" --fields user,password:secure --rotate-at 3 -o se.jsonl
               responder-bus new-plugin FocusReporter
             """,
         version: ResponderBusVersion.string,
-        subcommands: [ReplayCommand.self, TestCommand.self, ImportCommand.self, NewPluginCommand.self, CheckPluginCommand.self, RenderCommand.self]
+        subcommands: [
+            ReplayCommand.self, TestCommand.self, ImportCommand.self, NewSessionCommand.self, NewPluginCommand.self, CheckPluginCommand.self,
+            RenderCommand.self,
+        ]
     )
 
     /// Runs the command. First, SIGINT, SIGTERM and SIGHUP are unblocked — a process started from

@@ -18,7 +18,7 @@ struct InstallCLITests {
     func completions(shell: String) throws {
         let run = try CLI.run(["--generate-completion-script", shell])
         #expect(run.status == 0, "\(run.stderr)")
-        for subcommand in ["replay", "test", "import", "new-plugin", "check-plugin", "render"] {
+        for subcommand in ["replay", "test", "import", "new-session", "new-plugin", "check-plugin", "render"] {
             #expect(run.stdout.contains(subcommand), "\(shell) completion lacks \(subcommand)")
         }
     }

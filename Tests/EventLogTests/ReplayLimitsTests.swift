@@ -52,8 +52,10 @@ struct ReplayLimitsTests {
             #"{"t":2,"event":"keyboardWillShow","end":[0,500,375,312],"duration":3e9}"#)
         let run = TurnCursor(check: true)
         let summary = try run.run(text)
-        #expect(run.problems.map(\.line) == [4, 5])
-        #expect(run.problems.allSatisfy { $0.code == .invalidValue && $0.message.contains("duration") })
+        #expect(run.problems.map(\.line) == [4, 5, 6])
+        #expect(run.problems.prefix(2).allSatisfy { $0.code == .invalidValue && $0.message.contains("duration") })
+        // 3·10⁹ s can be replayed: it is read, with a warning.
+        #expect(run.problems[2].code == .implausibleValue && run.problems[2].isWarning)
         #expect(summary.externalEvents == 3)
         run.loop.runUntilQuiet()
     }
@@ -108,4 +110,72 @@ struct ModelRejectionTests {
         #expect(run.bus.screen.firstResponder?.id == "email")
         #expect(try TurnCursor().run(text, strict: true).stoppedAt?.code == .notATextInput)
     }
+}
+
+@Suite("A keyboard animation longer than any real one is read with a warning")
+struct ImplausibleDurationTests {
+    private func lines(_ records: String...) -> String { ([header, ReplayerTests.scene] + records).joined(separator: "\n") }
+
+    static let show = #"{"t":1,"event":"keyboardWillShow","end":[0,521,375,291],"duration":250}"#
+
+    @Test("a keyboard duration of 250 (milliseconds meant): a warning at its column that offers 0.25 seconds, then the record as written")
+    func milliseconds() throws {
+        let reader = LogReader(bytes: Array(lines(Self.show).utf8))
+        _ = try reader.readHeader()
+        guard case .record = reader.next() else { throw ReaderExpectation("the scene") }
+        guard case .problem(let warning)? = reader.next() else { throw ReaderExpectation("a warning before the record") }
+        #expect(warning.code == .implausibleValue)
+        #expect(warning.isWarning)
+        #expect(warning.line == 3)
+        #expect(warning.column == Self.show.distance(from: Self.show.startIndex, to: Self.show.range(of: "250")!.lowerBound) + 1)
+        #expect(warning.message == "duration 250 s is not a keyboard animation; did you mean 0.25 (seconds)? Read as written")
+        guard case .record(let record, _)? = reader.next(), case .keyboard(_, let info) = record.event else { throw ReaderExpectation("the record") }
+        #expect(info.duration == 250)
+        #expect(reader.next() == nil)
+    }
+
+    @Test(
+        "no warning up to 2 s, nor for a plugin's slow shift; beyond 2 s without a plausible reading in milliseconds, no suggestion",
+        arguments: [0.25, 0.5, 2])
+    func plausible(duration: Double) throws {
+        let run = TurnCursor()
+        try run.run(
+            lines(
+                #"{"t":1,"event":"keyboardWillShow","end":[0,521,375,291],"duration":\#(duration)}"#,
+                #"{"t":2,"event":"viewShift","originY":-100,"duration":250,"origin":"derived","by":"KeyboardAvoidance"}"#))
+        #expect(run.problems.isEmpty)
+        let long = TurnCursor()
+        try long.run(lines(#"{"t":1,"event":"keyboardWillShow","end":[0,521,375,291],"duration":5000}"#))
+        #expect(
+            long.problems.map(\.message) == [
+                "duration 5000 s is not a keyboard animation (iOS animates the keyboard in 0.25 s); durations are seconds. Read as written"
+            ])
+    }
+
+    @Test("a lenient replay goes on with the record and counts a warning; a strict one stops there")
+    func replays() throws {
+        let text = lines(#"{"t":0.5,"event":"didBeginEditing","view":"email"}"#, Self.show)
+        let run = TurnCursor()
+        let summary = try run.run(text)
+        #expect(summary.warnings == 1 && summary.rejectedLines == 0)
+        #expect(summary.externalEvents == 3)
+        #expect(try TurnCursor().run(text, strict: true).stoppedAt?.code == .implausibleValue)
+    }
+
+    @Test("records given in memory get the same warning before the record")
+    func inMemory() throws {
+        let show = LogRecord(t: 1, event: .keyboard(.keyboardWillShow, KeyboardInfo(end: Rect(x: 0, y: 521, width: 375, height: 291), duration: 250)))
+        let reader = LogReader(header: LogHeader(screen: Size(width: 375, height: 812)), records: [show])
+        guard case .problem(let warning)? = reader.next() else { throw ReaderExpectation("a warning first") }
+        #expect(warning.code == .implausibleValue && warning.line == 2)
+        #expect(warning.message.contains("did you mean 0.25 (seconds)?"))
+        guard case .record(let record, _)? = reader.next() else { throw ReaderExpectation("the record") }
+        #expect(record == show)
+        #expect(reader.next() == nil)
+    }
+}
+
+private struct ReaderExpectation: Error, CustomStringConvertible {
+    var description: String
+    init(_ expected: String) { description = "expected \(expected)" }
 }

@@ -40,6 +40,10 @@ public struct LogReadError: Error, Hashable, Sendable, CustomStringConvertible {
         /// A line longer than the reader accepts, and no newline within a further gigabyte: the
         /// input is no log (an endless stream, a binary file). Reading stops there.
         public static let endlessLine = Code(name: "endlessLine")
+        /// A value the reader accepts but no real session holds: a keyboard event's `duration`
+        /// longer than ``LogLimits/longestKeyboardAnimation`` (usually milliseconds, `250` for
+        /// 0.25 s). A warning: the record is read as written, after it.
+        public static let implausibleValue = Code(name: "implausibleValue")
         /// The file is empty.
         public static let emptyFile = Code(name: "emptyFile")
         /// The input cannot be opened or read (missing, a directory, no permission).
@@ -71,9 +75,9 @@ public struct LogReadError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether this is a warning about a line that was read all the same (``Code/unknownViewKind``,
-    /// ``Code/lateRecord``):
+    /// ``Code/lateRecord``, ``Code/implausibleValue``):
     /// a lenient replay reports it and goes on with the record; a strict one stops.
-    public var isWarning: Bool { code == .unknownViewKind || code == .lateRecord }
+    public var isWarning: Bool { code == .unknownViewKind || code == .lateRecord || code == .implausibleValue }
 
     /// Whether the problem ended the read (a line with no newline in sight, a read that failed):
     /// nothing after it was read, so a replay stops there, strict or not.

@@ -92,7 +92,9 @@ public final class LogReader {
     /// taken in time order (those with the same `t` in the order given); record *n* (from 1) is
     /// reported at line *n* + 1, after the header. A record the format does not allow — a `t` or a
     /// keyboard duration that is negative, not finite or beyond ``LogLimits/maximumSeconds``, a
-    /// derived record without its plugin's name — is a problem at its line, as it would be in text.
+    /// derived record without its plugin's name — is a problem at its line, as it would be in text;
+    /// a keyboard animation longer than ``LogLimits/longestKeyboardAnimation`` is a warning before
+    /// its record, as in text.
     ///
     /// - Parameters:
     ///   - header: what ``readHeader()`` returns.
@@ -186,6 +188,8 @@ public final class LogReader {
         let header: LogHeader
         let records: [LogRecord]
         var taken = 0
+        /// A record held back while the warning about it is handed out.
+        private var held: Item?
 
         init(header: LogHeader, records: [LogRecord]) {
             self.header = header
@@ -196,10 +200,28 @@ public final class LogReader {
         /// (a time or a duration that cannot be replayed, a derived record without its plugin's
         /// name) is a problem there instead, as its line would be.
         func next() -> Item? {
+            if let held {
+                self.held = nil
+                return held
+            }
             guard taken < records.count else { return nil }
             let record = records[taken]
             taken += 1
-            return Self.item(record, line: taken + 1)
+            let item = Self.item(record, line: taken + 1)
+            if case .record = item, let warning = Self.warning(about: record, line: taken + 1) {
+                held = item
+                return .problem(warning)
+            }
+            return item
+        }
+
+        /// The warning the reader gives before `record` read at line `line`, if any: a keyboard
+        /// animation longer than any real one (``LogLimits/longestKeyboardAnimation``).
+        static func warning(about record: LogRecord, line: Int) -> LogReadError? {
+            guard case .keyboard(_, let info) = record.event, let duration = info.duration, duration > LogLimits.longestKeyboardAnimation,
+                duration <= LogLimits.maximumSeconds
+            else { return nil }
+            return LogReadError(.implausibleValue, line: line, column: 0, LogLimits.implausibleDurationMessage(duration))
         }
 
         /// `record` as the item of line `line`: the record, or the problem the reader would find
@@ -363,18 +385,33 @@ public final class LogReader {
         return .record(LogRecord(t: t, event: logEvent, origin: origin), RecordLocation(line: parser.line, viewColumn: fields.view?.column))
     }
 
-    /// Rejects a negative duration, and one too long to be replayed.
+    /// Rejects a negative duration, and one too long to be replayed; warns of a keyboard
+    /// animation longer than any real one. A duration from 0 to
+    /// ``LogLimits/longestKeyboardAnimation``, the common one, costs the two comparisons it always
+    /// did: the test against ``LogLimits/maximumSeconds`` moved out of line, behind the new bound.
     @inline(__always)
-    private static func checkDuration(_ f: RawFields, _ parser: inout RecordParser) throws(LogReadError) {
+    private static func checkDuration(_ f: RawFields, _ parser: inout RecordParser, keyboard: Bool = false) throws(LogReadError) {
         guard let duration = f.duration else { return }
         if duration < 0 {
             throw parser.error(.invalidValue, at: f.durationColumn - 1, "a negative duration (\(duration)); durations are seconds, 0 or more")
         }
+        if duration > LogLimits.longestKeyboardAnimation {
+            try longDuration(duration, column: f.durationColumn, &parser, keyboard: keyboard)
+        }
+    }
+
+    /// A duration longer than any keyboard animation: rejected beyond what can be replayed, and
+    /// read with a warning on a keyboard event (a plugin's shift may be as slow as it likes).
+    @inline(never)
+    private static func longDuration(_ duration: Double, column: Int, _ parser: inout RecordParser, keyboard: Bool) throws(LogReadError) {
         if duration > LogLimits.maximumSeconds {
             throw parser.error(
-                .invalidValue, at: f.durationColumn - 1,
+                .invalidValue, at: column - 1,
                 "a duration of \(duration) seconds, beyond what can be replayed (at most \(Int(LogLimits.maximumSeconds))); is it in milliseconds? durations are seconds"
             )
+        }
+        if keyboard {
+            parser.lineExtras().warnings.append(parser.error(.implausibleValue, at: column - 1, LogLimits.implausibleDurationMessage(duration)))
         }
     }
 
@@ -399,7 +436,7 @@ public final class LogReader {
                 "unknown event '\(parser.string(event))'; skipped (the format knows \(LogEvent.knownNames.sorted().joined(separator: ", ")))")
         }
         if kind.isKeyboard {
-            try checkDuration(f, &parser)
+            try checkDuration(f, &parser, keyboard: true)
             let info = KeyboardInfo(begin: f.begin, end: f.end, duration: f.duration, curve: f.curve, isLocal: f.isLocal)
             return .keyboard(EventName(builtin: kind), info)
         }

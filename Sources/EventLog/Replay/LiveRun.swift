@@ -260,7 +260,10 @@ final class LiveRun {
             return
         }
         let item = LogReader.GivenRecords.item(record, line: line)
-        if case .record = item { lastPushedT = record.t }
+        if case .record = item {
+            lastPushedT = record.t
+            if let warning = LogReader.GivenRecords.warning(about: record, line: line) { add(.problem(warning)) }
+        }
         add(item)
     }
 

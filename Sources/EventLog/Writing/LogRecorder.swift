@@ -164,6 +164,24 @@ public enum LogLimits {
     /// they are usually times written in milliseconds (`1700000000000`).
     public static let maximumSeconds: Double = 4e9
 
+    /// The longest keyboard animation a log is expected to hold, in seconds: 2. iOS animates the
+    /// keyboard in 0.25 s; a keyboard event's `duration` above this is read as written, with a
+    /// warning (``LogReadError/Code/implausibleValue``) that asks whether it was meant in
+    /// milliseconds (`250` for 0.25 s). ``SessionSketch`` writes no longer one.
+    public static let longestKeyboardAnimation: Double = 2
+
+    /// What the reader says of a keyboard event whose `duration` is longer than
+    /// ``longestKeyboardAnimation``: `duration 250 s is not a keyboard animation; did you mean 0.25
+    /// (seconds)?`, the suggestion given when the value in milliseconds would be one.
+    static func implausibleDurationMessage(_ duration: Double) -> String {
+        let text = "duration \(JSONText.number(duration)) s is not a keyboard animation"
+        let seconds = duration / 1000
+        guard seconds <= longestKeyboardAnimation else {
+            return text + " (iOS animates the keyboard in 0.25 s); durations are seconds. Read as written"
+        }
+        return text + "; did you mean \(JSONText.number(seconds)) (seconds)? Read as written"
+    }
+
     /// The longest line a log may have, in bytes: 64 MiB. A scene is one line, about 150 bytes a
     /// view, so a scene of some 400,000 views fits. ``LogReader`` reads lines up to this length by
     /// default; a longer one is a ``LogReadError/Code/lineTooLong`` problem, skipped without being
