@@ -97,6 +97,10 @@ public struct SessionResult: Sendable {
     /// The snapshot `--record-missing` wrote for it, if one was: reported whether or not the
     /// session passed (a snapshot of a failing session holds the decisions that failed).
     public var snapshotWritten: String?
+    /// What the log reader warned about while reading it (a value read as written that looks
+    /// wrong, such as a 250 s keyboard animation meant as milliseconds), each with its line and
+    /// column: shown under the session's verdict, passed or not.
+    public var warnings: [String] = []
     /// Why its project file expects it to fail (`"expectedFailures"`), if it does: with
     /// ``Status/expectedFailure`` or ``Status/unexpectedPass``.
     public var expectedFailure: String?
@@ -184,6 +188,7 @@ extension SessionSuite {
         if let stop = replayed.stoppedByPlugin {
             return fail(.error, "\(stop); the replay stopped there (plugin failure policy stop)")
         }
+        result.warnings = collected.warnings.map(\.description)
         var judged: SessionResult
         if let first = collected.problems.first {
             judged = fail(
@@ -224,6 +229,7 @@ extension SessionSuite {
         var recordedDecisions: [String] = []
         var producedDecisions: [String] = []
         var problems: [LogReadError] = []
+        var warnings: [LogReadError] = []
 
         init(compares: @escaping (LogRecord) -> Bool, keeps: Bool, update: Bool) {
             self.compares = compares
@@ -244,7 +250,7 @@ extension SessionSuite {
         }
 
         func problem(_ error: LogReadError) {
-            if !error.isWarning { problems.append(error) }
+            if error.isWarning { warnings.append(error) } else { problems.append(error) }
         }
     }
 

@@ -106,10 +106,20 @@ public struct SessionSuite: Sendable {
         return SuiteResult(results: results, seconds: Self.monotonicSeconds() - start, jobs: run.jobs)
     }
 
-    /// One session's line, as `responder-bus test` prints it: its verdict, name, and what happened.
+    /// One session's line, as `responder-bus test` prints it: its verdict, name, and what happened;
+    /// every other verdict, and the log reader's warnings (``SessionResult/warnings``), on lines of
+    /// their own below it.
     ///
     /// - Parameter result: the session's result.
     public static func line(for result: SessionResult) -> String {
+        guard !result.warnings.isEmpty else { return verdictLine(for: result) }
+        var text = verdictLine(for: result)
+        for warning in result.warnings.prefix(3) { text += "\n      warning: " + warning }
+        if result.warnings.count > 3 { text += "\n      … and \(result.warnings.count - 3) more warnings" }
+        return text
+    }
+
+    private static func verdictLine(for result: SessionResult) -> String {
         let name = result.input.name
         switch result.status {
         case .passed:
@@ -132,8 +142,9 @@ public struct SessionSuite: Sendable {
         guard let first = result.failures.first else { return "failed" }
         func text(_ failure: SessionResult.Failure) -> String {
             var text = "\(failure.kind.rawValue): \(failure.message)"
-            // The file the cited line is in, when the message does not name it already.
-            if let line = failure.line, let file = failure.file, !failure.message.contains("\(file):\(line)") {
+            // The file the cited line is in, when it is not the session's log and the message does
+            // not name it already.
+            if let line = failure.line, let file = failure.file, file != result.input.path, !failure.message.contains("\(file):\(line)") {
                 text += " (\(file):\(line))"
             }
             return text

@@ -41,6 +41,8 @@ final class ReplayPrinter: ReplaySink {
     /// Whether the decisions are printed as records (`--format jsonl`), not in the timeline. The
     /// sinks read it for every decision: a copy of the option, whose property wrapper is not free.
     private let printsRecords: Bool
+    /// Whether the timeline is coloured (``TerminalColour``): standard output, a terminal.
+    private let colours: Bool
     /// Whether the input is a stream that does not end by itself (a pipe, standard input from a
     /// program still writing): its records are decided as they arrive, and what they print is
     /// flushed at the end of each turn of the session's own loop.
@@ -67,6 +69,7 @@ final class ReplayPrinter: ReplaySink {
         self.command = command
         self.pipeline = pipeline
         printsRecords = command.format != .text
+        colours = TerminalColour.isEnabled && command.format == .text
     }
 
     private var options: ReplaySession.Options {
@@ -155,7 +158,7 @@ final class ReplayPrinter: ReplaySink {
     }
 
     func timeline(_ line: String) {
-        output.line(line)
+        output.line(colours ? TerminalColour.timeline(line) : line)
         if flushesEveryTurn { flushAtEndOfTurn() }
     }
 

@@ -30,10 +30,15 @@ enum CLI {
 
     /// Runs `executable` (the binary, or `/bin/sh` for a test that needs redirections) and
     /// collects what it wrote.
-    static func run(_ arguments: [String], stdin: String? = nil, executable: URL = binary) throws -> Run {
+    static func run(
+        _ arguments: [String], stdin: String? = nil, executable: URL = binary, environment: [String: String] = [:]
+    ) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
+        }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -132,4 +132,32 @@ struct TestVerdictsCLITests {
         #expect(empty.status == 78)
         #expect(empty.stderr.contains("expectedFailures.ok.jsonl"))
     }
+
+    @Test("colour only where a person reads it: through a pipe none; CLICOLOR_FORCE paints FAIL and ⚠ covered; NO_COLOR wins")
+    func colourBehindIsatty() throws {
+        let root = try Self.makeSuite(withPassing: true)
+        let plain = try CLI.run(["test", root + "/login"])
+        #expect(!plain.stdout.contains("\u{1B}["), "a pipe gets no escapes")
+        let forced = try CLI.run(["test", root + "/login"], environment: ["CLICOLOR_FORCE": "1", "NO_COLOR": ""])
+        #expect(forced.stdout.contains("\u{1B}[1;31mFAIL\u{1B}[0m  login/se-rotate.jsonl"), "\(forced.stdout)")
+        #expect(forced.stdout.contains("\u{1B}[32mpass\u{1B}[0m  login/ok.jsonl"))
+        let timeline = try CLI.run(["replay", root + "/login/se-rotate.jsonl", "--check"], environment: ["CLICOLOR_FORCE": "1", "NO_COLOR": ""])
+        #expect(timeline.stdout.contains("\u{1B}[1;31m⚠ covered\u{1B}[0m: 'password'"))
+        let records = try CLI.run(["replay", root + "/login/se-rotate.jsonl", "--format", "jsonl"], environment: ["CLICOLOR_FORCE": "1"])
+        #expect(!records.stdout.contains("\u{1B}["), "JSON is never painted")
+        let refused = try CLI.run(["test", root + "/login"], environment: ["CLICOLOR_FORCE": "1", "NO_COLOR": "1"])
+        #expect(!refused.stdout.contains("\u{1B}["))
+    }
+
+    @Test("the reader's warnings are said under the session's verdict: a 250 s keyboard animation meant as milliseconds")
+    func readerWarnings() throws {
+        let root = try Self.makeSuite()
+        let session = root + "/login/se-rotate.jsonl"
+        let text = try String(contentsOfFile: session, encoding: .utf8)
+        try text.replacingOccurrences(of: #""duration":0.25,"end":[0,315"#, with: #""duration":250,"end":[0,315"#).write(
+            toFile: session, atomically: true, encoding: .utf8)
+        let run = try CLI.run(["test", root + "/login"])
+        #expect(run.stdout.contains("\n      warning: line 4"), "\(run.stdout)")
+        #expect(run.stdout.contains("250 s"))
+    }
 }

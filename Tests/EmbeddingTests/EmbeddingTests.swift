@@ -66,7 +66,9 @@ struct EmbeddingTests {
         #expect(
             lines == [
                 "FAIL  sessions/imported-textview-375x667.jsonl: check: the focused field was left covered 1 time; the first at t 0.25: "
-                    + "t=0.25 s: 'UITextView@0x105836000' is covered by 18 pt (field [26, 0, 343, 427], keyboard top 409)",
+                    + "'UITextView@0x105836000' is covered by 18 pt (field [26, 0, 343, 427], keyboard top 409); why: 'UITextView@0x105836000' "
+                    + "stays covered by 18 pt: the field is taller than the room between the safe area's top (y 0) and the keyboard, so "
+                    + "avoidance keeps its top in view: the root moves up 230 pt, not the 268 pt its bottom with its 20 pt gap needs (the top clamp)",
                 "pass  sessions/nested/sign-up-session.jsonl (43 events, 10 derived, … ms)",
                 "UNREADABLE  sessions/not-a-log.jsonl: unreadable: line 1, column 1: line 1 is not a header: expected '{' "
                     + "(each line is one JSON object), found 'n'",
@@ -94,7 +96,7 @@ struct EmbeddingTests {
             [console, "--scene", window, "--focus", "0x105836000", "-o", "report.html", "--frame-at", "0.3", "--svg", "frame.svg"],
             in: folder)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout == "\(name): 3 records replayed, 1 derived; wrote report.html\n")
+        #expect(run.stdout == "\(name): 3 records replayed, 2 derived; wrote report.html\n")
         // Nothing but the report and the frame: no log was written on the way.
         #expect(try FileManager.default.subpathsOfDirectory(atPath: folder.path).sorted() == ["frame.svg", "report.html"])
 
@@ -107,11 +109,12 @@ struct EmbeddingTests {
         for reference in ["url(", "href=\""] {
             #expect(html.components(separatedBy: reference).dropFirst().allSatisfy { $0.hasPrefix("#") }, "\(reference) outside the page")
         }
-        // Every record is a row: the three imported, then avoidance's decision.
+        // Every record is a row: the three imported, then avoidance's decision and why the text
+        // view stays covered (the top clamp).
         let rows = try html.matches(of: Regex(#"<tr id="r\d+" class="(ext|dec)"><td>\d+</td><td>[^<]*</td><td>([^<]*)</td>"#)).map {
             "\($0.output[1].substring ?? "") \($0.output[2].substring ?? "")"
         }
-        #expect(rows == ["ext scene", "ext keyboardWillChangeFrame", "ext didBeginEditing", "dec viewShift"])
+        #expect(rows == ["ext scene", "ext keyboardWillChangeFrame", "ext didBeginEditing", "dec viewShift", "dec diagnostic"])
         #expect(html.contains("textView UITextView"))
 
         // The same bytes as `responder-bus import` to a log of the console's name, then `replay --report`

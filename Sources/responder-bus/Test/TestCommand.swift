@@ -113,7 +113,7 @@ struct TestCommand: ParsableCommand {
     /// A session's verdict as the terminal shows it: escaped line by line, so that its conflicts
     /// between plugins are lines of their own.
     static func verdict(_ result: SessionResult) -> String {
-        TerminalText.escapedLines(SessionSuite.line(for: result))
+        TerminalColour.verdict(TerminalText.escapedLines(SessionSuite.line(for: result)))
     }
 
     func run() throws {
