@@ -54,6 +54,32 @@ import ResponderBus
 /// (floating, split, undocked) do not vote. When nothing votes and no screen is given, nothing is imported
 /// (``ImportProblem/Kind/screenUnknown``): pass `--screen WxH`.
 ///
+/// ## Landscape keyboards in portrait coordinates
+/// Before iOS 8 a keyboard's frames were in the screen's unrotated, portrait coordinates: a
+/// landscape keyboard is a strip as tall as the portrait screen along one of its long edges
+/// (`{{0, 0}, {352, 1024}}` or `{{416, 0}, {352, 1024}}` on a 768×1024 iPad; hidden, just past that
+/// edge: `{{-352, 0}, {352, 1024}}`, `{{768, 0}, {352, 1024}}`). Such a frame is as tall as the
+/// screen from its top, narrower than it, and on or just past its left or right edge.
+///
+/// - When the log's screen is landscape (``Options/screen`` `1024×768`), every such frame (begin
+///   and end) is converted to it, the edge it lies along becoming the screen's bottom: along the
+///   left edge `[x, y, w, h]` → `[y, W − (x + w), h, w]`, along the right edge
+///   `[H − (y + h), x, h, w]` (W × H the portrait screen), so both give the docked keyboard
+///   `[0, 416, 1024, 352]` and the hidden one `[0, 768, 1024, 352]`; said once
+///   (``ImportProblem/Kind/convertedKeyboardFrames``).
+/// - When it is portrait (inferred from such frames, or given), they are imported as they are and
+///   said once (``ImportProblem/Kind/sidewaysKeyboardFrames``), with the first one on the screen
+///   turned the other way and the `--screen` that converts them.
+///
+/// ## Focus
+/// When the console has no editing notification, ``Options/focus`` names the field being edited;
+/// one that names no text field or text view of the first view-hierarchy dump refuses the import
+/// (``ImportProblem/Kind/focusNotFound``, listing the ones it could name; no records). Without it,
+/// when the keyboard shows and that dump has exactly one text input that is neither hidden nor
+/// disabled, that one is taken as focused (``ImportProblem/Kind/focusGuessed``). The begin-editing
+/// goes where UIKit sends it: before the keyboard's first notification for a text field, right
+/// after it for a text view. ``ImportResult/summary`` names the dumps' text inputs.
+///
 /// ## Editing notifications
 /// The view is named after the printed object: its class and address (`UITextField-0x189f10`),
 /// or its class and tag when there is no address (`UITextField-tag3`), or its class alone
@@ -173,7 +199,7 @@ public struct ConsoleImporter: Sendable {
             return finish(placeholder, [], [Self.unknownScreen(found: found, scenes: scenes)])
         }
 
-        problems += KeyboardFramePlausibility.problems(in: found, screen: screen, source: source)
+        problems += KeyboardFramePlausibility.problems(in: &found, screen: screen, source: source)
         let times = Self.times(of: found, problems: &problems)
         let header = LogHeader(screen: screen, screenSource: source)
         if !scenes.isEmpty {
@@ -182,11 +208,19 @@ public struct ConsoleImporter: Sendable {
             problems += session.problems
             summary.linkedAddresses = session.linked
             summary.unlinkedAddresses = session.unlinked
+            if let refused = session.focusRefused { return finish(placeholder, [], [refused]) }
             return finish(header, session.records, [])
         }
         if let focus = options.focus {
-            let message = "--focus \(focus) is not used: the console has no view-hierarchy dump to find it in (add one, or pass it with --scene FILE)"
-            problems.append(ImportProblem(kind: .focusNotUsed, line: 0, message: message))
+            // Without a dump, editing notifications are all a focus could be; with them, none is needed.
+            guard found.contains(where: { if case .editing = $0.kind { true } else { false } }) else {
+                let message =
+                    "--focus \(focus) names nothing: the console has no view-hierarchy dump to find it in (add one, or pass it with --scene FILE); nothing is imported"
+                return finish(placeholder, [], [ImportProblem(kind: .focusNotFound, line: 0, message: message)])
+            }
+            problems.append(
+                ImportProblem(kind: .focusNotUsed, line: 0, message: "--focus \(focus) is not used: the console has editing notifications of its own")
+            )
         }
         return finish(header, Self.records(of: found, times: times, screen: screen), [])
     }
@@ -476,7 +510,9 @@ extension ImportSummary {
     mutating func count(_ scenes: [PlacedScene], _ found: [ScannedNotification]) {
         dumps = scenes.count
         views = scenes.reduce(0) { $0 + $1.scene.viewCount }
-        textInputs = scenes.reduce(0) { $0 + $1.scene.textInputCount }
+        var seen: Set<ViewID> = []
+        textInputIDs = scenes.flatMap(\.scene.textInputIDs).filter { seen.insert($0).inserted }
+        textInputs = textInputIDs.count
         for notification in found {
             if case .keyboard = notification.kind { keyboardNotifications += 1 } else { editingNotifications += 1 }
         }

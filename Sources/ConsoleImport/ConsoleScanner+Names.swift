@@ -377,9 +377,10 @@ extension ConsoleScanner {
     }
 
     /// Where a standalone frame's value is, after its label's `:`, `=` or `,`: it starts with a
-    /// bracket, a `…Rect` or `Optional`, and runs to a trailing `//` comment or the line's end
-    /// (blanks and separators trimmed); with the brackets left open at its end. `nil` when there is
-    /// no value there.
+    /// bracket, a `…Rect` or `Optional`, and runs to where its brackets close (a note after it, such
+    /// as `{{158, 0}, {162, 568}} (iOS 7)`, is not part of it), a trailing `//` comment or the
+    /// line's end (blanks and separators trimmed); with the brackets left open at its end. `nil`
+    /// when there is no value there.
     private func standaloneValue(from index: Int) -> (start: Int, end: Int, depth: Int)? {
         var i = index
         while i < lineEnd, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") || bytes[i] == UInt8(ascii: "\"") { i += 1 }
@@ -401,7 +402,13 @@ extension ConsoleScanner {
             let c = bytes[end]
             if c == UInt8(ascii: "/"), end + 1 < lineEnd, bytes[end + 1] == UInt8(ascii: "/") { break }
             if c == UInt8(ascii: "{") || c == UInt8(ascii: "(") || c == UInt8(ascii: "[") { depth += 1 }
-            if c == UInt8(ascii: "}") || c == UInt8(ascii: ")") || c == UInt8(ascii: "]") { depth -= 1 }
+            if c == UInt8(ascii: "}") || c == UInt8(ascii: ")") || c == UInt8(ascii: "]") {
+                depth -= 1
+                if depth == 0 {
+                    end += 1
+                    break
+                }
+            }
             end += 1
         }
         var valueEnd = end

@@ -24,6 +24,9 @@ public struct GrowingImport: Sendable {
     private var headerTaken = false
     private var timeOffset = 0.0
     private var lastT = 0.0
+    /// What the last ``take(final:)`` could not import, or refused: the problems of its import of
+    /// the text so far (a ``ImportProblem/Kind/focusNotFound`` one holds every record back).
+    public private(set) var problems: [ImportProblem] = []
 
     /// An import with `options` and no text yet.
     public init(options: ConsoleImporter.Options = .init()) {
@@ -56,6 +59,7 @@ public struct GrowingImport: Sendable {
         let end = final ? text.count : (text.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0)
         guard end > 0 else { return (nil, []) }
         let result = ConsoleImporter(options: options).importDump(Array(text[0..<end]))
+        problems = result.problems
         var header: LogHeader?
         if !headerTaken {
             guard !result.records.isEmpty, result.header.screen.width > 0 else { return (nil, []) }

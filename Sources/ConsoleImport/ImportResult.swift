@@ -27,9 +27,14 @@ public struct ImportResult: Hashable, Sendable {
         self.summary = summary
     }
 
-    /// Whether nothing could be imported (the CLI exits 65): ``problems`` then says why, with an
-    /// ``ImportProblem/Kind/nothingImportable`` or ``ImportProblem/Kind/screenUnknown`` problem.
+    /// Whether nothing could be imported (the CLI exits 65, or 64 for a focus that names nothing):
+    /// ``problems`` then says why, with an ``ImportProblem/Kind/nothingImportable``,
+    /// ``ImportProblem/Kind/screenUnknown`` or ``ImportProblem/Kind/focusNotFound`` problem.
     public var isEmpty: Bool { records.isEmpty }
+
+    /// The problem that refused ``ConsoleImporter/Options/focus`` (it names no text input of the
+    /// first view-hierarchy dump), or `nil`: nothing is imported then, and the CLI exits 64.
+    public var focusNotFound: ImportProblem? { problems.first { $0.kind == .focusNotFound } }
 }
 
 /// Something in a console dump the importer could not read, and where.
@@ -55,8 +60,22 @@ public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
         /// A keyboard's end frame that cannot be the keyboard on the log's screen: wider than the
         /// screen (often a frame in the other orientation's coordinates) or entirely off it. The
         /// notification is imported as it is; the problem says where, so that a later `--check`
-        /// finding is not a surprise.
+        /// finding is not a surprise. A landscape keyboard in portrait coordinates is not one of
+        /// these: see ``sidewaysKeyboardFrames``.
         case implausibleKeyboardFrame
+        /// Keyboard frames as tall as the (portrait) screen from its top, along one of its long
+        /// edges or just past it: landscape keyboards in portrait coordinates, as iOS before 8 gave
+        /// them (`{{0, 0}, {352, 1024}}` on a 768×1024 iPad). They are imported as they are, so
+        /// the replay sees a vertical strip; said once, at the first such frame, with how many there
+        /// are, the first one on the screen turned the other way and the `--screen` (the landscape
+        /// size, ``ConsoleImporter/Options/screen``) that converts them all.
+        case sidewaysKeyboardFrames
+        /// The screen is landscape and keyboard frames are in its portrait coordinates (as tall as
+        /// the screen is wide, along a long edge of the portrait screen: iOS before 8): they were
+        /// converted to the landscape screen's coordinates, the keyboard docked at its bottom (see
+        /// ``ConsoleImporter``, "Landscape keyboards in portrait coordinates"). Said once, at the
+        /// first one, with how many and what the first became.
+        case convertedKeyboardFrames
         /// A userInfo names a key again with nothing between (two userInfos printed together, a
         /// show then a hide): the entries from the repeat on are read as another notification, of
         /// the default name.
@@ -93,8 +112,19 @@ public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
         /// A later dump of the same screen adds or removes views: the log keeps the first dump's
         /// views (moved frames are carried over as `setFrame`).
         case viewsAddedOrRemoved
-        /// `--focus` names a view that no scene has, or the log already has editing notifications.
+        /// ``ConsoleImporter/Options/focus`` (`--focus`) is not used: the console has editing
+        /// notifications of its own, which say what was edited.
         case focusNotUsed
+        /// ``ConsoleImporter/Options/focus`` (`--focus`) names no text field or text view of the
+        /// first view-hierarchy dump (or the console has no dump): nothing is imported (the CLI
+        /// exits 64), and the message lists the text inputs it could name.
+        case focusNotFound
+        /// Nothing in the console says which field was being edited (no editing notification and no
+        /// ``ConsoleImporter/Options/focus``) while the keyboard shows, and the first
+        /// view-hierarchy dump has exactly one text field or text view that is neither hidden nor
+        /// disabled: it is taken as focused, its begin-editing placed where `--focus` would place
+        /// it, and said (name another with `--focus`).
+        case focusGuessed
         /// Views of one dump share an id (an address printed again, or an `accessibilityIdentifier`
         /// that several views print): the later ones are named `#2`, `#3`; said once per id.
         case renamedViews
@@ -149,8 +179,11 @@ public struct ImportSummary: Hashable, Sendable, CustomStringConvertible {
     public var dumps = 0
     /// Views in those dumps (the keyboard's own left out).
     public var views = 0
-    /// Text fields and text views among them.
+    /// Text fields and text views among them, each counted once however many dumps print it.
     public var textInputs = 0
+    /// Their ids, in the order the dumps print them (what ``ConsoleImporter/Options/focus`` can
+    /// name).
+    public var textInputIDs: [ViewID] = []
     /// Keyboard notifications found.
     public var keyboardNotifications = 0
     /// Editing notifications found.
@@ -166,10 +199,24 @@ public struct ImportSummary: Hashable, Sendable, CustomStringConvertible {
     /// Creates an empty summary.
     public init() {}
 
-    /// `2 dumps (41 views, 3 text inputs), 6 keyboard and 2 editing notifications, 2 linked and 0 unlinked addresses, 1 skipped`.
+    /// `2 dumps (41 views, 3 text inputs: email, password, notes), 6 keyboard and 2 editing
+    /// notifications, 2 linked and 0 unlinked addresses, 1 skipped` (at most ten inputs named,
+    /// then how many more).
     public var description: String {
-        "\(dumps) dump\(dumps == 1 ? "" : "s") (\(views) view\(views == 1 ? "" : "s"), \(textInputs) text input\(textInputs == 1 ? "" : "s")), "
+        "\(dumps) dump\(dumps == 1 ? "" : "s") (\(views) view\(views == 1 ? "" : "s"), \(textInputs) text input\(textInputs == 1 ? "" : "s")\(named)), "
             + "\(keyboardNotifications) keyboard and \(editingNotifications) editing notification\(editingNotifications == 1 ? "" : "s"), "
             + "\(linkedAddresses) linked and \(unlinkedAddresses) unlinked address\(unlinkedAddresses == 1 ? "" : "es"), \(skipped) skipped"
+    }
+
+    /// `: email, password, notes`, or nothing when there are none.
+    private var named: String {
+        guard !textInputIDs.isEmpty else { return "" }
+        return ": " + Self.list(textInputIDs.map(\.rawValue))
+    }
+
+    /// At most ten names, comma-separated, then how many more.
+    static func list(_ names: [String], atMost limit: Int = 10) -> String {
+        let shown = names.prefix(limit).joined(separator: ", ")
+        return names.count > limit ? shown + " and \(names.count - limit) more" : shown
     }
 }

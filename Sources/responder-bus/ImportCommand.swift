@@ -19,13 +19,20 @@ struct ImportCommand: ParsableCommand {
             and writes a v1 log. Times come from the lines' timestamps when present (NSLog's, the unified log's, syslog's). The screen comes from \
             --screen, or is inferred from docked keyboard frames or a dumped window; the header says \
             which. What cannot be read is reported with its line on standard error, then a summary of \
-            what was found; a dump with nothing importable exits 65.
+            what was found (the text inputs named); a dump with nothing importable exits 65.
+
+            Keyboard frames in portrait coordinates, as iOS before 8 gave a landscape keyboard's \
+            ({{0, 0}, {352, 1024}} on an iPad), are converted when --screen is landscape (1024x768); \
+            on a portrait screen they are kept and standard error offers that conversion.
 
             View-hierarchy dumps (po [view recursiveDescription], pviews) in the console, or pasted \
             apart with --scene, become the session's scene: text fields, text views and scroll views \
             with their frames, tags, hidden and enabled states and classes; editing notifications whose \
             object address is in the dump become that view's begin and end editing. A later dump of \
-            the same window carries over the frames that moved.
+            the same window carries over the frames that moved. Without editing notifications, \
+            --focus names the field being edited (one that names no text input of the first dump \
+            exits 64, listing them); without --focus either, the dump's only text input is taken \
+            as focused while the keyboard shows, and standard error says so.
 
             Examples:
               responder-bus import console.txt --screen 375x812 -o session.jsonl
@@ -56,7 +63,8 @@ struct ImportCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The text field or text view being edited, by id or address, when the console has no editing notification.", valueName: "id|address"))
+            "The text field or text view being edited, by id or address, when the console has no editing notification (one that names none exits 64).",
+            valueName: "id|address"))
     var focus: String?
 
     @Option(
@@ -131,6 +139,8 @@ struct ImportCommand: ParsableCommand {
         // Each problem is labelled with the file it is in.
         for problem in result.problems { complain("\(problem.source == .scene ? scene ?? dump : dump): \(problem)") }
         complain("\(dump): found \(result.summary)")
+        // A --focus that names nothing is a wrong argument (said above, with the text inputs it could name).
+        if result.focusNotFound != nil { throw ExitCode.validationFailure }
         guard !result.records.isEmpty else {
             if result.problems.isEmpty { complain("\(dump): nothing importable") }
             throw Exit.dataError

@@ -52,7 +52,9 @@ final class ImportFollower {
         done = true
         importNow(final: true)
         out.flush()
-        if !wroteHeader {
+        if !wroteHeader, let refused = growing.problems.first(where: { $0.kind == .focusNotFound }) {
+            complain("\(path): nothing was written: \(refused.message)")
+        } else if !wroteHeader {
             complain(
                 "\(path): nothing was written: no keyboard notification with a known screen was found (pass --screen WxH when no docked keyboard frame or window shows it)"
             )

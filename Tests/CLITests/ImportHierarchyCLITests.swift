@@ -15,7 +15,9 @@ struct ImportHierarchyCLITests {
         let log = try CLI.temporaryFile("", name: "session.jsonl")
         let run = try CLI.run(["import", console, "--scene", window, "--focus", "0x105836000", "-o", log])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderr.contains("found 4 dumps (15 views, 1 text input), 1 keyboard and 0 editing notifications"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("found 4 dumps (15 views, 1 text input: UITextView@0x105836000), 1 keyboard and 0 editing notifications"),
+            "\(run.stderr)")
         return log
     }
 
@@ -55,7 +57,10 @@ struct ImportHierarchyCLITests {
         let imported = try CLI.run(["import", dump, "--focus", "TextField@5:6943", "-o", log])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stderr.contains("this dump shows the keyboard at {{0.0, 553.0}, {390.0, 233.0}}"), "\(imported.stderr)")
-        #expect(imported.stderr.contains("found 1 dump (88 views, 2 text inputs), 2 keyboard and 0 editing notifications"), "\(imported.stderr)")
+        #expect(
+            imported.stderr.contains(
+                "found 1 dump (88 views, 2 text inputs: TextField@5:6943, SecureTextField@5:7080), 2 keyboard and 0 editing notifications"),
+            "\(imported.stderr)")
         let replayed = try CLI.run(["replay", log, "--check"])
         #expect(replayed.status == 0, "\(replayed.stderr)")
         #expect(replayed.stdout.contains("secure 'SecureTextField@5:7080'"), "\(replayed.stdout)")

@@ -201,10 +201,14 @@ struct HierarchySessionTests {
         let result = ConsoleImporter().importDump(text)
         #expect(result.header.screen == Size(width: 375, height: 667))
         let events = result.records.map(\.event.name)
-        #expect(events == ["scene", "keyboardWillChangeFrame", "setFrame"])
+        // The only text field is taken as focused (nothing else says which field was edited).
+        #expect(events == ["scene", "didBeginEditing", "keyboardWillChangeFrame", "setFrame"])
         #expect(result.records.last?.event == .setFrame(FrameChange(view: "UITextField@0x2", frame: Rect(x: 20, y: 300, width: 335, height: 30))))
-        #expect(result.problems.map(\.kind) == [.viewsAddedOrRemoved])
+        #expect(result.problems.map(\.kind) == [.focusGuessed, .viewsAddedOrRemoved])
         #expect(result.summary.dumps == 2)
+        // Printed in both dumps, counted and named once.
+        #expect(result.summary.textInputs == 1)
+        #expect(result.summary.textInputIDs == ["UITextField@0x2"])
     }
 
     @Test("--focus puts a text field's begin-editing before the keyboard's first notification, a text view's after it")
@@ -221,6 +225,7 @@ struct HierarchySessionTests {
         #expect(events(focus: "0x2") == ["scene", "didBeginEditing", "keyboardWillChangeFrame"])
         #expect(events(focus: "UITextView@0x3") == ["scene", "keyboardWillChangeFrame", "didBeginEditing"])
         let unknown = ConsoleImporter(options: .init(focus: "0x99")).importDump(text)
-        #expect(unknown.problems.map(\.kind) == [.focusNotUsed])
+        #expect(unknown.problems.map(\.kind) == [.focusNotFound])
+        #expect(unknown.isEmpty, "a focus that names nothing refuses the import")
     }
 }

@@ -266,12 +266,9 @@ private let fixtureExpectations: [String: FixtureExpectation] = [
             ipad(.keyboardDidChangeFrame, 5.545, showing: false),
             ipad(.keyboardDidHide, 5.547, showing: false),
         ],
-        // The hides' end frames, [-352, 0, 352, 1024], lie off the portrait screen to its left (the
-        // hidden keyboard's place in these sideways coordinates): said at each, and kept.
-        problems: [
-            Where(.implausibleKeyboardFrame, 64, 34), Where(.implausibleKeyboardFrame, 74, 34), Where(.implausibleKeyboardFrame, 85, 34),
-            Where(.implausibleKeyboardFrame, 95, 34),
-        ]),
+        // Every frame is sideways (a landscape keyboard in portrait coordinates, shown at x = 0 or
+        // hidden just past it): kept, and said once, at the first, with the conversion on offer.
+        problems: [Where(.sidewaysKeyboardFrames, 23, 34)]),
     "25-objc-ipad-ios5-hardware-keyboard-no-keyboard-notifications.txt": FixtureExpectation(
         screen: nil, records: [], problems: [Where(.screenUnknown, 0)]),
     "27-objc-iphone4-320x480-ios6-hide-curve0-keyboardChange-prefix.txt": FixtureExpectation(
@@ -332,6 +329,33 @@ private let fixtureExpectations: [String: FixtureExpectation] = [
             kb(.keyboardDidHide, 0.1, begin: [0, 315, 320, 253], end: [0, 568, 320, 253]),
         ],
         problems: []),
+    // An iOS 5 iPad turned from landscape to portrait with the keyboard up: the landscape keyboard
+    // hides in portrait coordinates (sideways, along the left edge), the portrait one shows.
+    "45-objc-ipad-ios5-rotation-landscape-to-portrait-keyboard-storm.txt": FixtureExpectation(
+        screen: Size(width: 768, height: 1024),
+        records: [
+            kb(.keyboardWillChangeFrame, 0, begin: ipadKeyboardOn, end: ipadKeyboardOff, duration: 0.25, curve: 0),
+            kb(.keyboardWillHide, 0.003, begin: ipadKeyboardOn, end: ipadKeyboardOff, duration: 0.25, curve: 0),
+            kb(.keyboardDidChangeFrame, 0.024, begin: ipadKeyboardOn, end: ipadKeyboardOn),
+            kb(.keyboardDidHide, 0.027, begin: ipadKeyboardOn, end: ipadKeyboardOff),
+            kb(.keyboardWillChangeFrame, 0.144, begin: [0, 760, 768, 264], end: [0, 760, 768, 264], duration: 0.25, curve: 0),
+            kb(.keyboardWillShow, 0.146, begin: [0, 1024, 768, 264], end: [0, 760, 768, 264], duration: 0.25, curve: 0),
+            kb(.keyboardDidChangeFrame, 0.565, begin: [0, 1024, 768, 264], end: [0, 760, 768, 264]),
+            kb(.keyboardDidShow, 0.568, begin: [0, 1024, 768, 264], end: [0, 760, 768, 264]),
+        ],
+        // The four sideways notifications are said once, at the first one's end frame.
+        problems: [Where(.sidewaysKeyboardFrames, 26, 34)]),
+    // Three frames of three runs in a code comment, two with a note after them: a portrait one, an
+    // iOS 8 landscape one (wider than the inferred portrait screen) and an iOS 7 landscape one in
+    // portrait coordinates along the right edge.
+    "47-objc-iphone5-ios7-landscape-right-edge-keyboard-frame-code-comment.txt": FixtureExpectation(
+        screen: Size(width: 320, height: 568),
+        records: [
+            kb(.keyboardWillChangeFrame, 0, end: [0, 315, 320, 253]),
+            kb(.keyboardWillChangeFrame, 0.1, end: [0, 127, 568, 193]),
+            kb(.keyboardWillChangeFrame, 0.2, end: [158, 0, 162, 568]),
+        ],
+        problems: [Where(.implausibleKeyboardFrame, 14, 24), Where(.sidewaysKeyboardFrames, 15, 24)]),
     // The folder's description of the fixtures quotes formats in prose: nothing in it is a dump.
     "README.md": FixtureExpectation(screen: nil, records: [], problems: [Where(.nothingImportable, 0)]),
 ]

@@ -12,7 +12,8 @@ extension SceneBuilder {
         var otherIDs: Set<ViewID> = []
         var renames = Renames()
         var viewCount = 0
-        var textInputs = 0
+        /// The text fields' and text views' ids, in the order printed.
+        var textInputs: [ViewID] = []
         var keyboardViews = 0
         /// The open views, root first: `stack[d]` is the view at depth d and the children
         /// collected for it so far.
@@ -109,7 +110,7 @@ extension SceneBuilder {
         // Depths grow by one at most (the reader makes sure), so the parent is the last open view.
         let id = scene.name(entry)
         let kind = kind(of: entry)
-        if kind.isTextInput { scene.textInputs += 1 }
+        if kind.isTextInput { scene.textInputs.append(id) }
         scene.viewCount += 1
         // The root's place is its place in the window, when the dump prints it: a node printed
         // alone (Texture's `frameInWindow`, EarlGrey's `AX.frame`) is not at its parent-relative
@@ -155,7 +156,7 @@ extension SceneBuilder {
         while !scene.stack.isEmpty { scene.closeLast() }
         guard let root = scene.root else { return nil }
         return Scene(
-            root: root, addresses: scene.addresses, viewCount: scene.viewCount, textInputCount: scene.textInputs,
+            root: root, addresses: scene.addresses, viewCount: scene.viewCount, textInputIDs: scene.textInputs,
             keyboardViewCount: scene.keyboardViews, rootClass: first.className, rootAddress: first.address,
             isWindow: first.className.hasSuffix("Window") || first.baseClass == "UIWindow")
     }

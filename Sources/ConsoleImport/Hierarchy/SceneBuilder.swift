@@ -54,9 +54,10 @@ struct SceneBuilder {
         var root: ViewSpec
         /// The view id of each printed address (the first view printed with it).
         var addresses: AddressTable
-        /// How many views, text inputs and left-out keyboard views it has.
+        /// How many views and left-out keyboard views it has.
         var viewCount: Int
-        var textInputCount: Int
+        /// Its text fields' and text views' ids, in the order printed.
+        var textInputIDs: [ViewID]
         var keyboardViewCount: Int
         /// The root's class, and its address (a later dump with the same root address shows the
         /// same screen).
@@ -89,6 +90,20 @@ struct SceneBuilder {
                 stack += view.children
             }
             return nil
+        }
+
+        /// The text fields and text views a user could have been editing: neither hidden (nor
+        /// inside a hidden view) nor disabled, in the order printed.
+        func editableTextInputs() -> [ViewSpec] {
+            guard !textInputIDs.isEmpty else { return [] }
+            var found: [ViewSpec] = []
+            var stack = [root]
+            while let view = stack.popLast() {
+                guard !view.isHidden else { continue }
+                if view.kind.isTextInput, view.isEnabled { found.append(view) }
+                stack += view.children.reversed()
+            }
+            return found
         }
     }
 

@@ -26,7 +26,11 @@ struct PlacedScene {
 ///   view's `didBeginEditing`/`didEndEditing`; one whose address is not (or that prints no object)
 ///   is reported and skipped, never guessed.
 /// - `--focus` places a begin-editing of that view where UIKit sends it when the console has none:
-///   before the first keyboard notification for a text field, right after it for a text view.
+///   before the first keyboard notification for a text field, right after it for a text view. A
+///   `--focus` that names no text input of the first scene refuses the import (``focusRefused``).
+/// - Without `--focus` or any editing notification, while the keyboard shows, the first scene's
+///   only text input that is neither hidden nor disabled is taken as focused, placed the same way,
+///   and said.
 struct SessionAssembler {
     private let scenes: [PlacedScene]
     private let focus: String?
@@ -34,6 +38,8 @@ struct SessionAssembler {
     private(set) var problems: [ImportProblem] = []
     private(set) var linked = 0
     private(set) var unlinked = 0
+    /// Why the import is refused: `--focus` names no text field or text view of the first scene.
+    private(set) var focusRefused: ImportProblem?
 
     init(scenes: [PlacedScene], focus: String?) {
         precondition(!scenes.isEmpty, "a session needs a scene")
@@ -104,7 +110,11 @@ struct SessionAssembler {
             }
         }
         placeScenes(before: nil)
-        if let focus { placeFocus(focus, hasEditing: hasEditing) }
+        if let focus {
+            placeFocus(focus, hasEditing: hasEditing)
+        } else if !hasEditing {
+            guessFocus()
+        }
     }
 
     /// How many printed views `later` shares with `current`, when it is a dump of the same window
@@ -149,7 +159,8 @@ struct SessionAssembler {
         }
     }
 
-    /// A begin-editing of the `--focus` view, where UIKit sends it.
+    /// A begin-editing of the `--focus` view, where UIKit sends it; refused when it names no text
+    /// input of the first scene.
     private mutating func placeFocus(_ focus: String, hasEditing: Bool) {
         let first = scenes[0].scene
         guard !hasEditing else {
@@ -160,20 +171,63 @@ struct SessionAssembler {
         }
         let id = first.id(ofAddress: focus) ?? ViewID(focus)
         guard let kind = first.kind(of: id), kind.isTextInput else {
-            problems.append(
-                ImportProblem(
-                    kind: .focusNotUsed, line: 0,
-                    message:
-                        "--focus \(focus) is not a text field or text view of the first view-hierarchy dump (give its id, such as UITextField@0x7f9…, or its address)"
-                ))
+            focusRefused = Self.focusNotFound(focus, naming: first.kind(of: id).map { (id, $0) }, in: first)
             return
         }
+        placeBeginEditing(of: id, kind: kind)
+    }
+
+    /// The refusal of a `--focus` that names no text input of `scene` (or names a view of another
+    /// kind), listing the text inputs it could name: their ids, with the address printed for each
+    /// whose id does not show it.
+    static func focusNotFound(_ focus: String, naming other: (id: ViewID, kind: ViewKind)?, in scene: SceneBuilder.Scene) -> ImportProblem {
+        let what =
+            other.map { "names \($0.id), a \($0.kind.rawValue), not a text field or text view of the first view-hierarchy dump" }
+            ?? "names no view of the first view-hierarchy dump (the screen from the start)"
+        let inputs = scene.textInputIDs
+        var addresses: [ViewID: String] = [:]
+        if !inputs.isEmpty {
+            let wanted = Set(inputs)
+            for (address, id) in scene.addresses.sorted where wanted.contains(id) && addresses[id] == nil { addresses[id] = address }
+        }
+        let names = inputs.map { id in
+            // `Class@0x7f9…` shows its address; an accessibilityIdentifier does not.
+            addresses[id].map { address in
+                let shown = id.rawValue.split(separator: "@").last.map { AddressTable.spelling(of: String($0)) == address } ?? false
+                return shown ? id.rawValue : "\(id.rawValue) (\(address))"
+            } ?? id.rawValue
+        }
+        let candidates =
+            inputs.isEmpty
+            ? "it has no text field or text view"
+            : "its text input\(inputs.count == 1 ? " is" : "s are") \(ImportSummary.list(names)) (give an id, or the address printed for it)"
+        return ImportProblem(kind: .focusNotFound, line: 0, message: "--focus \(focus) \(what): \(candidates); nothing is imported")
+    }
+
+    /// Without `--focus` or editing notifications, while the keyboard shows: the first scene's
+    /// only editable text input is taken as focused, and said.
+    private mutating func guessFocus() {
+        guard records.contains(where: { if case .keyboard = $0.event { true } else { false } }) else { return }
+        let inputs = scenes[0].scene.editableTextInputs()
+        guard inputs.count == 1, let only = inputs.first else { return }
+        let place = only.kind == .textView ? "right after the keyboard's first notification" : "before the keyboard's first notification"
+        problems.append(
+            ImportProblem(
+                kind: .focusGuessed, line: 0,
+                message:
+                    "nothing in the console says which field was being edited (no editing notification, no --focus): \(only.id), the only \(only.kind == .textView ? "text view" : "text field") of the first view-hierarchy dump that is neither hidden nor disabled, is taken as focused; its begin-editing is placed \(place) (name another with --focus)"
+            ))
+        placeBeginEditing(of: only.id, kind: only.kind)
+    }
+
+    /// A begin-editing of `id`, where UIKit sends it: before the keyboard's first notification for
+    /// a text field, right after it for a text view (at the end when there is none).
+    private mutating func placeBeginEditing(of id: ViewID, kind: ViewKind) {
         let begin = EditingInfo(view: id)
         guard let keyboard = records.firstIndex(where: { if case .keyboard = $0.event { true } else { false } }) else {
             records.append(LogRecord(t: records.last?.t ?? 0, event: .didBeginEditing(begin)))
             return
         }
-        // A text field begins editing before the keyboard's first notification, a text view after it.
         let index = kind == .textView ? keyboard + 1 : keyboard
         records.insert(LogRecord(t: records[keyboard].t, event: .didBeginEditing(begin)), at: index)
     }

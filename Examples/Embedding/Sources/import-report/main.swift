@@ -19,6 +19,7 @@ let name = URL(fileURLWithPath: arguments[1]).lastPathComponent
 let options = ConsoleImporter.Options(sceneText: option("--scene").map(read), focus: option("--focus"))
 let imported = ConsoleImporter(options: options).importDump(read(arguments[1]))
 for problem in imported.problems { FileHandle.standardError.write(Data("\(name): \(problem)\n".utf8)) }
+guard imported.focusNotFound == nil else { fail("\(name): --focus names no text input", 64) }
 guard !imported.isEmpty else { fail("\(name): nothing importable", 65) }
 do {
     let session = try ReplaySession(pipeline: ReplayPipeline(PipelineDescription()), header: imported.header, options: .report)
