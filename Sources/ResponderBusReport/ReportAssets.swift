@@ -24,6 +24,7 @@ package enum ReportAssets {
         .facts div{min-width:130px}
         .facts dt{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}
         .facts dd{margin:0;font-weight:600}
+        .facts .note{font-weight:400;color:var(--muted)}
         .bad{color:var(--bad)}
         .hint{color:var(--muted);max-width:75em;margin:4px 0 10px}
         .js-only{display:none}.js .js-only{display:inline}
@@ -35,8 +36,10 @@ package enum ReportAssets {
         .tl-keyboard-area{fill:url(#tl-p-kb);fill-opacity:.75}
         .tl-series{fill:none;stroke-linejoin:round}
         .tl-root{stroke:#1d1d24;stroke-width:2.5}
-        .tl-keyboard{stroke:#55556a;stroke-width:2;stroke-dasharray:7 4}
+        .tl-keyboard{stroke:#a9a9b8;stroke-width:8}
         .tl-field{stroke:#0b3bbf;stroke-width:2.5;stroke-dasharray:2 3}
+        .tl-root-layout{fill:none;stroke:#1d1d24;stroke-width:1.2;stroke-dasharray:1 3}
+        .tl-layout-mark{fill:#fff;stroke:#1d1d24;stroke-width:1.5}
         .tl-lane{fill:#f6f7f9;stroke:#eceef2}
         .timeline .tl-lane-label{fill:var(--muted)}
         .tl-violation-line{stroke:#c0180c;stroke-width:1.5;stroke-dasharray:3 3}

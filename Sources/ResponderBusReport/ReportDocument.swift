@@ -84,6 +84,8 @@ public struct ReportDocument {
         var thinning = ReportThinning(recordCount: 0, mustList: [])
         /// Decisions whose pair of screens is not drawn (beyond ``ReportThinning/maxDrawnPairs``).
         var undrawn = 0
+        /// Whether the screen changed size during the session (a rotation): captions name it.
+        var hasSeveralSizes = false
 
         init(_ recorder: ReportRecorder) {
             self.recorder = recorder
@@ -113,11 +115,37 @@ public struct ReportDocument {
             finalState = items.last?.after ?? 0
             draw(finalState)
             self.drawn = drawn
+            hasSeveralSizes = recorder.states.contains { $0.size != recorder.states[0].size }
 
-            let largest = drawn.map { max(recorder.states[$0].size.width, recorder.states[$0].size.height) }.max() ?? 812
-            scale = min(0.65, 480 / max(largest, 1))
-            fontSize = 10.5 / scale
+            scale = Self.scale(drawing: drawn.map { recorder.states[$0] })
+            fontSize = Self.labelPixels / scale
             for state in drawn { drawings[state] = ScreenDrawing(recorder.states[state], fontSize: fontSize) }
+        }
+
+        /// The labels' size on the page, in pixels, whatever the scale.
+        static let labelPixels = 12.0
+        /// The most pixels a screen is drawn wide: two side by side (before and after) fit a page
+        /// of 1,400 pixels.
+        static let screenPixelsWide = 600.0
+        /// The most pixels a screen is drawn high: a portrait phone fills about a laptop's screen.
+        static let screenPixelsHigh = 720.0
+        /// The most pixels a point is drawn with: a small screen is not blown up past it.
+        static let largestScale = 2.0
+        /// The most pixels a drawing's canvas (the screen and what lies off it) takes, either way.
+        static let canvasPixels = 1_100.0
+
+        /// Pixels per point for every drawing of the page (one scale, so that they compare): the
+        /// widest and the tallest screen fit `screenPixelsWide` by `screenPixelsHigh`, no point
+        /// takes more than `largestScale` pixels, and content far off the screen does not make a
+        /// canvas larger than `canvasPixels`.
+        static func scale(drawing states: [ScreenState]) -> Double {
+            let widest = states.map(\.size.width).max() ?? 375
+            let tallest = states.map(\.size.height).max() ?? 812
+            let screens = min(largestScale, screenPixelsWide / max(widest, 1), screenPixelsHigh / max(tallest, 1))
+            // The canvases at that scale; a larger one brings the scale down (not below half).
+            let canvases = states.map { ScreenDrawing($0, fontSize: labelPixels / screens).canvas }
+            let largest = canvases.map { max($0.width, $0.height) }.max() ?? 1
+            return max(screens / 2, min(screens, canvasPixels / max(largest, 1)))
         }
 
         /// A drawn state, on `area` (its own canvas by default; a pair shares one, so that before
@@ -196,11 +224,9 @@ public struct ReportDocument {
             )
         }
         fact("Device", Markup.escape(header.device ?? "not given in the log"))
-        var screenText = "\(header.screen) pt"
-        if let source = header.screenSource { screenText += " (\(source))" }
-        if let safe = header.safeArea { screenText += ", safe area \(ScreenState.insets(safe))" }
-        fact("Screen", Markup.escape(screenText))
-        fact("Duration", "\(Markup.time(items.last?.record.t ?? 0)) s")
+        let screens = screenChanges()
+        fact(screens.count > 1 ? "Screens" : "Screen", Markup.escape(screenText(screens)), count: ("screens-sizes", screens.count))
+        fact("Duration", durationText())
         fact("Events", "\(external)", count: ("events", external))
         func counted(_ total: Int, _ counts: [(String, Int)]) -> String {
             "\(total)" + (counts.isEmpty ? "" : " (\(Markup.escape(counts.map { "\($0.0) \($0.1)" }.joined(separator: ", "))))")
@@ -242,13 +268,49 @@ public struct ReportDocument {
         return out
     }
 
+    /// The screen's size and safe area before any record, then at each record that changed them:
+    /// a rotation, a window resized.
+    private func screenChanges() -> [(t: Double?, size: Size, safeArea: EdgeInsets)] {
+        let first = recorder.states[0]
+        var changes: [(t: Double?, size: Size, safeArea: EdgeInsets)] = [(nil, first.size, first.safeArea)]
+        for item in recorder.items {
+            let state = recorder.states[item.after]
+            guard let last = changes.last, state.size != last.size || state.safeArea != last.safeArea else { continue }
+            changes.append((item.record.t, state.size, state.safeArea))
+        }
+        return changes
+    }
+
+    /// The header's screen: the log's, then each change with its time (the first few).
+    private func screenText(_ changes: [(t: Double?, size: Size, safeArea: EdgeInsets)]) -> String {
+        var text = "\(header.screen) pt"
+        if let source = header.screenSource { text += " (\(source))" }
+        if let safe = header.safeArea { text += ", safe area \(ScreenState.insets(safe))" }
+        let shown = 4
+        for change in changes.dropFirst().prefix(shown) {
+            text += "; then \(change.size) pt from \(Markup.time(change.t ?? 0)) s, safe area \(ScreenState.insets(change.safeArea))"
+        }
+        if changes.count - 1 > shown { text += "; and \(Markup.count(changes.count - 1 - shown, "more change"))" }
+        return text
+    }
+
+    /// The header's duration: from 0 to the last record, or to the last violation when the check
+    /// found one after it (it looks once the keyboard has settled), and which it is.
+    private func durationText() -> String {
+        let lastRecord = recorder.items.last?.record.t ?? 0
+        let end = recorder.sessionEnd
+        guard end > lastRecord else { return "\(Markup.time(end)) s <span class=\"note\">(to the last record)</span>" }
+        return
+            "\(Markup.time(end)) s <span class=\"note\">(to the last violation the check found; the last record is at \(Markup.time(lastRecord)) s)</span>"
+    }
+
     /// The timeline chart, its details panel and its data.
     private func timelineSection(_ layout: Layout) -> String {
         let timeline = TimelineChart(recorder: recorder, plugins: plugins, thinning: layout.thinning)
         return """
             <section id="timeline" aria-labelledby="timeline-h">
             <h2 id="timeline-h">Timeline</h2>
-            <p class="hint">Lines, in screen points (down the chart is down the screen): the root view's origin, the keyboard's top edge (hatched below it: under the keyboard) and the focused field's bottom edge plus its gap. A field line inside the hatched area is a covered field. Marks: ● events, ◆ decisions (one lane per plugin), ▲ violations. <span class="js-only">Focus the chart's marks with Tab, move with ← →, Home and End; Enter goes to the record.</span> Hover or focus a mark to see its record.</p>
+            <p class="hint">Lines, in screen points (down the chart is down the screen): the root view's origin (a □ where the app set the root's frame, as a rotation does: a layout, not a move by a plugin), the keyboard's top edge (a wide grey band, hatched below it: under the keyboard) and the focused field's bottom edge plus its gap (dotted, over the band when the field is clear by its gap exactly). A field line inside the hatched area is a covered field. Each line shows the value at the end of each moment. Marks: ● events, ◆ decisions (one lane per plugin), ▲ violations. <span class="js-only">Focus the chart's marks with Tab, move with ← →, Home and End; Enter goes to the record.</span> Hover or focus a mark to see its record.</p>
             <div class="chart-scroll">\(timeline.svg())</div>
             <div id="details" class="details" aria-live="polite"><p>Hover or focus a mark in the timeline to see its record here.</p></div>
             <script type="application/json" id="series-data">\(timeline.seriesJSON())</script>
@@ -266,7 +328,7 @@ public struct ReportDocument {
             out +=
                 "<article class=\"violation\" id=\"v\(index + 1)\"><h3>⚠ Violation \(index + 1): \(Markup.escape(violation.violation.description))</h3>"
             out +=
-                "<figure>\(layout.shot(violation.state, "Screen at violation \(index + 1)"))<figcaption>The screen when the check found it (the keyboard had settled).</figcaption></figure></article>\n"
+                "<figure>\(layout.shot(violation.state, "Screen at violation \(index + 1)"))<figcaption>The screen when the check found it, at \(Markup.time(violation.t)) s (the keyboard had settled). \(Markup.escape(caption(recorder.states[violation.state], layout)))</figcaption></figure></article>\n"
         }
         if recorder.violations.count > ReportThinning.maxShownViolations {
             out +=
@@ -331,15 +393,15 @@ public struct ReportDocument {
             } else {
                 let area = layout.drawings[item.before]!.canvas.union(layout.drawings[item.after]!.canvas)
                 out +=
-                    "<figure>\(layout.shot(item.before, "Before", on: area))<figcaption>Before. \(Markup.escape(caption(recorder.states[item.before])))</figcaption></figure>"
+                    "<figure>\(layout.shot(item.before, "Before", on: area))<figcaption>Before. \(Markup.escape(caption(recorder.states[item.before], layout)))</figcaption></figure>"
                 out +=
-                    "<figure>\(layout.shot(item.after, "After", on: area))<figcaption>After. \(Markup.escape(caption(recorder.states[item.after])))</figcaption></figure>"
+                    "<figure>\(layout.shot(item.after, "After", on: area))<figcaption>After. \(Markup.escape(caption(recorder.states[item.after], layout)))</figcaption></figure>"
             }
             out += "</div><p><a href=\"#r\(decision.item + 1)\">Record #\(decision.item + 1)</a></p></article>\n"
         }
         let end = items.isEmpty ? "before any record" : "after record #\(items.count) at \(Markup.time(items[items.count - 1].record.t)) s"
         out +=
-            "<article class=\"final\" id=\"end\"><h3>At the end, \(end)</h3><figure>\(layout.shot(layout.finalState, "At the end"))<figcaption>\(Markup.escape(caption(recorder.states[layout.finalState])))</figcaption></figure></article>\n"
+            "<article class=\"final\" id=\"end\"><h3>At the end, \(end)</h3><figure>\(layout.shot(layout.finalState, "At the end"))<figcaption>\(Markup.escape(caption(recorder.states[layout.finalState], layout)))</figcaption></figure></article>\n"
         out += "</section>\n"
         return out
     }
@@ -395,8 +457,11 @@ public struct ReportDocument {
         """
     }
 
-    private func caption(_ state: ScreenState) -> String {
-        var parts: [String] = ["Root y \(Markup.points(state.rootOriginY))"]
+    /// What a drawing shows, in words; the screen's size first when the session has more than one.
+    private func caption(_ state: ScreenState, _ layout: Layout) -> String {
+        var parts: [String] = []
+        if layout.hasSeveralSizes { parts.append("\(state.size) screen") }
+        parts.append("root y \(Markup.points(state.rootOriginY))")
         parts.append(state.firstResponder.map { "focused '\($0.id)'" } ?? "no focus")
         if state.keyboardFrame != nil {
             parts.append(state.covering == nil ? "keyboard not docked" : "keyboard top \(Markup.points(state.keyboardTop))")
@@ -404,7 +469,8 @@ public struct ReportDocument {
             parts.append("no keyboard")
         }
         if let covered = state.coveredHeight { parts.append("COVERED by \(Markup.points((covered * 10).rounded() / 10)) pt") }
-        return parts.joined(separator: ", ") + "."
+        let sentence = parts.joined(separator: ", ") + "."
+        return sentence.prefix(1).uppercased() + sentence.dropFirst()
     }
 
     private struct Pair: Hashable {

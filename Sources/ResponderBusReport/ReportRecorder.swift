@@ -105,6 +105,12 @@ public final class ReportRecorder {
         return (items[low - 1].after, low - 1)
     }
 
+    /// The time of the last record, or of the last violation when the check found one after it:
+    /// the end of the session the report shows (0 with neither).
+    package var sessionEnd: Double {
+        max(items.last?.record.t ?? 0, violations.last?.t ?? 0)
+    }
+
     /// Every record the bus carried, in order: the external events and the plugins' decisions.
     public var records: [LogRecord] { items.map(\.record) }
 

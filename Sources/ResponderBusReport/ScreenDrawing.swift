@@ -52,50 +52,129 @@ package struct ScreenDrawing {
             out += "<path class=\"rb-unsafe\" fill-rule=\"evenodd\" d=\"\(path(screen))\(path(safe))\"/>"
             out += rect(safe, "rb-safe-edge")
         }
-        // The boxes of the labels drawn so far: a view's label goes where it overlaps none of its
+        // The labels that say what matters (the focused field's, "COVERED", the keyboard's, the
+        // shift's) are placed first; a view's label goes where it overlaps none of them, nor its
         // parent's or earlier siblings'.
-        var labels: [Rect] = []
+        let marks = placedMarks()
+        var labels = marks.boxes
         for view in state.views { out += draw(view, labels: &labels) }
         if let keyboard = state.keyboardFrame {
             out += "<g class=\"rb-keyboard\">" + rect(clamped(keyboard), "rb-kb-frame")
             if let covering = state.covering { out += rect(covering, "rb-kb-covering") }
-            let label = state.covering == nil ? "keyboard \(keyboard): not docked, covers nothing" : "keyboard \(keyboard)"
-            // At the keyboard's bottom edge: its top is where fields and the "covered" label are.
-            let anchor = clamped(keyboard)
-            out += text(label, x: anchor.minX + fontSize * 0.4, y: anchor.maxY - fontSize * 0.5, "rb-kb-label")
-            out += "</g>"
+            out += marks.text(.keyboard) + "</g>"
         }
         // The focused field again, over the keyboard: a covered one stays visible.
         let focused = state.firstResponder.flatMap { Self.isDrawable($0.frame) ? $0 : nil }
         if let focused { out += rect(clamped(focused.frame), "rb-focus-ring") }
-        if let covered = state.coveredPart, let height = state.coveredHeight, let field = state.firstResponder {
+        if let covered = state.coveredPart, let field = state.firstResponder {
             out += "<g class=\"rb-covered\">" + rect(covered, "rb-covered-part") + rect(clamped(field.frame), "rb-covered-field")
-            let label = "⚠ COVERED \(Markup.points((height * 10).rounded() / 10)) pt"
-            // In the covered part, below the field's own label, when there is room; otherwise just
-            // under it, on the keyboard.
-            let inside = max(covered.midY + fontSize * 0.4, field.frame.minY + fontSize * 2.5)
-            let y = inside <= covered.maxY - fontSize * 0.25 ? inside : covered.maxY + fontSize * 1.1
-            out += text(label, x: covered.minX + fontSize * 0.4, y: y, "rb-covered-label")
-            out += "</g>"
+            out += marks.text(.covered) + "</g>"
         }
-        if let focused { out += "<g class=\"rb-focused\">" + focusedLabel(focused) + "</g>" }
+        if focused != nil { out += "<g class=\"rb-focused\">" + marks.text(.focused) + "</g>" }
         // The views a diagnostic names, outlined over everything (a covered button, say).
-        for id in state.named {
+        for (index, id) in state.named.enumerated() {
             guard let view = state.views.first(where: { $0.id == id }), Self.isDrawable(view.frame) else { continue }
-            let frame = clamped(view.frame)
-            out += "<g class=\"rb-named\">" + rect(frame, "rb-named-ring")
-            out += text("⚑ \(id)", x: frame.minX + fontSize * 0.35, y: frame.maxY - fontSize * 0.35, "rb-named-label") + "</g>"
+            out += "<g class=\"rb-named\">" + rect(clamped(view.frame), "rb-named-ring") + marks.text(.named(index)) + "</g>"
         }
         // Content outside the screen is faded; the screen's edge on top.
         out += "<path class=\"rb-offscreen\" fill-rule=\"evenodd\" d=\"\(path(canvas))\(path(screen))\"/>"
         out += rect(screen, "rb-screen-edge")
         if state.hasRoot, state.rootOriginY != state.restingRootOriginY {
-            out += shiftArrow()
+            out += shiftArrow(label: marks.text(.shift))
         }
         if !state.hasRoot {
             out += text("no scene", x: fontSize * 0.5, y: fontSize * 1.5, "rb-note")
         }
         return out + "</g>"
+    }
+
+    // MARK: The labels that matter, placed first
+
+    /// A label placed before the views' labels.
+    private enum Mark: Hashable {
+        case focused, covered, keyboard, shift
+        case named(Int)
+    }
+
+    /// The marks' labels, where they go, and the boxes they take.
+    private struct PlacedMarks {
+        var texts: [Mark: String] = [:]
+        var boxes: [Rect] = []
+
+        func text(_ mark: Mark) -> String { texts[mark] ?? "" }
+    }
+
+    /// The width of a bold label's character, as a share of the font size (the marks' labels).
+    static let boldCharacterWidth = 0.62
+
+    /// The box a label takes: its text from `x`, between the baseline `y` less a font size and a
+    /// fifth of one under it.
+    private func labelBox(_ content: String, x: Double, y: Double, bold: Bool) -> Rect {
+        let width = Double(content.count) * fontSize * (bold ? Self.boldCharacterWidth : Self.characterWidth)
+        return Rect(x: x, y: y - fontSize, width: width, height: fontSize * 1.2)
+    }
+
+    /// Places the marks' labels in order of importance, each at the first of its places (a
+    /// baseline) where it overlaps no label placed before it; at its first place when none is free.
+    private func placedMarks() -> PlacedMarks {
+        var placed = PlacedMarks()
+        // The focused field's outline, which the keyboard's label keeps off too.
+        let focusedFrame = state.firstResponder.flatMap { Self.isDrawable($0.frame) ? clamped($0.frame) : nil }
+        func place(
+            _ mark: Mark, _ content: String, _ className: String, bold: Bool = true, at places: [(x: Double, y: Double)],
+            clearOf obstacles: [Rect] = []
+        ) {
+            guard let first = places.first else { return }
+            let spot =
+                places.first { spot in
+                    let box = labelBox(content, x: spot.x, y: spot.y, bold: bold)
+                    return !(placed.boxes + obstacles).contains { Self.overlap($0, box) }
+                } ?? first
+            placed.boxes.append(labelBox(content, x: spot.x, y: spot.y, bold: bold))
+            placed.texts[mark] = text(content, x: spot.x, y: spot.y, className)
+        }
+        let line = fontSize * 1.2
+        if let field = state.firstResponder, Self.isDrawable(field.frame) {
+            let frame = clamped(field.frame)
+            let y = frame.minY + min(fontSize * 1.15, max(frame.height - 2, fontSize * 0.8))
+            place(.focused, labelText(field), "rb-label", at: [(frame.minX + fontSize * 0.35, y)])
+        }
+        if let covered = state.coveredPart, let height = state.coveredHeight, let field = state.firstResponder {
+            // In the covered part, below the field's own label, when there is room; otherwise
+            // under it, on the keyboard, a line lower for each label in the way.
+            let inside = max(covered.midY + fontSize * 0.4, field.frame.minY + fontSize * 2.5)
+            let below = covered.maxY + fontSize * 1.1
+            let starts = (inside <= covered.maxY - fontSize * 0.25 ? [inside] : []) + (0..<6).map { below + Double($0) * line }
+            place(
+                .covered, "⚠ COVERED \(Markup.points((height * 10).rounded() / 10)) pt", "rb-covered-label",
+                at: starts.map { (covered.minX + fontSize * 0.4, $0) })
+        }
+        for (index, id) in state.named.enumerated() {
+            guard let view = state.views.first(where: { $0.id == id }), Self.isDrawable(view.frame) else { continue }
+            let frame = clamped(view.frame)
+            let lines = max(1, Int(((frame.height - fontSize * 0.35) / line).rounded(.down)))
+            place(
+                .named(index), "⚑ \(id)", "rb-named-label",
+                at: (0..<lines).map { (frame.minX + fontSize * 0.35, frame.maxY - fontSize * 0.35 - Double($0) * line) })
+        }
+        if let keyboard = state.keyboardFrame {
+            let content = state.covering == nil ? "keyboard \(keyboard): not docked, covers nothing" : "keyboard \(keyboard)"
+            // At the keyboard's bottom edge (its top is where fields and "COVERED" are), a line
+            // higher for each label in the way.
+            let anchor = clamped(keyboard)
+            let lines = max(1, Int(((anchor.height - fontSize * 0.5) / line).rounded(.down)))
+            place(
+                .keyboard, content, "rb-kb-label",
+                at: (0..<lines).map { (anchor.minX + fontSize * 0.4, anchor.maxY - fontSize * 0.5 - Double($0) * line) },
+                clearOf: focusedFrame.map { [$0] } ?? [])
+        }
+        if state.hasRoot, state.rootOriginY != state.restingRootOriginY {
+            let shift = state.rootOriginY - state.restingRootOriginY
+            place(
+                .shift, "root \(shift < 0 ? "↑" : "↓") \(Markup.points(abs(shift))) pt", "rb-shift-label", bold: false,
+                at: [(canvas.minX + fontSize * 0.3, canvas.minY + fontSize * 1.1)])
+        }
+        return placed
     }
 
     private func draw(_ view: ScreenState.View, labels: inout [Rect]) -> String {
@@ -122,8 +201,10 @@ package struct ScreenDrawing {
     }
 
     /// A view's label inside its frame, cut to the frame's width (with "…"), on the first line
-    /// from its top that overlaps no label in `placed` (a parent's, a sibling's); left out when the
-    /// frame has no such line or room for a few characters (the view's `<title>` still names it).
+    /// from its top that overlaps no label in `placed` (a parent's, a sibling's, the marks'); just
+    /// above the frame when no line inside is free (a bar filled by its focused field); left out
+    /// when that is taken too, or the frame has no room for a few characters (the view's `<title>`
+    /// still names it).
     private func label(_ view: ScreenState.View, avoiding placed: inout [Rect]) -> String {
         let frame = clamped(view.frame)
         let characterWidth = fontSize * Self.characterWidth
@@ -150,8 +231,12 @@ package struct ScreenDrawing {
                 if box.maxX > frame.maxX { break }
             }
             baseline += lineHeight
-            guard baseline <= frame.maxY - fontSize * 0.2 else { return "" }
+            guard baseline <= frame.maxY - fontSize * 0.2 else { break }
         }
+        let above = Rect(x: frame.minX + fontSize * 0.35, y: frame.minY - fontSize * 1.3, width: width, height: lineHeight)
+        guard above.minY >= canvas.minY, !placed.contains(where: { Self.overlap($0, above) }) else { return "" }
+        placed.append(above)
+        return text(content, x: above.minX, y: above.minY + fontSize, "rb-label")
     }
 
     /// Whether two label boxes share an area (touching is not overlapping).
@@ -181,15 +266,8 @@ package struct ScreenDrawing {
         return label
     }
 
-    /// The focused field's label, drawn last over everything: at its top-left corner, whole.
-    private func focusedLabel(_ view: ScreenState.View) -> String {
-        let label = labelText(view)
-        let frame = clamped(view.frame)
-        let y = frame.minY + min(fontSize * 1.15, max(frame.height - 2, fontSize * 0.8))
-        return text(label, x: frame.minX + fontSize * 0.35, y: y, "rb-label")
-    }
-
-    private func shiftArrow() -> String {
+    /// The arrow from the root's resting origin to its shifted one, with its placed `label`.
+    private func shiftArrow(label: String) -> String {
         let x = canvas.minX + fontSize * 1.1
         let from = state.restingRootOriginY
         let to = state.rootOriginY
@@ -199,10 +277,7 @@ package struct ScreenDrawing {
         out +=
             "<path d=\"M\(Markup.number(x)) \(Markup.number(from))V\(Markup.number(to))M\(Markup.number(x - fontSize * 0.4)) \(Markup.number(to + head))L\(Markup.number(x)) \(Markup.number(to))L\(Markup.number(x + fontSize * 0.4)) \(Markup.number(to + head))\"/>"
         out += "<path class=\"rb-rest\" d=\"M\(Markup.number(x - fontSize * 0.6)) \(Markup.number(from))H\(Markup.number(x + fontSize * 0.6))\"/>"
-        out += text(
-            "root \(shift < 0 ? "↑" : "↓") \(Markup.points(abs(shift))) pt", x: canvas.minX + fontSize * 0.3, y: canvas.minY + fontSize * 1.1,
-            "rb-shift-label")
-        return out + "</g>"
+        return out + label + "</g>"
     }
 
     // MARK: Elements

@@ -13,7 +13,8 @@ package struct TimelineChart {
     package let lanes: [String]
 
     private let plotLeft = 78.0
-    private let plotTop = 40.0
+    /// Under the legend's rows.
+    private let plotTop: Double
     private let plotHeight = 250.0
     private let laneHeight = 44.0
     private let plotWidth: Double
@@ -32,6 +33,14 @@ package struct TimelineChart {
 
     package let series: Series
     private let initial: ScreenState
+    /// The last record of each moment (records with one time), in order: the lines are drawn at
+    /// these alone, since what the records of one moment set in between is never on the screen
+    /// for any time (a rotation's `setFrame` of the root, undone by the shift that follows).
+    private let momentEnds: [Int]
+    /// The moments (their last records) whose change of the root's origin is the app setting the
+    /// root's frame (a `setFrame` of the root: a layout, which undoes any shift), not a move by a
+    /// plugin.
+    private let rootLayouts: Set<Int>
     /// The records with marks and series data (all but a long session's middle).
     package let thinning: ReportThinning
 
@@ -54,25 +63,53 @@ package struct TimelineChart {
             series.screenHeight.append(state.size.height)
         }
         self.series = series
-        let end = max(series.t.last ?? 0, recorder.violations.last?.t ?? 0)
+        let momentEnds = series.t.indices.filter { $0 + 1 == series.t.count || series.t[$0 + 1] != series.t[$0] }
+        self.momentEnds = momentEnds
+        rootLayouts = Self.rootLayouts(recorder: recorder, series: series, momentEnds: momentEnds)
+        let end = recorder.sessionEnd
         duration = end > 0 ? end : 1
         plotWidth = min(max(duration * 80, 760), 16_000)
+        let legendRows =
+            (Self.legendPlaces(Self.legendEntries(hasLayouts: !rootLayouts.isEmpty), from: plotLeft, within: plotLeft + plotWidth + 12 + 164 - 8)
+                .last?.row ?? 0) + 1
+        plotTop = 40 + Double(legendRows - 1) * Self.legendRow
         var low = min(0, initial.rootOriginY)
         var high = max(initial.size.height, initial.keyboardTop)
         for state in recorder.states { high = max(high, state.size.height) }
-        for value in series.root + series.keyboardTop + series.fieldBottom.compactMap({ $0 }) where value.isFinite {
-            low = min(low, value)
-            high = max(high, value)
+        for index in momentEnds {
+            for value in [series.root[index], series.keyboardTop[index], series.fieldBottom[index]].compactMap({ $0 }) where value.isFinite {
+                low = min(low, value)
+                high = max(high, value)
+            }
         }
         let pad = max((high - low) * 0.04, 1)
         yMin = low - pad
         yMax = high + pad
     }
 
+    /// The moments whose last change of the root's origin was a `setFrame` of the root.
+    private static func rootLayouts(recorder: ReportRecorder, series: Series, momentEnds: [Int]) -> Set<Int> {
+        var layouts = Set<Int>()
+        var start = 0
+        for end in momentEnds {
+            defer { start = end + 1 }
+            // The moment's last record that moved the root.
+            guard
+                let mover = (start...end).last(where: { series.root[$0] != ($0 > 0 ? series.root[$0 - 1] : recorder.states[0].rootOriginY) }),
+                case .setFrame(let change) = recorder.items[mover].record.event,
+                recorder.states[recorder.items[mover].before].views.first?.id == change.view.rawValue
+            else { continue }
+            layouts.insert(end)
+        }
+        return layouts
+    }
+
     private var plotRight: Double { plotLeft + plotWidth }
+    /// Where the labels right of the plot start: clear of a mark at the session's end.
+    private var labelsLeft: Double { plotRight + 12 }
     private var plotBottom: Double { plotTop + plotHeight }
     private var lanesTop: Double { plotBottom + 30 }
-    package var width: Double { plotRight + 170 }
+    package var width: Double { labelsLeft + 164 }
     package var height: Double { lanesTop + Double(lanes.count + 2) * laneHeight + 8 }
 
     private func x(_ t: Double) -> Double { plotLeft + max(0, t) / duration * plotWidth }
@@ -99,8 +136,12 @@ package struct TimelineChart {
             out +=
                 "<line class=\"tl-violation-line\" x1=\"\(n(x(violation.t)))\" x2=\"\(n(x(violation.t)))\" y1=\"\(n(plotTop))\" y2=\"\(n(lanesTop + Double(lanes.count + 2) * laneHeight))\"/>"
         }
-        out += stepPath(initial: initial.rootOriginY, values: series.root.map { $0 }, className: "tl-series tl-root", name: "root")
+        // The keyboard's top edge first, a wide band: the lines drawn over it stay readable on it
+        // (a field clear of the keyboard by its gap exactly has its line on the keyboard's).
         out += stepPath(initial: initial.keyboardTop, values: series.keyboardTop.map { $0 }, className: "tl-series tl-keyboard", name: "keyboardTop")
+        out += stepPath(
+            initial: initial.rootOriginY, values: series.root.map { $0 }, className: "tl-series tl-root", name: "root", breaks: rootLayouts)
+        out += rootLayoutMarks()
         out += stepPath(initial: initial.fieldBottomWithGap, values: series.fieldBottom, className: "tl-series tl-field", name: "fieldBottom")
         out += endLabels()
         out += "<line id=\"tl-cursor\" class=\"tl-cursor\" x1=\"0\" x2=\"0\" y1=\"\(n(plotTop))\" y2=\"\(n(height - 8))\" visibility=\"hidden\"/>"
@@ -125,20 +166,73 @@ package struct TimelineChart {
             "{\"t\":\(list(series.t))\(indexes),\"root\":\(list(series.root)),\"keyboardTop\":\(list(series.keyboardTop)),\"fieldBottom\":\(list(series.fieldBottom)),\"initial\":\(start)}"
     }
 
-    private func legend() -> String {
-        let entries: [(String, String)] = [
-            ("tl-root", "root view's origin (y)"), ("tl-keyboard", "keyboard's top edge"),
-            ("tl-field", "focused field's bottom + gap"),
+    /// What the legend shows before each of its labels.
+    private enum LegendSymbol {
+        case line(String)
+        case layoutMark
+        case keyboardArea
+    }
+
+    /// The legend's entries: the three lines, the root's layout mark when there is one, the area
+    /// under the keyboard.
+    private static func legendEntries(hasLayouts: Bool) -> [(symbol: LegendSymbol, label: String)] {
+        var entries: [(symbol: LegendSymbol, label: String)] = [
+            (.line("tl-root"), "root view's origin (y)"), (.line("tl-keyboard"), "keyboard's top edge"),
+            (.line("tl-field"), "focused field's bottom + gap"),
         ]
-        var out = "<g class=\"tl-legend\" aria-hidden=\"true\">"
-        var left = plotLeft
-        for (className, label) in entries {
-            out += "<line class=\"tl-series \(className)\" x1=\"\(Markup.number(left))\" x2=\"\(Markup.number(left + 34))\" y1=\"14\" y2=\"14\"/>"
-            out += "<text x=\"\(Markup.number(left + 40))\" y=\"18\">\(label)</text>"
-            left += 60 + Double(label.count) * 6.6
+        if hasLayouts { entries.append((.layoutMark, "root's frame set by the app (setFrame)")) }
+        entries.append((.keyboardArea, "under the keyboard"))
+        return entries
+    }
+
+    /// Where each legend entry starts and on which row: in order from `left`, a new row when the
+    /// next would run past `right` (its text estimated at 6.6 pixels a character).
+    private static func legendPlaces(_ entries: [(symbol: LegendSymbol, label: String)], from left: Double, within right: Double) -> [(
+        x: Double, row: Int
+    )] {
+        var places: [(x: Double, row: Int)] = []
+        var x = left
+        var row = 0
+        for entry in entries {
+            let width = symbolWidth(entry.symbol) + 6 + Double(entry.label.count) * 6.6
+            if x > left, x + width > right {
+                x = left
+                row += 1
+            }
+            places.append((x, row))
+            x += width + 22
         }
-        out +=
-            "<rect x=\"\(Markup.number(left))\" y=\"7\" width=\"22\" height=\"14\" fill=\"url(#tl-p-kb)\" stroke=\"#9a9aa8\"/><text x=\"\(Markup.number(left + 28))\" y=\"18\">under the keyboard</text>"
+        return places
+    }
+
+    private static func symbolWidth(_ symbol: LegendSymbol) -> Double {
+        switch symbol {
+        case .line: 34
+        case .layoutMark: 8
+        case .keyboardArea: 22
+        }
+    }
+
+    /// The height of a row of the legend.
+    private static let legendRow = 20.0
+
+    private func legend() -> String {
+        let n = Markup.number
+        let entries = Self.legendEntries(hasLayouts: !rootLayouts.isEmpty)
+        var out = "<g class=\"tl-legend\" aria-hidden=\"true\">"
+        for (entry, place) in zip(entries, Self.legendPlaces(entries, from: plotLeft, within: width - 8)) {
+            let middle = 14 + Double(place.row) * Self.legendRow
+            let x = place.x
+            switch entry.symbol {
+            case .line(let className):
+                out += "<line class=\"tl-series \(className)\" x1=\"\(n(x))\" x2=\"\(n(x + 34))\" y1=\"\(n(middle))\" y2=\"\(n(middle))\"/>"
+            case .layoutMark:
+                out += "<rect class=\"tl-layout-mark\" x=\"\(n(x))\" y=\"\(n(middle - 4))\" width=\"8\" height=\"8\"/>"
+            case .keyboardArea:
+                out += "<rect x=\"\(n(x))\" y=\"\(n(middle - 7))\" width=\"22\" height=\"14\" fill=\"url(#tl-p-kb)\" stroke=\"#9a9aa8\"/>"
+            }
+            out += "<text x=\"\(n(x + Self.symbolWidth(entry.symbol) + 6))\" y=\"\(n(middle + 4))\">\(Markup.escape(entry.label))</text>"
+        }
         return out + "</g>"
     }
 
@@ -180,10 +274,11 @@ package struct TimelineChart {
         var d = "M\(n(plotLeft)) \(n(y(initial.keyboardTop)))"
         var top = initial.keyboardTop
         var column = -Double.infinity
-        for (index, t) in series.t.enumerated() where series.keyboardTop[index] != top {
+        for (k, index) in momentEnds.enumerated() where series.keyboardTop[index] != top {
             top = series.keyboardTop[index]
+            let t = series.t[index]
             // A long session's changes within one column of a point are one change.
-            if thinning.isThinned, x(t).rounded(.down) == column, index + 1 < series.t.count, x(series.t[index + 1]).rounded(.down) == column {
+            if thinning.isThinned, x(t).rounded(.down) == column, k + 1 < momentEnds.count, x(series.t[momentEnds[k + 1]]).rounded(.down) == column {
                 continue
             }
             column = x(t).rounded(.down)
@@ -192,36 +287,39 @@ package struct TimelineChart {
         var bottom = series.screenHeight.last ?? initial.size.height
         d += "H\(n(plotRight))V\(n(y(bottom)))"
         column = Double.infinity
-        for index in series.t.indices.reversed() {
-            let before = index > 0 ? series.screenHeight[index - 1] : initial.size.height
+        for k in momentEnds.indices.reversed() {
+            let index = momentEnds[k]
+            let before = k > 0 ? series.screenHeight[momentEnds[k - 1]] : initial.size.height
             guard before != bottom else { continue }
-            if thinning.isThinned, x(series.t[index]).rounded(.down) == column, index > 0, x(series.t[index - 1]).rounded(.down) == column {
+            let t = series.t[index]
+            if thinning.isThinned, x(t).rounded(.down) == column, k > 0, x(series.t[momentEnds[k - 1]]).rounded(.down) == column {
                 continue
             }
-            column = x(series.t[index]).rounded(.down)
+            column = x(t).rounded(.down)
             bottom = before
-            d += "H\(n(x(series.t[index])))V\(n(y(before)))"
+            d += "H\(n(x(t)))V\(n(y(before)))"
         }
         d += "H\(n(plotLeft))Z"
         return "<path class=\"tl-keyboard-area\" d=\"\(d)\" aria-hidden=\"true\"/>"
     }
 
-    /// A step line: each value holds until the next record changes it. Missing values break it.
-    private func stepPath(initial: Double?, values: [Double?], className: String, name: String) -> String {
+    /// A step line: each value holds until the next moment changes it (the value of a moment is
+    /// its last record's). Missing values break it, and so does a change at a moment in `breaks`
+    /// (drawn apart: `rootLayoutMarks()`).
+    private func stepPath(initial: Double?, values: [Double?], className: String, name: String, breaks: Set<Int> = []) -> String {
         let n = Markup.number
         var d = ""
         var previous = initial
-        var points = 0
         if let initial { d = "M\(n(plotLeft)) \(n(y(initial)))" }
         // A long session's changes within one column of a point: its lowest, highest and last.
         var column = (x: -Double.infinity, low: 0.0, high: 0.0, pending: false)
-        for (index, value) in values.enumerated() {
+        for (k, index) in momentEnds.enumerated() {
+            let value = values[index]
             let xi = x(series.t[index])
             if thinning.isThinned, xi.rounded(.down) == column.x, let p = previous, let v = value {
                 if p != v { column = (column.x, min(column.low, v), max(column.high, v), true) }
-                points += 1
                 previous = value
-                let next = index + 1 < values.count ? x(series.t[index + 1]).rounded(.down) : Double.infinity
+                let next = k + 1 < momentEnds.count ? x(series.t[momentEnds[k + 1]]).rounded(.down) : Double.infinity
                 if column.pending, next != column.x {
                     d += "V\(n(y(column.low)))V\(n(y(column.high)))V\(n(y(v)))"
                     column.pending = false
@@ -230,17 +328,42 @@ package struct TimelineChart {
             }
             column = value.map { (xi.rounded(.down), $0, $0, false) } ?? (-Double.infinity, 0, 0, false)
             switch (previous, value) {
+            case (.some(let p), .some(let v)) where p != v && breaks.contains(index): d += "H\(n(xi))M\(n(xi)) \(n(y(v)))"
             case (.some(let p), .some(let v)): if p != v { d += "H\(n(xi))V\(n(y(v)))" }
             case (.none, .some(let v)): d += "M\(n(xi)) \(n(y(v)))"
             case (.some, .none): d += "H\(n(xi))"
             case (.none, .none): break
             }
-            if value != nil { points += 1 }
             previous = value
         }
         if previous != nil { d += "H\(n(plotRight))" }
         if d.isEmpty { d = "M0 0" }
+        // The records it has a value after (those of one moment drawn as one).
+        let points = values.count { $0 != nil }
         return "<path class=\"\(className)\" data-series=\"\(name)\" data-points=\"\(points)\" d=\"\(d)\"/>"
+    }
+
+    /// The root's changes that are the app setting its frame (`rootLayouts`), drawn as what they
+    /// are: a thin dotted jump (the root line breaks there) and a □ on the line where the frame put
+    /// it, titled with the record; nothing when there is none.
+    private func rootLayoutMarks() -> String {
+        guard !rootLayouts.isEmpty else { return "" }
+        let n = Markup.number
+        var jumps = ""
+        var marks = ""
+        var previous = initial.rootOriginY
+        for index in momentEnds {
+            defer { previous = series.root[index] }
+            guard rootLayouts.contains(index), thinning.isListed(index) else { continue }
+            let xi = n(x(series.t[index]))
+            let value = series.root[index]
+            jumps += "M\(xi) \(n(y(previous)))V\(n(y(value)))"
+            let title =
+                "\(Markup.time(series.t[index])) s: the app set the root's frame (setFrame), root y \(Markup.points(previous)) → \(Markup.points(value)): a layout, which undoes any shift, not a move by a plugin"
+            marks +=
+                "<rect class=\"tl-layout-mark\" x=\"\(n(x(series.t[index]) - 4))\" y=\"\(n(y(value) - 4))\" width=\"8\" height=\"8\"><title>\(Markup.escape(title))</title></rect>"
+        }
+        return "<path class=\"tl-root-layout\" d=\"\(jumps)\"/><g class=\"tl-layout-marks\">\(marks)</g>"
     }
 
     /// Each series named at its end, so the lines are told apart without colour or the legend.
@@ -255,12 +378,19 @@ package struct TimelineChart {
             labels.append((y(field), "field + gap \(Markup.points(field))"))
         }
         labels.sort { $0.0 < $1.0 }
+        // Each at its line, a line's height apart at least, and none below the plot (the lanes'
+        // labels are there): pushed down past a neighbour, then up from the plot's bottom.
+        let gap = 15.0
+        var baselines: [Double] = []
+        for (labelY, _) in labels { baselines.append(max(labelY + 4, (baselines.last ?? -Double.infinity) + gap)) }
+        var limit = plotBottom + 4
+        for index in baselines.indices.reversed() {
+            baselines[index] = min(baselines[index], limit)
+            limit = baselines[index] - gap
+        }
         var out = "<g class=\"tl-end-labels\" aria-hidden=\"true\">"
-        var lastY = -Double.infinity
-        for (labelY, text) in labels {
-            let placed = max(labelY + 4, lastY + 13)
-            out += "<text x=\"\(n(plotRight + 6))\" y=\"\(n(placed))\">\(Markup.escape(text))</text>"
-            lastY = placed
+        for (index, label) in labels.enumerated() {
+            out += "<text x=\"\(n(labelsLeft))\" y=\"\(n(baselines[index]))\">\(Markup.escape(label.1))</text>"
         }
         return out + "</g>"
     }
@@ -272,7 +402,7 @@ package struct TimelineChart {
         for (index, name) in names.enumerated() {
             let top = lanesTop + Double(index) * laneHeight
             out += "<rect class=\"tl-lane\" x=\"\(n(plotLeft))\" y=\"\(n(top))\" width=\"\(n(plotWidth))\" height=\"\(n(laneHeight - 4))\"/>"
-            out += "<text class=\"tl-lane-label\" x=\"\(n(plotRight + 6))\" y=\"\(n(top + laneHeight / 2 + 2))\">\(Markup.escape(name))</text>"
+            out += "<text class=\"tl-lane-label\" x=\"\(n(labelsLeft))\" y=\"\(n(top + laneHeight / 2 + 2))\">\(Markup.escape(name))</text>"
         }
         return out + "</g>"
     }
@@ -333,22 +463,25 @@ package struct TimelineChart {
         parts.append(
             "From 0 to \(Markup.time(duration)) s: \(Markup.count(recorder.items.filter { $0.record.origin == .external }.count, "event")), \(Markup.count(recorder.items.filter { $0.record.origin != .external }.count, "decision")), \(Markup.count(recorder.violations.count, "violation"))."
         )
-        parts.append("Root origin: " + changes(initial.rootOriginY, series.root.map { $0 }) + ".")
+        parts.append("Root origin: " + changes(initial.rootOriginY, series.root.map { $0 }, marking: rootLayouts) + ".")
         parts.append("Keyboard top: " + changes(initial.keyboardTop, series.keyboardTop.map { $0 }) + ".")
         parts.append("Focused field's bottom plus gap: " + changes(initial.fieldBottomWithGap, series.fieldBottom) + ".")
         return parts.joined(separator: " ")
     }
 
-    private func changes(_ initial: Double?, _ values: [Double?]) -> String {
+    /// How a series changed, moment by moment; a moment in `marking` says "(the app set the root's
+    /// frame)".
+    private func changes(_ initial: Double?, _ values: [Double?], marking: Set<Int> = []) -> String {
         func text(_ value: Double?) -> String { value.map(Markup.points) ?? "none" }
         var out = text(initial)
         var previous = initial
         var shown = 0
         var more = 0
-        for (index, value) in values.enumerated() where value != previous {
+        for index in momentEnds where values[index] != previous {
+            let value = values[index]
             previous = value
             if shown < 24 {
-                out += ", \(text(value)) at \(Markup.time(series.t[index])) s"
+                out += ", \(text(value)) at \(Markup.time(series.t[index])) s" + (marking.contains(index) ? " (the app set the root's frame)" : "")
                 shown += 1
             } else {
                 more += 1
