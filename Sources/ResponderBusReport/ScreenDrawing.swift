@@ -151,11 +151,17 @@ package struct ScreenDrawing {
         }
         for (index, id) in state.named.enumerated() {
             guard let view = state.views.first(where: { $0.id == id }), Self.isDrawable(view.frame) else { continue }
+            // The focused field's own label names it already: its ring says it is named.
+            if view.isFirstResponder, placed.texts[.focused] != nil { continue }
             let frame = clamped(view.frame)
             let lines = max(1, Int(((frame.height - fontSize * 0.35) / line).rounded(.down)))
+            // Inside its frame from the bottom up, then just above it, then just below it.
+            let inside = (0..<lines).map { (frame.minX + fontSize * 0.35, frame.maxY - fontSize * 0.35 - Double($0) * line) }
             place(
                 .named(index), "⚑ \(id)", "rb-named-label",
-                at: (0..<lines).map { (frame.minX + fontSize * 0.35, frame.maxY - fontSize * 0.35 - Double($0) * line) })
+                at: inside + [
+                    (frame.minX + fontSize * 0.35, frame.minY - fontSize * 0.3), (frame.minX + fontSize * 0.35, frame.maxY + fontSize * 1.1),
+                ])
         }
         if let keyboard = state.keyboardFrame {
             let content = state.covering == nil ? "keyboard \(keyboard): not docked, covers nothing" : "keyboard \(keyboard)"

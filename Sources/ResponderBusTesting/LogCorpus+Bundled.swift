@@ -227,6 +227,29 @@ extension LogCorpus {
             """#
         ),
         (
+            "ios-45-objc-ipad-ios5-rotation-landscape-to-portrait-keyboard-storm",
+            #"""
+            {"format":"responder-bus-log","screen":{"height":1024,"width":768},"screenSource":"inferred","version":1}
+            {"begin":[0,0,352,1024],"curve":0,"duration":0.25,"end":[-352,0,352,1024],"event":"keyboardWillChangeFrame","t":0}
+            {"begin":[0,0,352,1024],"curve":0,"duration":0.25,"end":[-352,0,352,1024],"event":"keyboardWillHide","t":0.003}
+            {"begin":[0,0,352,1024],"end":[0,0,352,1024],"event":"keyboardDidChangeFrame","t":0.024}
+            {"begin":[0,0,352,1024],"end":[-352,0,352,1024],"event":"keyboardDidHide","t":0.027}
+            {"begin":[0,760,768,264],"curve":0,"duration":0.25,"end":[0,760,768,264],"event":"keyboardWillChangeFrame","t":0.144}
+            {"begin":[0,1024,768,264],"curve":0,"duration":0.25,"end":[0,760,768,264],"event":"keyboardWillShow","t":0.146}
+            {"begin":[0,1024,768,264],"end":[0,760,768,264],"event":"keyboardDidChangeFrame","t":0.565}
+            {"begin":[0,1024,768,264],"end":[0,760,768,264],"event":"keyboardDidShow","t":0.568}
+            """#
+        ),
+        (
+            "ios-47-objc-iphone5-ios7-landscape-right-edge-keyboard-frame-code-comment",
+            #"""
+            {"format":"responder-bus-log","screen":{"height":568,"width":320},"screenSource":"inferred","version":1}
+            {"end":[0,315,320,253],"event":"keyboardWillChangeFrame","t":0}
+            {"end":[0,127,568,193],"event":"keyboardWillChangeFrame","t":0.1}
+            {"end":[158,0,162,568],"event":"keyboardWillChangeFrame","t":0.2}
+            """#
+        ),
+        (
             "edge-text-view-order",
             #"""
             {"format":"responder-bus-log","version":1,"screen":{"width":375,"height":812},"safeArea":{"top":44,"left":0,"bottom":34,"right":0}}
