@@ -1,7 +1,7 @@
 import ResponderBus
 
 /// Why a focused field stays (partly) under the keyboard after avoidance decided: the sentence
-/// avoidance posts as an `info` ``Diagnostic`` naming the field (`views`), with the kind in
+/// avoidance posts as an `info` `Diagnostic` naming the field (`views`), with the kind in
 /// `metadata["why"]` and, when the field is covered, the covered height in
 /// `metadata["coveredBy"]`. `replay --check` quotes it beside the covered field.
 public enum AvoidanceExplanation: Hashable, Sendable {
