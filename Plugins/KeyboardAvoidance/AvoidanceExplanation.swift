@@ -70,7 +70,8 @@ public enum AvoidanceExplanation: Hashable, Sendable {
                 let below =
                     shortfall.belowScreen > 0.5
                     ? "; the field's bottom lies \(Self.points(shortfall.belowScreen)) pt below the screen's bottom edge"
-                        + " (a field not laid out again after a rotation or a resize keeps its old frame)" : ""
+                        + ", out of the screen, where no move the cap allows can bring it above the keyboard (is its frame"
+                        + " laid out for the screen after a rotation or a resize?)" : ""
                 return outcome
                     + ": avoidance moves the root up at most the keyboard's covered height, \(Self.points(height)) pt,"
                     + " and the field's bottom with its \(gap) pt gap needs \(need) pt (the cap: never more than the keyboard covers)"

@@ -92,6 +92,9 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
     private var lastDecision: DecisionInputs?
     /// The last reason posted for a field left under the keyboard, `nil` once there is none.
     private var lastExplanation: (why: AvoidanceExplanation, field: ViewID)?
+    /// Whether ``lastExplanation`` holds one: what every decision asks of it (a flag, without the
+    /// large optional's copy).
+    private var hasExplanation = false
 
     /// What a decision is made from, in a form cheap to compare: the screen (`Screen.identity` and
     /// `Screen.revision`, which moves with every change of its views, first responder, size and
@@ -248,6 +251,7 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
             lastDecision = DecisionInputs(screen: screen.identity, revision: revision, covering: covering, inputs: inputs)
         }
         var field: ViewNode? = screen.firstResponder
+        let hasFocus = field != nil
         // A hidden field, or one whose settings (or an enclosing view's) turn avoidance off for it,
         // is as no field.
         if let focused = field, !focused.isVisible || !screen.isAvoidingKeyboard(focused) { field = nil }
@@ -259,8 +263,24 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
         }
 
         // Where the root and the field's scroll view go, and what limited them.
-        var (rootOffsetY, scroll, why) = (0.0, ScrollChange?.none, AvoidanceExplanation?.none)
-        if let field { (rootOffsetY, scroll, why) = target(for: field, in: scrollView, covering: covering, on: screen) }
+        var rootOffsetY = 0.0
+        var scroll: ScrollChange?
+        var limitedFrame: Rect?
+        if let field {
+            if let scrollView {
+                (rootOffsetY, scroll, limitedFrame) = target(for: field, in: scrollView, covering: covering, on: screen)
+            } else if let covering {
+                // A field outside any scroll view (the usual case, decided on every settled turn)
+                // takes the rule's root target directly; the rule keeps the whole need unless one
+                // of its limits won (by more than half a point), which is explained out of line.
+                let frame = screen.frameInScreen(of: field, unmoved: true)
+                let gap = field.keyboardDistance ?? self.gap
+                rootOffsetY = AvoidanceRule.rootTarget(
+                    fieldMinY: frame.minY, fieldMaxY: frame.maxY, gap: gap, keyboardTop: covering.minY,
+                    screenHeight: screen.size.height, safeTop: screen.safeArea.top)
+                if rootOffsetY > covering.minY - (frame.maxY + gap) + 0.5 { limitedFrame = frame }
+            }
+        }
         var moved = false
 
         if let scroll, let node = screen.view(scroll.view) {
@@ -284,56 +304,70 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
         if hasFollowerHomes || screen.hasKeyboardFollowers {
             moved = placeFollowers(covering: covering, rootShift: target - screen.rootOriginY, on: screen, context) || moved
         }
-        // Why the focused field stays under the keyboard, when it does: a field the rule left
-        // out (opted out) or a keyboard that covers nothing (not docked).
-        if why == nil, let focused = screen.firstResponder, field == nil || covering == nil {
-            why = AvoidanceExplanation.unmovedField(focused, covering: covering, on: screen)
+        // Why the focused field stays under the keyboard, when it may: a limit of the rule held
+        // it, the rule left it out (opted out), or the keyboard covers nothing (not docked).
+        if limitedFrame != nil || hasExplanation || (hasFocus && (field == nil || covering == nil)) {
+            explain(
+                limitedFrame: limitedFrame, rootOffsetY: rootOffsetY, covering: covering, avoided: field != nil, moved: moved, on: screen,
+                context)
         }
-        if why != nil || lastExplanation != nil { explain(why, field: screen.firstResponder?.id, moved: moved, context) }
     }
 
-    /// The root's offset and the scroll view's change for the focused `field` (in `scrollView`,
-    /// when it is in one), and the limit of the rule that held them short, if one did.
+    /// The root's offset and the scroll view's change for the focused `field` in `scrollView`, and
+    /// the field's frame (measured with its scroll view where avoidance puts it) when a limit of the
+    /// rule held them short. Out of line: most fields are in no scroll view.
+    @inline(never)
     private func target(
-        for field: ViewNode, in scrollView: ViewNode?, covering: Rect?, on screen: Screen
-    ) -> (rootOffsetY: Double, scroll: ScrollChange?, why: AvoidanceExplanation?) {
-        var frame = screen.frameInScreen(of: field, unmoved: true)
+        for field: ViewNode, in scrollView: ViewNode, covering: Rect?, on screen: Screen
+    ) -> (rootOffsetY: Double, scroll: ScrollChange?, limitedFrame: Rect?) {
         let gap = field.keyboardDistance ?? self.gap
-        var rootOffsetY = 0.0
-        var scroll: ScrollChange?
-        if let scrollView {
-            // A field in a scroll view goes through the whole rule, measured as if its scroll view
-            // were still at rest.
-            let resting = restingScroll[scrollView.id] ?? (scrollView.contentOffset.y, scrollView.contentInset.bottom)
-            frame = frame.offsetBy(dx: 0, dy: scrollView.contentOffset.y - resting.offsetY)
-            let scrollPlacement = ScrollPlacement(
-                id: scrollView.id, frame: screen.frameInScreen(of: scrollView, unmoved: true),
-                restingOffsetY: resting.offsetY, restingBottomInset: resting.bottomInset,
-                contentHeight: scrollView.contentSize.height)
-            let decision = AvoidanceRule.decide(
-                covering: covering, field: FieldPlacement(frame: frame, gap: gap, scrollView: scrollPlacement),
-                screen: screen.size, safeTop: screen.safeArea.top)
-            rootOffsetY = decision.rootOffsetY
-            scroll = decision.scroll
-            if let scroll { frame = frame.offsetBy(dx: 0, dy: resting.offsetY - scroll.contentOffsetY) }
-        } else if let covering {
-            // A field outside any scroll view (the usual case, decided on every settled turn) takes
-            // the rule's root target directly.
-            rootOffsetY = AvoidanceRule.rootTarget(
-                fieldMinY: frame.minY, fieldMaxY: frame.maxY, gap: gap, keyboardTop: covering.minY,
-                screenHeight: screen.size.height, safeTop: screen.safeArea.top)
+        // Measured as if its scroll view were still at rest.
+        let resting = restingScroll[scrollView.id] ?? (scrollView.contentOffset.y, scrollView.contentInset.bottom)
+        var frame = screen.frameInScreen(of: field, unmoved: true).offsetBy(dx: 0, dy: scrollView.contentOffset.y - resting.offsetY)
+        let scrollPlacement = ScrollPlacement(
+            id: scrollView.id, frame: screen.frameInScreen(of: scrollView, unmoved: true), restingOffsetY: resting.offsetY,
+            restingBottomInset: resting.bottomInset, contentHeight: scrollView.contentSize.height)
+        let decision = AvoidanceRule.decide(
+            covering: covering, field: FieldPlacement(frame: frame, gap: gap, scrollView: scrollPlacement), screen: screen.size,
+            safeTop: screen.safeArea.top)
+        if let scroll = decision.scroll { frame = frame.offsetBy(dx: 0, dy: resting.offsetY - scroll.contentOffsetY) }
+        guard let covering, decision.rootOffsetY > covering.minY - (frame.maxY + gap) + 0.5 else {
+            return (decision.rootOffsetY, decision.scroll, nil)
         }
-        guard let covering,
+        return (decision.rootOffsetY, decision.scroll, frame)
+    }
+
+    /// Says why the focused field stays under the keyboard, if it does (``explain(_:field:moved:_:)``):
+    /// the rule's limit for a field measured at `limitedFrame`, or why nothing moved for it.
+    @inline(never)
+    private func explain(
+        limitedFrame: Rect?, rootOffsetY: Double, covering: Rect?, avoided: Bool, moved: Bool, on screen: Screen, _ context: PluginContext
+    ) {
+        let focused = screen.firstResponder
+        var why: AvoidanceExplanation?
+        if let limitedFrame, let covering, let focused {
+            why = shortfall(
+                of: limitedFrame, gap: focused.keyboardDistance ?? gap, rootOffsetY: rootOffsetY, covering: covering, on: screen)
+        } else if let focused, !avoided || covering == nil {
+            why = AvoidanceExplanation.unmovedField(focused, covering: covering, on: screen)
+        }
+        explain(why, field: focused?.id, moved: moved, context)
+    }
+
+    /// Why the root stops at `rootOffsetY` for a field at `frame` (unmoved, its scroll view at the
+    /// offset avoidance chose) keeping `gap`: the limit of the rule that held it, and by how much.
+    @inline(never)
+    private func shortfall(of frame: Rect, gap: Double, rootOffsetY: Double, covering: Rect, on screen: Screen) -> AvoidanceExplanation? {
+        guard
             let limit = AvoidanceRule.limit(
                 fieldMinY: frame.minY, fieldMaxY: frame.maxY, gap: gap, keyboardTop: covering.minY,
                 screenHeight: screen.size.height, safeTop: screen.safeArea.top)
-        else { return (rootOffsetY, scroll, nil) }
+        else { return nil }
         let shortfall = AvoidanceExplanation.Shortfall(
             need: frame.maxY + gap - covering.minY, moved: -rootOffsetY, gap: gap,
             coveredBy: frame.offsetBy(dx: 0, dy: rootOffsetY).coveredHeight(by: covering),
             belowScreen: max(0, frame.maxY - screen.size.height))
-        let why = AvoidanceExplanation.limited(limit, shortfall)
-        return (rootOffsetY, scroll, why)
+        return .limited(limit, shortfall)
     }
 
     /// Posts why the focused field stays under the keyboard (`why`), once for each new reason or
@@ -342,10 +376,12 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
     private func explain(_ why: AvoidanceExplanation?, field: ViewID?, moved: Bool, _ context: PluginContext) {
         guard let why, let field else {
             lastExplanation = nil
+            hasExplanation = false
             return
         }
         if !moved, let last = lastExplanation, last.why == why, last.field == field { return }
         lastExplanation = (why, field)
+        hasExplanation = true
         context.post(.diagnostic, why.diagnostic(field: field))
     }
 

@@ -200,19 +200,36 @@ public final class LogReader {
         /// (a time or a duration that cannot be replayed, a derived record without its plugin's
         /// name) is a problem there instead, as its line would be.
         func next() -> Item? {
-            if let held {
-                self.held = nil
-                return held
-            }
+            if isHolding { return releaseHeld() }
             guard taken < records.count else { return nil }
             let record = records[taken]
             taken += 1
             let item = Self.item(record, line: taken + 1)
-            if case .record = item, let warning = Self.warning(about: record, line: taken + 1) {
+            // One comparison for most records: the warning is looked for only past the bound.
+            if Self.animatesLong(record), case .record = item, let warning = Self.warning(about: record, line: taken + 1) {
                 held = item
+                isHolding = true
                 return .problem(warning)
             }
             return item
+        }
+
+        /// Whether an item is held (a flag: read for every record, without the optional's copy).
+        private var isHolding = false
+
+        @inline(never)
+        private func releaseHeld() -> Item? {
+            isHolding = false
+            defer { held = nil }
+            return held
+        }
+
+        /// Whether `record` is a keyboard event whose animation is longer than
+        /// ``LogLimits/longestKeyboardAnimation``.
+        @inline(__always)
+        static func animatesLong(_ record: LogRecord) -> Bool {
+            guard case .keyboard(_, let info) = record.event, let duration = info.duration else { return false }
+            return duration > LogLimits.longestKeyboardAnimation
         }
 
         /// The warning the reader gives before `record` read at line `line`, if any: a keyboard
