@@ -33,6 +33,18 @@ struct TestVerdictsCLITests {
         return root.path
     }
 
+    /// Records the rotation's snapshot under `root/snapshots` and edits its first decision (the
+    /// root to y −100, where the replay derives −109): `(the folder, the snapshot)`.
+    static func differingSnapshot(in root: String) throws -> (String, String) {
+        let snapshots = root + "/snapshots"
+        _ = try CLI.run(["test", root + "/login", "--record-missing", snapshots])
+        let snapshot = snapshots + "/login/se-rotate.jsonl"
+        let text = try String(contentsOfFile: snapshot, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"originY\":-109", with: "\"originY\":-100").write(
+            toFile: snapshot, atomically: true, encoding: .utf8)
+        return (snapshots, snapshot)
+    }
+
     @Test("an unrecorded session left covered lists both verdicts; --record-missing's snapshot of a failing session is said, and counted")
     func everyVerdictAndEverySnapshot() throws {
         let root = try Self.makeSuite()
@@ -54,12 +66,7 @@ struct TestVerdictsCLITests {
     @Test("a difference in a snapshot's decisions cites the snapshot's file and line, in the terminal and in JUnit's file and line")
     func citesTheSnapshot() throws {
         let root = try Self.makeSuite()
-        let snapshots = root + "/snapshots"
-        _ = try CLI.run(["test", root + "/login", "--record-missing", snapshots])
-        let snapshot = snapshots + "/login/se-rotate.jsonl"
-        let text = try String(contentsOfFile: snapshot, encoding: .utf8)
-        try text.replacingOccurrences(of: "\"originY\":-109", with: "\"originY\":-100").write(
-            toFile: snapshot, atomically: true, encoding: .utf8)
+        let (snapshots, snapshot) = try Self.differingSnapshot(in: root)
         let junit = root + "/junit.xml"
         let run = try CLI.run(["test", root + "/login", "--record-missing", snapshots, "--junit", junit])
         #expect(run.status == 1)
@@ -78,12 +85,7 @@ struct TestVerdictsCLITests {
     @Test("--report-dir: a failed session's report opens with its verdicts, the cited record, expected and got, and both screens")
     func reportOpensWithTheFailure() throws {
         let root = try Self.makeSuite()
-        let snapshots = root + "/snapshots"
-        _ = try CLI.run(["test", root + "/login", "--record-missing", snapshots])
-        let snapshot = snapshots + "/login/se-rotate.jsonl"
-        let text = try String(contentsOfFile: snapshot, encoding: .utf8)
-        try text.replacingOccurrences(of: "\"originY\":-109", with: "\"originY\":-100").write(
-            toFile: snapshot, atomically: true, encoding: .utf8)
+        let (snapshots, snapshot) = try Self.differingSnapshot(in: root)
         let reports = root + "/reports"
         let run = try CLI.run(["test", root + "/login", "--record-missing", snapshots, "--report-dir", reports])
         #expect(run.status == 1)
