@@ -171,7 +171,11 @@ struct NewSessionCommand: ParsableCommand {
 
     /// `0,216,259`.
     static func heights(_ text: String, option: String) throws(SessionSketchError) -> [Double] {
-        let values = text.split(separator: ",").map { Double($0.filter { $0 != " " }) }
+        // Spaces around a height are allowed, inside one not ("2 16" is no 216); no empty item.
+        let values = text.split(separator: ",", omittingEmptySubsequences: false).map { item in
+            let words = item.split(separator: " ")
+            return words.count == 1 ? Double(words[0]) : nil
+        }
         guard !values.isEmpty, values.allSatisfy({ $0 != nil }) else {
             throw SessionSketchError(.badValue, "\(option) \(text): expected heights in points separated by commas, such as 0,216,259")
         }

@@ -100,4 +100,33 @@ struct NewSessionCLITests {
         let strict = try CLI.run(["replay", log, "--strict"])
         #expect(strict.status == 65)
     }
+
+    @Test(
+        "values no session can hold are refused saying which and why, never written: a field past any screen, a height split by a space, a time of inf"
+    )
+    func refusesWhatNoScreenHolds() throws {
+        for (arguments, words) in [
+            (["--fields", "a:y=1e308", "--rotate-at", "3"], "y=1e308 needs a number of points from 0 to 10000"),
+            (["--fields", "a,b:height=20000"], "height=20000 needs a number of points more than 0 to 10000"),
+            (["--fields", "a", "--third-party-keyboard", "2 16"], "--third-party-keyboard 2 16: expected heights"),
+            (["--fields", "a", "--third-party-keyboard", ",,216,"], "--third-party-keyboard ,,216,: expected heights"),
+            (["--fields", "a", "--focus", "a@inf"], "focus 'a' at inf s: times are seconds from the start of the log, from 0 to"),
+            (
+                ["--fields", "a", "--third-party-keyboard", "420", "--rotate-at", "3"],
+                "keyboard heights 330 in landscape (scaled from the starting orientation's"
+            ),
+        ] {
+            let run = try CLI.run(["new-session", "--device", "iPhone SE"] + arguments)
+            #expect(run.status == 64, "\(arguments)")
+            #expect(run.stderr.contains(words), "\(arguments): \(run.stderr)")
+            #expect(run.stdout.isEmpty, "nothing written for \(arguments)")
+        }
+        // Spaces around a height are fine, and a keyboard taller than the landscape screen is no
+        // concern of a session that never turns.
+        let spaced = try CLI.run(["new-session", "--device", "iPhone SE", "--fields", "a", "--third-party-keyboard", " 0, 216 "])
+        #expect(spaced.status == 0, "\(spaced.stderr)")
+        #expect(spaced.stdout.contains("\"end\":[0,352,320,216]"))
+        let portrait = try CLI.run(["new-session", "--device", "iPhone SE", "--fields", "a", "--third-party-keyboard", "420"])
+        #expect(portrait.status == 0, "\(portrait.stderr)")
+    }
 }

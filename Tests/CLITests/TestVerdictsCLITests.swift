@@ -98,8 +98,15 @@ struct TestVerdictsCLITests {
         #expect(section.contains("data-kind=\"verify\""))
         #expect(section.contains("data-kind=\"check\""))
         #expect(section.contains("<code class=\"place\">\(snapshot):"))
-        #expect(section.contains("<code class=\"expected\">{&quot;by&quot;:&quot;KeyboardAvoidance&quot;") || section.contains("originY&quot;:-100"))
-        #expect(section.contains("-100") && section.contains("-109"))
+        // Expected is the snapshot's record, got the replay's: each in its own element.
+        func code(_ name: String) -> String? {
+            guard let start = section.range(of: "<code class=\"\(name)\">") else { return nil }
+            return section[start.upperBound...].range(of: "</code>").map { String(section[start.upperBound..<$0.lowerBound]) }
+        }
+        let expected = try #require(code("expected"))
+        let got = try #require(code("got"))
+        #expect(expected.contains("&quot;event&quot;:&quot;viewShift&quot;") && expected.contains("&quot;originY&quot;:-100"), "\(expected)")
+        #expect(got.contains("&quot;event&quot;:&quot;viewShift&quot;") && got.contains("&quot;originY&quot;:-109"), "\(got)")
         #expect(section.contains("<figure class=\"recorded\">") && section.contains("<figure class=\"replayed\">"))
         // The recorded screen has the root 100 pt up, the replayed one 109 pt.
         #expect(section.contains("root ↑ 100 pt") && section.contains("root ↑ 109 pt"), "\(section.prefix(4000))")

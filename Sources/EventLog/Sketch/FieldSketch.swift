@@ -61,6 +61,9 @@ public struct FieldSketch: Hashable, Sendable {
     public var isFocusable: Bool { !isHidden && isEnabled }
 
     /// The words ``init(parsing:)`` knows after the name, for messages.
+    /// The largest `y`, `height` or `gap` a field may set, in points: larger than any screen.
+    public static let largestPoints = 10_000.0
+
     public static let knownWords = "text, secure, textView, hidden, disabled, done, return=next|done, gap=N, height=N, y=N"
 
     /// Reads `NAME[:WORD…]` (see the type's description).
@@ -101,9 +104,13 @@ public struct FieldSketch: Hashable, Sendable {
             guard ["gap", "height", "y"].contains(key) else {
                 throw SessionSketchError(.badField, "field '\(text)': unknown setting '\(key)'; a field knows \(Self.knownWords)")
             }
-            guard let value, value.isFinite, value >= 0, key != "height" || value > 0 else {
+            // Points on a screen: a frame past any real screen would be written and replayed as
+            // nonsense (1e308 scaled by a rotation is infinity, which JSON cannot hold).
+            guard let value, value.isFinite, value >= 0, value <= Self.largestPoints, key != "height" || value > 0 else {
                 throw SessionSketchError(
-                    .badField, "field '\(text)': \(word) needs a number of points, \(key == "height" ? "more than 0" : "0 or more")")
+                    .badField,
+                    "field '\(text)': \(word) needs a number of points \(key == "height" ? "more than 0" : "from 0")"
+                        + " to \(JSONText.number(Self.largestPoints))")
             }
             switch key {
             case "gap": keyboardDistance = value

@@ -53,12 +53,15 @@ public struct SessionSketch: Hashable, Sendable {
         }
 
         /// `focus 'password' at 1 s`, for messages.
+        /// A time as a person reads it: `nan` and `inf` as such, not JSON's `null`.
+        static func seconds(_ t: Double) -> String { t.isFinite ? JSONText.number(t) : "\(t)" }
+
         public var description: String {
             switch self {
-            case .focus(let field, let t): "focus '\(field)' at \(JSONText.number(t)) s"
-            case .returnKey(let t): "Return at \(JSONText.number(t)) s"
-            case .rotate(let t): "the rotation at \(JSONText.number(t)) s"
-            case .dismiss(let t): "the dismissal at \(JSONText.number(t)) s"
+            case .focus(let field, let t): "focus '\(field)' at \(Self.seconds(t)) s"
+            case .returnKey(let t): "Return at \(Self.seconds(t)) s"
+            case .rotate(let t): "the rotation at \(Self.seconds(t)) s"
+            case .dismiss(let t): "the dismissal at \(Self.seconds(t)) s"
             }
         }
     }

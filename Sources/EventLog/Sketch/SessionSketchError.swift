@@ -67,14 +67,18 @@ extension SessionSketch {
                 "an animation of \(JSONText.number(animationDuration)) s; keyboard animations last 0 to \(JSONText.number(LogLimits.longestKeyboardAnimation)) s (0.25 on iOS)"
             )
         }
-        for orientation in Device.Orientation.allCases {
+        // The orientations the session shows a keyboard in: the one it starts in, and the other
+        // when it rotates (a third-party keyboard's heights there are the portrait ones scaled).
+        let rotates = actions.contains { if case .rotate = $0 { true } else { false } }
+        for orientation in Device.Orientation.allCases where orientation == self.orientation || rotates {
             let heights = keyboard.heights(on: device, in: orientation)
             let screen = device.screenSize(in: orientation)
             guard let last = heights.last, last > 0, heights.count <= 10, heights.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= screen.height }) else {
+                let derived = orientation != self.orientation ? " (scaled from the starting orientation's, for the rotation)" : ""
                 throw SessionSketchError(
                     .badValue,
-                    "keyboard heights \(heights.map { JSONText.number($0) }) in \(orientation.rawValue): 1 to 10 heights from 0 to the screen's \(JSONText.number(screen.height)) points, the last more than 0"
-                )
+                    "keyboard heights \(heights.map { Action.seconds($0) }.joined(separator: ", ")) in \(orientation.rawValue)\(derived): "
+                        + "1 to 10 heights from 0 to the screen's \(JSONText.number(screen.height)) points, the last more than 0")
             }
         }
         try validateTimes()
@@ -83,7 +87,9 @@ extension SessionSketch {
     private func validateTimes() throws(SessionSketchError) {
         let ordered = actions.sorted { $0.t < $1.t }
         for action in ordered where !(action.t.isFinite && action.t >= 0 && action.t <= LogLimits.maximumSeconds - 1) {
-            throw SessionSketchError(.badValue, "\(action.description): times are seconds from the start of the log, 0 or more")
+            throw SessionSketchError(
+                .badValue,
+                "\(action.description): times are seconds from the start of the log, from 0 to \(JSONText.number(LogLimits.maximumSeconds - 1))")
         }
         for (earlier, later) in zip(ordered, ordered.dropFirst()) where later.t - earlier.t < Self.minimumActionInterval {
             throw SessionSketchError(
