@@ -107,6 +107,10 @@ public struct ConsoleImporter: Sendable {
         /// The field being edited when the console shows no editing notification (`--focus`): a
         /// view id or a printed address.
         public var focus: String?
+        /// Whether ``focus`` is placed even when the console has editing notifications of its own:
+        /// set by a growing import once it has handed out the begin-editing it placed, so that a
+        /// notification printed later cannot move the records already taken.
+        var keepsFocusAmidEditing = false
 
         /// Creates options.
         public init(
@@ -203,7 +207,7 @@ public struct ConsoleImporter: Sendable {
         let times = Self.times(of: found, problems: &problems)
         let header = LogHeader(screen: screen, screenSource: source)
         if !scenes.isEmpty {
-            var session = SessionAssembler(scenes: scenes, focus: options.focus)
+            var session = SessionAssembler(scenes: scenes, focus: options.focus, keepsFocusAmidEditing: options.keepsFocusAmidEditing)
             session.assemble(found, times: times)
             problems += session.problems
             summary.linkedAddresses = session.linked

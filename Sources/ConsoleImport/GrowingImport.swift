@@ -19,6 +19,9 @@ import ResponderBus
 public struct GrowingImport: Sendable {
     /// The importer's options, the same for every take.
     public let options: ConsoleImporter.Options
+    /// The options each take imports with: ``options``, and once a placed begin-editing (a
+    /// guessed focus, or `--focus`) was handed out, that focus kept in place.
+    private var importing: ConsoleImporter.Options
     private var text: [UInt8] = []
     private var taken = 0
     private var headerTaken = false
@@ -31,6 +34,7 @@ public struct GrowingImport: Sendable {
     /// An import with `options` and no text yet.
     public init(options: ConsoleImporter.Options = .init()) {
         self.options = options
+        importing = options
     }
 
     /// How many bytes of the current text were received.
@@ -58,7 +62,7 @@ public struct GrowingImport: Sendable {
     public mutating func take(final: Bool = false) -> (header: LogHeader?, records: [LogRecord]) {
         let end = final ? text.count : (text.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0)
         guard end > 0 else { return (nil, []) }
-        let result = ConsoleImporter(options: options).importDump(Array(text[0..<end]))
+        let result = ConsoleImporter(options: importing).importDump(Array(text[0..<end]))
         problems = result.problems
         var header: LogHeader?
         if !headerTaken {
@@ -70,6 +74,7 @@ public struct GrowingImport: Sendable {
         // the rest (one with no whole key yet makes no record).
         let stable = final ? result.records.count : result.records.count - result.recordsCutAtEnd
         guard stable > taken else { return (header, []) }
+        keepPlacedFocus(of: result, handingOutTo: stable)
         var records: [LogRecord] = []
         for var record in result.records[taken..<stable] {
             record.t = max(record.t + timeOffset, lastT)
@@ -78,5 +83,22 @@ public struct GrowingImport: Sendable {
         }
         taken = stable
         return (header, records)
+    }
+
+    /// When this take hands out the begin-editing the importer placed (a guessed focus, or
+    /// `--focus`, for a console with no editing notification yet), every later take places the same
+    /// one: an editing notification printed later would otherwise remove it, and the records
+    /// after it would move back by one, the first of them never handed out.
+    private mutating func keepPlacedFocus(of result: ImportResult, handingOutTo stable: Int) {
+        guard !importing.keepsFocusAmidEditing, taken == 0 || stable > taken else { return }
+        let placed =
+            result.problems.contains { $0.kind == .focusGuessed }
+            || (importing.focus != nil && result.problems.allSatisfy { $0.kind != .focusNotUsed })
+        guard placed,
+            let index = result.records.firstIndex(where: { if case .didBeginEditing = $0.event { true } else { false } }), index < stable,
+            case .didBeginEditing(let info) = result.records[index].event
+        else { return }
+        importing.focus = info.view.rawValue
+        importing.keepsFocusAmidEditing = true
     }
 }

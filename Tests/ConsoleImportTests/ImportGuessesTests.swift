@@ -261,6 +261,22 @@ struct ImportFocusTests {
         #expect(!growing.problems.contains { $0.kind == .focusNotFound })
     }
 
+    @Test("a growing console keeps the focus it guessed once handed out: an editing notification printed later loses no record")
+    func growingKeepsTheGuess() {
+        var growing = GrowingImport()
+        growing.append(Array((Self.window + Self.keyboard).utf8))
+        let first = growing.take()
+        #expect(first.records.map(\.event.name) == ["scene", "didBeginEditing", "keyboardWillChangeFrame"])
+        let editing =
+            "NSConcreteNotification 0x6000 {name = UITextFieldTextDidBeginEditingNotification; object = <UITextField: 0x2; frame = (20 600; 335 30)>}\n"
+        growing.append(Array((editing + "UIKeyboardFrameEndUserInfoKey = \"NSRect: {{0, 409}, {375, 258}}\";\n").utf8))
+        let second = growing.take()
+        // Without the guess kept, the guessed begin-editing vanished from the re-import and the
+        // printed one took its index: the one handed out next was the keyboard's, the begin lost.
+        #expect(second.records.map(\.event.name) == ["didBeginEditing", "keyboardWillChangeFrame"], "\(second.records)")
+        #expect(second.records.first?.event == .didBeginEditing(EditingInfo(view: "UITextField@0x2")))
+    }
+
     @Test("without a dump: a focus names nothing (refused) unless editing notifications make it unneeded (said, kept)")
     func withoutDump() {
         let bare = ConsoleImporter(options: .init(focus: "0x2")).importDump(Self.keyboard)

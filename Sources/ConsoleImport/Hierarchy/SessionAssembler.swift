@@ -41,10 +41,15 @@ struct SessionAssembler {
     /// Why the import is refused: `--focus` names no text field or text view of the first scene.
     private(set) var focusRefused: ImportProblem?
 
-    init(scenes: [PlacedScene], focus: String?) {
+    /// Whether the focus is placed whatever editing notifications the console has
+    /// (`ConsoleImporter.Options.keepsFocusAmidEditing`).
+    private let keepsFocusAmidEditing: Bool
+
+    init(scenes: [PlacedScene], focus: String?, keepsFocusAmidEditing: Bool = false) {
         precondition(!scenes.isEmpty, "a session needs a scene")
         self.scenes = scenes
         self.focus = focus
+        self.keepsFocusAmidEditing = keepsFocusAmidEditing
     }
 
     mutating func assemble(_ found: [ScannedNotification], times: [Double]) {
@@ -111,7 +116,7 @@ struct SessionAssembler {
         }
         placeScenes(before: nil)
         if let focus {
-            placeFocus(focus, hasEditing: hasEditing)
+            placeFocus(focus, hasEditing: hasEditing && !keepsFocusAmidEditing)
         } else if !hasEditing {
             guessFocus()
         }
