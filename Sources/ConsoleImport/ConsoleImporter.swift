@@ -207,7 +207,10 @@ public struct ConsoleImporter: Sendable {
         let times = Self.times(of: found, problems: &problems)
         let header = LogHeader(screen: screen, screenSource: source)
         if !scenes.isEmpty {
-            var session = SessionAssembler(scenes: scenes, focus: options.focus, keepsFocusAmidEditing: options.keepsFocusAmidEditing)
+            let grouped = SceneGrouping.group(scenes, notificationLines: found.map(\.line).sorted(), screen: screen)
+            problems += grouped.problems
+            var session = SessionAssembler(
+                scenes: grouped.scenes, screen: screen, focus: options.focus, keepsFocusAmidEditing: options.keepsFocusAmidEditing)
             session.assemble(found, times: times)
             problems += session.problems
             summary.linkedAddresses = session.linked

@@ -131,6 +131,19 @@ public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
         /// A class given a kind in ``ConsoleImporter/Options/kinds`` (`--kind CLASS=KIND`) is the
         /// class of no view of the dumps (a typo, or the module's name left out?).
         case kindNotUsed
+        /// Views printed alone one after another (a list of matched elements, a `UIFieldEditor`
+        /// printed after its field) that are not views of the screen in force were placed side by
+        /// side on one screen, each at its place in the window where the dump prints one; said once
+        /// for each such run, naming them.
+        case loneViewsPlaced
+        /// A later dump of the screen in force adds text fields or text views: it is read as the
+        /// screen again with them, a new `scene` where it was printed (the field being edited, when
+        /// it is still on the screen, is begun again right after it).
+        case textInputsAdded
+        /// The `Keyboard` element of a UI test's tree is its key plane: the keyboard's docked frame
+        /// (with the input accessory and the bar below the keys, up to the screen's bottom) was
+        /// taken from the keyboard's window, or the keyboard reaches no bottom and is not docked.
+        case keyboardFrameFromTree
     }
 
     /// Which text a problem is in.

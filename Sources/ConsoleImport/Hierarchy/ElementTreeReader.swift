@@ -50,6 +50,8 @@ struct ElementTreeReader {
         var address: String?
         var frame: Rect?
         var identifier: String?
+        /// Where its `label` value is in the text (read only to tell the keyboard's buttons).
+        var label: Range<Int>?
         var isDisabled = false
         /// A frame was printed but cannot be read: the element is left out, with the ones inside it.
         var unreadableFrame = false
@@ -274,28 +276,40 @@ struct ElementTreeReader {
         guard from < block.marks.count else { return false }
         let marks = block.marks[from...]
         var gave = false
+        // A window printed alone without an address (`Window (Main), {{…}}` over a tree, as a
+        // header) is no view.
+        if marks.count == 1, marks[from].kind == .window {
+            var reader = BlockElements(bytes, block)
+            if reader.element(from).address == nil { return false }
+        }
         // Where the keyboard is: above the bottom of the app's window.
         let window = marks.indices.first { marks[$0].kind == .window && marks[$0].isMain } ?? marks.indices.first { marks[$0].kind == .window }
-        let bottom = window.flatMap { block.windowFrames[$0] }.map { $0.origin.y + $0.size.height }
-        if let keyboard = block.keyboards.first(where: { keyboard in keyboard.index >= from && (bottom.map { keyboard.frame.origin.y < $0 } ?? true) }
-        ) {
-            found.keyboards.append((keyboard.line, keyboard.frame))
+        let windowFrame = window.flatMap { block.windowFrames[$0] }
+        let bottom = windowFrame.map { $0.origin.y + $0.size.height }
+        let flat = marks.count > 1 && marks.allSatisfy { $0.indent == marks[from].indent }
+        var keyboard: KeyboardPlace?
+        if let key = block.keyboards.first(where: { keyboard in keyboard.index >= from && (bottom.map { keyboard.frame.origin.y < $0 } ?? true) }) {
+            let place = keyboardPlace(key, in: block, marks: marks, flat: flat, window: windowFrame, bytes: bytes)
+            found.keyboards.append((key.line, place.frame))
+            if let problem = place.problem { found.problems.append(problem) }
+            keyboard = place
             gave = true
         }
         var elements = BlockElements(bytes, block)
-        let flat = marks.count > 1 && marks.allSatisfy { $0.indent == marks[from].indent }
         let gaveScene =
             flat
-            ? readList(marks, block: block, elements: &elements, into: &found, builder: &builder)
-            : readTree(marks, elements: &elements, into: &found, builder: &builder)
+            ? readList(marks, block: block, keyboard: keyboard, elements: &elements, into: &found, builder: &builder)
+            : readTree(marks, keyboard: keyboard, elements: &elements, into: &found, builder: &builder)
         return gave || gaveScene
     }
 
     /// A list of elements all at one indentation: the first window (or the first element) holds the
     /// others. Returns whether it gave a scene.
     private static func readList(
-        _ marks: ArraySlice<Block.Mark>, block: Block, elements: inout BlockElements, into found: inout Found, builder: inout SceneBuilder
+        _ marks: ArraySlice<Block.Mark>, block: Block, keyboard: KeyboardPlace?, elements: inout BlockElements, into found: inout Found,
+        builder: inout SceneBuilder
     ) -> Bool {
+        let parts = keyboard?.parts ?? []
         let root = marks.indices.first { marks[$0].kind == .window } ?? marks.startIndex
         // The root first: read on its own, then the list again from its start.
         var rootReader = BlockElements(elements.bytes, block)
@@ -307,7 +321,7 @@ struct ElementTreeReader {
         }
         builder.add(rootEntry, to: &building)
         let origin = rootElement.frame?.origin ?? .zero
-        for index in marks.indices where index != root && !marks[index].isKeyboardPart && marks[index].kind != .window {
+        for index in marks.indices where index != root && !marks[index].isKeyboardPart && marks[index].kind != .window && !parts.contains(index) {
             let element = elements.element(index)
             if let child = entry(element, depth: 1, parentOrigin: origin) {
                 builder.add(child, to: &building)
@@ -325,20 +339,30 @@ struct ElementTreeReader {
     /// A tree by indentation: from the app's window, or from each root of a piece of a tree.
     /// Returns whether it gave a scene.
     private static func readTree(
-        _ marks: ArraySlice<Block.Mark>, elements: inout BlockElements, into found: inout Found, builder: inout SceneBuilder
+        _ marks: ArraySlice<Block.Mark>, keyboard: KeyboardPlace?, elements: inout BlockElements, into found: inout Found,
+        builder: inout SceneBuilder
     ) -> Bool {
+        let parts = keyboard?.parts ?? []
         var gave = false
         var index = appWindow(in: marks) ?? marks.startIndex
         while index < marks.endIndex {
             let rootMark = marks[index]
             var next = index + 1
             func skipInside() { while next < marks.endIndex, marks[next].indent > rootMark.indent { next += 1 } }
-            if rootMark.isKeyboardPart {
+            if rootMark.isKeyboardPart || parts.contains(index) {
                 skipInside()
                 index = next
                 continue
             }
             let root = elements.element(index)
+            // A piece of the keyboard's window: containers alone, inside the keyboard's frame.
+            if rootMark.kind != .window, let keyboard, let frame = root.frame, keyboard.frame.contains(frame, within: 0.5),
+                marks[index..<Swift.max(next, Self.end(of: index, in: marks))].allSatisfy({ $0.kind == .other || $0.isKeyboardPart })
+            {
+                skipInside()
+                index = next
+                continue
+            }
             guard let rootEntry = entry(root, depth: 0, parentOrigin: .zero) else {
                 found.problems.append(tooLarge(root))
                 skipInside()
@@ -347,7 +371,7 @@ struct ElementTreeReader {
             }
             var building = SceneBuilder.SceneInProgress()
             builder.add(rootEntry, to: &building)
-            next = readInside(root, marks, from: next, elements: &elements, into: &found, builder: &builder, building: &building)
+            next = readInside(root, marks, from: next, parts: parts, elements: &elements, into: &found, builder: &builder, building: &building)
             if let scene = builder.finish(&building) {
                 found.scenes.append(PlacedScene(line: root.line, scene: scene))
                 gave = true
@@ -362,8 +386,8 @@ struct ElementTreeReader {
     /// Adds the elements inside `root` (those after it that are indented deeper) to its scene;
     /// returns the index after them.
     private static func readInside(
-        _ root: Element, _ marks: ArraySlice<Block.Mark>, from start: Int, elements: inout BlockElements, into found: inout Found,
-        builder: inout SceneBuilder, building: inout SceneBuilder.SceneInProgress
+        _ root: Element, _ marks: ArraySlice<Block.Mark>, from start: Int, parts: Set<Int>, elements: inout BlockElements,
+        into found: inout Found, builder: inout SceneBuilder, building: inout SceneBuilder.SceneInProgress
     ) -> Int {
         var next = start
         var indents = [root.indent]
@@ -383,7 +407,7 @@ struct ElementTreeReader {
                 indents.removeLast()
                 origins.removeLast()
             }
-            if mark.isKeyboardPart {
+            if mark.isKeyboardPart || parts.contains(index) {
                 leftOutBelow = indent
                 continue
             }
@@ -398,6 +422,13 @@ struct ElementTreeReader {
             indents.append(indent)
             origins.append(element.frame?.origin ?? parentOrigin)
         }
+        return next
+    }
+
+    /// The index after the elements inside the one at `index` (indented deeper).
+    private static func end(of index: Int, in marks: ArraySlice<Block.Mark>) -> Int {
+        var next = index + 1
+        while next < marks.endIndex, marks[next].indent > marks[index].indent { next += 1 }
         return next
     }
 
@@ -591,6 +622,7 @@ struct ElementTreeReader {
                 value = value.lowerBound..<i
             }
             if key.elementsEqual("identifier".utf8), !value.isEmpty { element.identifier = String(decoding: bytes[value], as: UTF8.self) }
+            if key.elementsEqual("label".utf8) { element.label = value }
         }
     }
 

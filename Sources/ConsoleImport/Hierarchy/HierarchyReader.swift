@@ -201,7 +201,7 @@ struct HierarchyReader {
         var cursor = start
         var i = start
         while i < lineEnd {
-            guard bytes[i] == UInt8(ascii: "<"), let (className, addressStart) = entryHead(at: i, limit: lineEnd) else {
+            guard bytes[i] == UInt8(ascii: "<"), let (className, addressStart, hasAddress) = entryHead(at: i, limit: lineEnd) else {
                 i += 1
                 continue
             }
@@ -234,7 +234,10 @@ struct HierarchyReader {
                 continue
             }
             var entry = HierarchyEntry(
-                className: className, address: String(decoding: bytes[addressStart..<addressEnd(addressStart)], as: UTF8.self),
+                className: className,
+                // EarlGrey's `<UITableViewCell; AX=N; …>` prints no address: the entry's place names it.
+                address: hasAddress
+                    ? String(decoding: bytes[addressStart..<addressEnd(addressStart)], as: UTF8.self) : "\(line):\(i - lineStart + 1)",
                 depth: 0, line: line, column: i - lineStart + 1)
             readFields(of: &entry, body: bytes[(addressStart)..<end.position])
             if entry.frame == nil { readSwizzledFrame(of: &entry, trailer: trailer) }
@@ -296,9 +299,12 @@ struct HierarchyReader {
         return j
     }
 
-    /// `<Name: 0x` (or `<Name:0x`) at `i`: the class name and where the address starts.
-    private func entryHead(at i: Int, limit: Int) -> (String, Int)? {
+    /// `<Name: 0x` (or `<Name:0x`) at `i`: the class name and where the address starts; or
+    /// EarlGrey's `<Name; AX=`, which prints no address (where the fields start, and `false`).
+    /// Markdown's bold markers around the name (`<**UIWindow**: 0x…>`) are not part of it.
+    private func entryHead(at i: Int, limit: Int) -> (String, Int, Bool)? {
         var j = i + 1
+        if j + 1 < limit, bytes[j] == UInt8(ascii: "*"), bytes[j + 1] == UInt8(ascii: "*") { j += 2 }
         let nameStart = j
         while j < limit {
             if ConsoleValues.isClassNameByte(bytes[j]) {
@@ -316,14 +322,22 @@ struct HierarchyReader {
                 break
             }
         }
-        // `<UIView: 0x…` as UIKit prints it, `<UIView:0x…` as EarlGrey does.
-        guard j > nameStart, j + 2 < limit, bytes[j] == UInt8(ascii: ":") else { return nil }
-        let address = bytes[j + 1] == UInt8(ascii: " ") ? j + 2 : j + 1
-        guard address + 1 < limit, bytes[address] == UInt8(ascii: "0"), bytes[address + 1] == UInt8(ascii: "x") else { return nil }
+        let nameEnd = j
+        if nameStart > i + 1, j + 1 < limit, bytes[j] == UInt8(ascii: "*"), bytes[j + 1] == UInt8(ascii: "*") { j += 2 }
         // A class name starts with a letter (any script's) or an underscore.
+        guard j > nameStart, j + 2 < limit else { return nil }
         let first = bytes[nameStart]
         guard ConsoleValues.isLetter(first) || first == UInt8(ascii: "_") || first >= 0x80 else { return nil }
-        return (String(decoding: bytes[nameStart..<j], as: UTF8.self), address)
+        if bytes[j] == UInt8(ascii: ";"), j + 4 < limit, bytes[j + 1] == UInt8(ascii: " "), bytes[j + 2] == UInt8(ascii: "A"),
+            bytes[j + 3] == UInt8(ascii: "X"), bytes[j + 4] == UInt8(ascii: "=")
+        {
+            return (String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self), j, false)
+        }
+        // `<UIView: 0x…` as UIKit prints it, `<UIView:0x…` as EarlGrey does.
+        guard bytes[j] == UInt8(ascii: ":") else { return nil }
+        let address = bytes[j + 1] == UInt8(ascii: " ") ? j + 2 : j + 1
+        guard address + 1 < limit, bytes[address] == UInt8(ascii: "0"), bytes[address + 1] == UInt8(ascii: "x") else { return nil }
+        return (String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self), address, true)
     }
 
     private func addressEnd(_ start: Int) -> Int {

@@ -24,6 +24,8 @@ extension SceneBuilder {
         var root: ViewSpec?
         /// The root entry's class, address and base class.
         var first: (className: String, address: String, baseClass: String?)?
+        /// Whether the root entry prints its place in the window.
+        var rootPlacedInWindow = false
         /// The root is the keyboard's own: the dump is not the app's.
         var isKeyboardDump = false
         /// Where the keyboard is on the screen, when the dump shows it (see ``keyboardFrame(of:origin:)``).
@@ -54,6 +56,7 @@ extension SceneBuilder {
     mutating func add(_ entry: HierarchyEntry, to scene: inout SceneInProgress) {
         if scene.first == nil {
             scene.first = (entry.className, entry.address, entry.baseClass)
+            scene.rootPlacedInWindow = entry.windowFrame != nil
             if entry.className.hasSuffix("Window") || entry.baseClass == "UIWindow", let frame = entry.windowFrame ?? entry.frame {
                 scene.windowBottom = frame.origin.y + frame.size.height
             }
@@ -158,7 +161,7 @@ extension SceneBuilder {
         return Scene(
             root: root, addresses: scene.addresses, viewCount: scene.viewCount, textInputIDs: scene.textInputs,
             keyboardViewCount: scene.keyboardViews, rootClass: first.className, rootAddress: first.address,
-            isWindow: first.className.hasSuffix("Window") || first.baseClass == "UIWindow")
+            isWindow: first.className.hasSuffix("Window") || first.baseClass == "UIWindow", rootPlacedInWindow: scene.rootPlacedInWindow)
     }
 }
 

@@ -65,6 +65,10 @@ struct SceneBuilder {
         var rootAddress: String
         /// Whether the root is a window, whose frame is the screen.
         var isWindow: Bool
+        /// Whether the root's frame is its place in the window (the dump prints it: EarlGrey's
+        /// `AX.frame`, Texture's `frameInWindow`, an XCUITest element's frame), rather than its
+        /// place in its superview.
+        var rootPlacedInWindow = false
 
         /// The view id of a printed address.
         func id(ofAddress address: String) -> ViewID? { addresses[address] }
@@ -95,13 +99,24 @@ struct SceneBuilder {
         /// The text fields and text views a user could have been editing: neither hidden (nor
         /// inside a hidden view) nor disabled, in the order printed.
         func editableTextInputs() -> [ViewSpec] {
+            editableTextInputsPlaced().map(\.view)
+        }
+
+        /// ``editableTextInputs()`` with each one's frame on the screen (its frame moved by its
+        /// ancestors' origins and scroll offsets).
+        func editableTextInputsPlaced() -> [(view: ViewSpec, onScreen: Rect)] {
             guard !textInputIDs.isEmpty else { return [] }
-            var found: [ViewSpec] = []
-            var stack = [root]
-            while let view = stack.popLast() {
+            var found: [(ViewSpec, Rect)] = []
+            var stack = [(root, Point.zero)]
+            while let (view, origin) = stack.popLast() {
                 guard !view.isHidden else { continue }
-                if view.kind.isTextInput, view.isEnabled { found.append(view) }
-                stack += view.children.reversed()
+                let placed = Rect(
+                    x: origin.x + view.frame.origin.x, y: origin.y + view.frame.origin.y, width: view.frame.size.width,
+                    height: view.frame.size.height)
+                if view.kind.isTextInput, view.isEnabled { found.append((view, placed)) }
+                let offset = view.contentOffset ?? .zero
+                let inner = Point(x: placed.origin.x - offset.x, y: placed.origin.y - offset.y)
+                stack += view.children.reversed().map { ($0, inner) }
             }
             return found
         }

@@ -33,7 +33,12 @@ struct PlacedScene {
 ///   and said.
 struct SessionAssembler {
     private let scenes: [PlacedScene]
+    /// The log's screen: which text inputs are on it (a guessed focus prefers the one that is).
+    private let screen: Size
     private let focus: String?
+    /// The `scene` records that show the screen again with text inputs it adds (by index in
+    /// ``records``): the field being edited is begun again after each.
+    private var refocusAfter: [Int] = []
     private(set) var records: [LogRecord] = []
     private(set) var problems: [ImportProblem] = []
     private(set) var linked = 0
@@ -45,9 +50,10 @@ struct SessionAssembler {
     /// (`ConsoleImporter.Options.keepsFocusAmidEditing`).
     private let keepsFocusAmidEditing: Bool
 
-    init(scenes: [PlacedScene], focus: String?, keepsFocusAmidEditing: Bool = false) {
+    init(scenes: [PlacedScene], screen: Size, focus: String?, keepsFocusAmidEditing: Bool = false) {
         precondition(!scenes.isEmpty, "a session needs a scene")
         self.scenes = scenes
+        self.screen = screen
         self.focus = focus
         self.keepsFocusAmidEditing = keepsFocusAmidEditing
     }
@@ -75,7 +81,16 @@ struct SessionAssembler {
                     records.append(LogRecord(t: lastT, event: .scene(SceneInfo(root: placed.scene.root))))
                     current = placed.scene
                 } else if current.id(ofAddress: placed.scene.rootAddress) != nil {
-                    applyChanges(from: current, to: placed, at: lastT)
+                    if let added = Self.screenAdding(textInputsOf: placed, to: current) {
+                        // The same screen, with text inputs the first dump did not show: they are
+                        // never dropped, so the screen is read again with them.
+                        problems.append(added.problem)
+                        refocusAfter.append(records.count)
+                        records.append(LogRecord(t: lastT, event: .scene(SceneInfo(root: added.scene.root))))
+                        current = added.scene
+                    } else {
+                        applyChanges(from: current, to: placed, at: lastT)
+                    }
                 } else if placed.scene.viewCount < 2 {
                     problems.append(
                         ImportProblem(
@@ -119,6 +134,33 @@ struct SessionAssembler {
             placeFocus(focus, hasEditing: hasEditing && !keepsFocusAmidEditing)
         } else if !hasEditing {
             guessFocus()
+        }
+        refocus()
+    }
+
+    /// Begins the field being edited again right after each `scene` record that shows the screen
+    /// again with text inputs it adds, when the field is still on it: a `scene` clears the first
+    /// responder, and the field was never left.
+    private mutating func refocus() {
+        guard !refocusAfter.isEmpty else { return }
+        var focused: ViewID?
+        var pending = Set(refocusAfter)
+        var index = 0
+        while index < records.count {
+            switch records[index].event {
+            case .didBeginEditing(let info): focused = info.view
+            case .didEndEditing(let info) where info.view == focused: focused = nil
+            case .scene(let scene):
+                if pending.remove(index) != nil, let id = focused, scene.root.holds(id) {
+                    records.insert(LogRecord(t: records[index].t, event: .didBeginEditing(EditingInfo(view: id))), at: index + 1)
+                    pending = Set(pending.map { $0 > index ? $0 + 1 : $0 })
+                    index += 1
+                } else {
+                    focused = nil
+                }
+            default: break
+            }
+            index += 1
         }
     }
 
@@ -213,14 +255,25 @@ struct SessionAssembler {
     /// only editable text input is taken as focused, and said.
     private mutating func guessFocus() {
         guard records.contains(where: { if case .keyboard = $0.event { true } else { false } }) else { return }
-        let inputs = scenes[0].scene.editableTextInputs()
-        guard inputs.count == 1, let only = inputs.first else { return }
+        let placed = scenes[0].scene.editableTextInputsPlaced()
+        let screenRect = Rect(origin: .zero, size: screen)
+        // Several: the one on the screen wins (a list of matched elements holds an off-screen copy).
+        let onScreen =
+            placed.count > 1
+            ? placed.filter { $0.onScreen.size.width > 0 && $0.onScreen.size.height > 0 && $0.onScreen.intersects(screenRect) } : placed
+        guard onScreen.count == 1, let only = onScreen.first?.view else { return }
         let place = only.kind == .textView ? "right after the keyboard's first notification" : "before the keyboard's first notification"
+        let what = only.kind == .textView ? "text view" : "text field"
+        let others = placed.filter { $0.view.id != only.id }.map(\.view.id.rawValue)
+        let why =
+            others.isEmpty
+            ? "the only \(what) of the first view-hierarchy dump that is neither hidden nor disabled"
+            : "the only \(what) of the first view-hierarchy dump that is neither hidden nor disabled and lies on the screen (\(ImportSummary.list(others)) \(others.count == 1 ? "lies" : "lie") off it)"
         problems.append(
             ImportProblem(
                 kind: .focusGuessed, line: 0,
                 message:
-                    "nothing in the console says which field was being edited (no editing notification, no --focus): \(only.id), the only \(only.kind == .textView ? "text view" : "text field") of the first view-hierarchy dump that is neither hidden nor disabled, is taken as focused; its begin-editing is placed \(place) (name another with --focus)"
+                    "nothing in the console says which field was being edited (no editing notification, no --focus): \(only.id), \(why), is taken as focused; its begin-editing is placed \(place) (name another with --focus)"
             ))
         placeBeginEditing(of: only.id, kind: only.kind)
     }
@@ -235,5 +288,6 @@ struct SessionAssembler {
         }
         let index = kind == .textView ? keyboard + 1 : keyboard
         records.insert(LogRecord(t: records[keyboard].t, event: .didBeginEditing(begin)), at: index)
+        refocusAfter = refocusAfter.map { $0 >= index ? $0 + 1 : $0 }
     }
 }

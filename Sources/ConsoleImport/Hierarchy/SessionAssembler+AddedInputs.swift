@@ -1,0 +1,106 @@
+import ResponderBus
+
+extension SessionAssembler {
+    /// The screen in force again with what a later dump of it shows, when that dump (the whole
+    /// window again, or one of its subtrees) adds text fields or text views: the later dump's
+    /// views replace the subtree it dumps, keeping the ids of the views the screen had (so that
+    /// editing notifications of their addresses still find them), and the problem that says so;
+    /// `nil` when it adds no text input.
+    static func screenAdding(
+        textInputsOf later: PlacedScene, to current: SceneBuilder.Scene
+    ) -> (scene: SceneBuilder.Scene, problem: ImportProblem)? {
+        let inputs = Set(later.scene.textInputIDs)
+        guard !inputs.isEmpty, let target = current.id(ofAddress: later.scene.rootAddress) else { return nil }
+        let laterAddresses = later.scene.addresses.sorted
+        let added = laterAddresses.filter { inputs.contains($0.id) && current.id(ofAddress: $0.address) == nil }
+        guard !added.isEmpty else { return nil }
+        // The later dump's ids, as the screen in force names them; new ones made unique.
+        var taken = current.root.allIDs()
+        var ids: [ViewID: ViewID] = [:]
+        var addresses = current.addresses
+        for (address, id) in laterAddresses {
+            if let known = current.id(ofAddress: address) {
+                ids[id] = known
+                continue
+            }
+            var new = id
+            var n = 2
+            while taken.contains(new) {
+                new = ViewID("\(id.rawValue)#\(n)")
+                n += 1
+            }
+            taken.insert(new)
+            ids[id] = new
+            _ = addresses.insertIfNew(address, id: new)
+        }
+        var subtree = later.scene.root.renamed(ids)
+        subtree.id = target
+        var root = current.root
+        root.replace(target, with: subtree)
+        let addedIDs = added.map { ids[$0.id] ?? $0.id }
+        var scene = current
+        scene.root = root
+        scene.addresses = addresses
+        scene.textInputIDs = current.textInputIDs + addedIDs
+        scene.viewCount = root.count()
+        let message =
+            "this dump of the screen in force adds \(addedIDs.count == 1 ? "a text input" : "\(addedIDs.count) text inputs") the first dump did not show (\(ImportSummary.list(addedIDs.map(\.rawValue)))): the screen is read again with \(addedIDs.count == 1 ? "it" : "them"), a new scene here (the field being edited, when it is still on the screen, is begun again right after)"
+        return (scene, ImportProblem(kind: .textInputsAdded, line: later.line, message: message))
+    }
+}
+
+extension ViewSpec {
+    /// Whether this view or one inside it has `id`.
+    func holds(_ id: ViewID) -> Bool {
+        var stack = [self]
+        while let view = stack.popLast() {
+            if view.id == id { return true }
+            stack += view.children
+        }
+        return false
+    }
+
+    /// Every id of this view and the views inside it.
+    func allIDs() -> Set<ViewID> {
+        var ids: Set<ViewID> = []
+        var stack = [self]
+        while let view = stack.popLast() {
+            ids.insert(view.id)
+            stack += view.children
+        }
+        return ids
+    }
+
+    /// How many views this is, with the ones inside it.
+    func count() -> Int {
+        var total = 0
+        var stack = [self]
+        while let view = stack.popLast() {
+            total += 1
+            stack += view.children
+        }
+        return total
+    }
+
+    /// This view with every id in `ids` renamed.
+    func renamed(_ ids: [ViewID: ViewID]) -> ViewSpec {
+        var copy = self
+        copy.id = ids[id] ?? id
+        copy.children = children.map { $0.renamed(ids) }
+        return copy
+    }
+
+    /// Replaces the view `id` (this one or one inside it) with `replacement`, keeping its frame.
+    mutating func replace(_ id: ViewID, with replacement: ViewSpec) {
+        if self.id == id {
+            let frame = self.frame
+            self = replacement
+            self.frame = frame
+            return
+        }
+        for index in children.indices where children[index].holds(id) {
+            children[index].replace(id, with: replacement)
+            return
+        }
+    }
+}
