@@ -51,7 +51,9 @@ import ResponderBus
 /// sideways in the unrotated portrait screen (`{{0, 0}, {352, 1024}}`): its height is the screen's
 /// height, and the width comes from the only portrait screen of that era with that height
 /// (320×480, 320×568, 768×1024). Frames that are not at x = 0 or that reach the top of the screen
-/// (floating, split, undocked) do not vote. When nothing votes and no screen is given, nothing is imported
+/// (floating, split, undocked) do not vote. With no such frame, a dumped window's size is the
+/// screen, or else the size of a dumped view that fills a screen of an iOS device from its corner
+/// (`(0 0; 428 926)`). When nothing votes and no screen is given, nothing is imported
 /// (``ImportProblem/Kind/screenUnknown``): pass `--screen WxH`.
 ///
 /// ## Landscape keyboards in portrait coordinates
@@ -168,6 +170,11 @@ public struct ConsoleImporter: Sendable {
         var hierarchy = HierarchyReader.readAll(bytes, building: &builder)
         scenes += hierarchy.scenes
         hierarchy.scenes = []
+        let backdrops = SceneGrouping.keyboardBackdrops(in: &scenes)
+        if !backdrops.keyboards.isEmpty {
+            hierarchy.keyboards = (hierarchy.keyboards + backdrops.keyboards).sorted { $0.line < $1.line }
+            hierarchy.problems += backdrops.problems
+        }
         var notificationText = consume bytes
         for range in hierarchy.entryRanges {
             for index in range where notificationText[index] != 0x0A { notificationText[index] = UInt8(ascii: " ") }
@@ -329,6 +336,12 @@ public struct ConsoleImporter: Sendable {
         }
         if let window = scenes.first(where: { $0.scene.isWindow && $0.scene.root.frame.size.width > 0 && $0.scene.root.frame.size.height > 0 }) {
             return (window.scene.root.frame.size, "inferred")
+        }
+        // A view that fills a screen of an iOS device from its corner (a controller's view, a
+        // full-screen scroll view) says it too.
+        if let full = scenes.first(where: { $0.scene.root.frame.origin == .zero && ScreenInference.knownScreens.contains($0.scene.root.frame.size) })
+        {
+            return (full.scene.root.frame.size, "inferred")
         }
         return nil
     }

@@ -6,6 +6,12 @@ extension ConsoleScanner {
 
     mutating func nameWord(_ word: ConsoleWord, start: Int, wasArmed: Bool, insideBracket: Bool) {
         let isField = wasArmed
+        // A Swift `dump`'s child line (`- name : "UIKeyboardWillShowNotification"`) repeats the
+        // notification its first line describes whole: no notification of its own.
+        if isMirrorChildLine(before: start) {
+            proseWord(start: start)
+            return
+        }
         var isLeading = false
         if !isField {
             let leadingBefore = !lineDisqualified || lastLeadingNameEnd != nil
@@ -34,6 +40,16 @@ extension ConsoleScanner {
             name.view = ScannedView(id: ViewID(kind == .textView ? "UITextView" : "UITextField"), kind: kind)
         }
         appendPending(name)
+    }
+
+    /// Whether the current line is a child line of Swift's `dump` (it starts with `- ` or `▿ `,
+    /// and its value is quoted: `- name : "…"`), up to `start`.
+    func isMirrorChildLine(before start: Int) -> Bool {
+        var i = lineStart
+        while i < start, bytes[i] == UInt8(ascii: " ") || bytes[i] == 0x09 { i += 1 }
+        let isDash = i + 1 < start && bytes[i] == UInt8(ascii: "-") && bytes[i + 1] == UInt8(ascii: " ")
+        let isTriangle = i + 3 < start && bytes[i] == 0xE2 && bytes[i + 1] == 0x96 && bytes[i + 2] == 0xBF && bytes[i + 3] == UInt8(ascii: " ")
+        return (isDash || isTriangle) && start > lineStart && bytes[start - 1] == UInt8(ascii: "\"")
     }
 
     /// Whether a `{` or `[` follows on the current line (before a `//` comment).

@@ -144,6 +144,13 @@ public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
         /// (with the input accessory and the bar below the keys, up to the screen's bottom) was
         /// taken from the keyboard's window, or the keyboard reaches no bottom and is not docked.
         case keyboardFrameFromTree
+        /// A window that is not the app's (an alert's, the status bar's, the system's) printed
+        /// with the app's window is left out, the scene being the app's window; or, when the text
+        /// prints no other window, it is read as the screen, and said.
+        case otherWindow
+        /// Lone views printed at a docked keyboard's place, one of them a backdrop view, are the
+        /// keyboard's background cut from its window's dump: where the keyboard is, not app views.
+        case keyboardBackdrop
     }
 
     /// Which text a problem is in.

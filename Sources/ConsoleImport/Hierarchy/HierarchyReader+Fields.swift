@@ -91,6 +91,13 @@ extension HierarchyReader {
             var text = String(decoding: value, as: UTF8.self)
             if text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") { text = String(text.dropFirst().dropLast()) }
             if !text.isEmpty, text != "(null)" { entry.accessibilityIdentifier = text }
+        case .traits:
+            // EarlGrey's `AX.traits='UIAccessibilityTraitStaticText'`: what the view says it is.
+            if Self.find(Array("TraitStaticText".utf8), in: value) != nil {
+                entry.traitKind = .label
+            } else if Self.find(Array("TraitButton".utf8), in: value) != nil {
+                entry.traitKind = .button
+            }
         case .secureTextEntry:
             // A value that is not a boolean says nothing; one that is decides (the last one printed).
             if let secure = ConsoleValues.bool(in: value) { entry.isSecureTextEntry = secure }
@@ -99,7 +106,7 @@ extension HierarchyReader {
 
     /// The fields an entry's view needs.
     private enum FieldKey {
-        case frame, windowFrame, baseClass, tag, hidden, alpha, enabled, contentOffset, contentSize, identifier, secureTextEntry
+        case frame, windowFrame, baseClass, tag, hidden, alpha, enabled, contentOffset, contentSize, identifier, secureTextEntry, traits
     }
 
     private static let fieldKeys: [(name: [UInt8], key: FieldKey)] = {
@@ -108,7 +115,7 @@ extension HierarchyReader {
             ("userInteractionEnabled", .enabled), ("enabled", .enabled), ("contentOffset", .contentOffset),
             ("contentSize", .contentSize), ("accessibilityIdentifier", .identifier), ("identifier", .identifier),
             ("secureTextEntry", .secureTextEntry), ("isSecureTextEntry", .secureTextEntry),
-            ("frameInWindow", .windowFrame), ("AX.frame", .windowFrame), ("AX.id", .identifier),
+            ("frameInWindow", .windowFrame), ("AX.frame", .windowFrame), ("AX.id", .identifier), ("AX.traits", .traits),
         ]
         return names.map { (Array($0.0.utf8), $0.1) }
     }()

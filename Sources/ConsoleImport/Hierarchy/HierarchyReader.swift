@@ -38,6 +38,9 @@ struct HierarchyEntry {
     /// when printed; `nil` when not. UIKit's own `-description` never prints it: an app's
     /// description, or a text-input traits description put in the line, does.
     var isSecureTextEntry: Bool?
+    /// The kind EarlGrey's `AX.traits` says (`UIAccessibilityTraitStaticText` → label,
+    /// `UIAccessibilityTraitButton` → button), when printed.
+    var traitKind: ViewKind?
 }
 
 /// One dump: its entries in pre-order, each with its depth below the dump's root.

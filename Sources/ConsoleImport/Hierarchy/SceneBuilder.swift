@@ -202,6 +202,9 @@ struct SceneBuilder {
         }
         if let known = Self.knownKind(name, baseClass: entry.baseClass) { return known }
         if entry.contentOffset != nil { return .scrollView }
+        // What the view says it is to accessibility, over what its name suggests (React Native's
+        // `RCTTextView` is a label).
+        if let traitKind = entry.traitKind, !name.hasPrefix("UI"), !name.hasPrefix("_UI") { return traitKind }
         // An app's own class (not UIKit's): guessed from its name, and said so once.
         guard !name.hasPrefix("UI"), !name.hasPrefix("_UI"), let guess = Self.guess(name) else { return .view }
         if guessedNames.insert(name).inserted { guessed.append((name, guess, entry.line)) }

@@ -17,7 +17,6 @@ import ResponderBus
 enum SceneGrouping {
     /// The scenes put together, and what was said about them.
     static func group(_ scenes: [PlacedScene], notificationLines: [Int], screen: Size) -> (scenes: [PlacedScene], problems: [ImportProblem]) {
-        guard scenes.count > 1 else { return (scenes, []) }
         var problems: [ImportProblem] = []
         let leading = viewsOfFirstWindow(scenes)
         var out: [PlacedScene] = []
@@ -26,6 +25,16 @@ enum SceneGrouping {
         while index < scenes.count {
             let placed = scenes[index]
             index += 1
+            if placed.scene.isWindow, let last = out.last, last.scene.isWindow, inForce?.id(ofAddress: placed.scene.rootAddress) == nil,
+                !hasNotification(between: last.line, and: placed.line, in: notificationLines)
+            {
+                // Another window printed with the one in force: one of them is the app's.
+                let (kept, left) = isOtherWindow(last.scene.rootClass) && !isOtherWindow(placed.scene.rootClass) ? (placed, last) : (last, placed)
+                problems.append(otherWindow(left, kept: kept))
+                out[out.count - 1] = kept
+                inForce = kept.scene
+                continue
+            }
             if placed.scene.isWindow || inForce.map({ $0.id(ofAddress: placed.scene.rootAddress) != nil }) == true {
                 if inForce == nil || placed.scene.isWindow && inForce?.id(ofAddress: placed.scene.rootAddress) == nil { inForce = placed.scene }
                 out.append(placed)
@@ -47,7 +56,75 @@ enum SceneGrouping {
             inForce = grouped.scene
             out.append(grouped)
         }
+        if let first = out.first, first.scene.isWindow, isOtherWindow(first.scene.rootClass) {
+            problems.append(
+                ImportProblem(
+                    kind: .otherWindow, line: first.line,
+                    message:
+                        "<\(first.scene.rootClass): \(first.scene.rootAddress)> is not the app's window (an alert's, the status bar's or the system's), and the text prints no other: it is read as the screen"
+                ))
+        }
         return (out, problems)
+    }
+
+    /// Whether a window's class is not an app's: an alert's, the status bar's, the system's (the
+    /// keyboard's windows are never scenes).
+    static func isOtherWindow(_ className: String) -> Bool {
+        otherWindowClasses.contains(className) || className.contains("Alert") || className.contains("StatusBar")
+    }
+
+    private static let otherWindowClasses: Set<String> = [
+        "_UIModalItemHostingWindow", "_UIAlertControllerShimPresenterWindow", "_UIInteractiveHighlightEffectWindow", "UIStatusBarWindow",
+        "_UIPointerEffectWindow", "_UISnapshotWindow", "UIAutoRotatingWindow",
+    ]
+
+    /// What is said of a window left out for the app's.
+    private static func otherWindow(_ left: PlacedScene, kept: PlacedScene) -> ImportProblem {
+        let inputs = left.scene.textInputIDs
+        let holding = inputs.isEmpty ? "" : ", with \(ImportSummary.list(inputs.map(\.rawValue)))"
+        return ImportProblem(
+            kind: .otherWindow, line: left.line,
+            message:
+                "<\(left.scene.rootClass): \(left.scene.rootAddress)> (\(left.scene.viewCount) view\(left.scene.viewCount == 1 ? "" : "s")\(holding)) is another window printed with <\(kept.scene.rootClass): \(kept.scene.rootAddress)>, which is taken as the app's: the scene is the app's window, and this one is left out"
+        )
+    }
+
+    /// Lone views printed one after another at a docked keyboard's place, one of them a backdrop
+    /// (`_UIBackdropView`, `_UIBackdropEffectView`: the keyboard's background, cut from its window's
+    /// dump): the keyboard's, not the app's. They are taken out of `scenes`, and where they are is
+    /// returned (the first one's line, and their frame), said.
+    static func keyboardBackdrops(in scenes: inout [PlacedScene]) -> (keyboards: [(line: Int, frame: Rect)], problems: [ImportProblem]) {
+        var keyboards: [(line: Int, frame: Rect)] = []
+        var problems: [ImportProblem] = []
+        var kept: [PlacedScene] = []
+        var index = 0
+        func isPiece(_ placed: PlacedScene, at frame: Rect) -> Bool {
+            let scene = placed.scene
+            return !scene.isWindow && scene.viewCount == 1 && scene.rootPlacedInWindow && scene.root.kind == .view && scene.root.frame == frame
+        }
+        while index < scenes.count {
+            let frame = scenes[index].scene.root.frame
+            var end = index
+            while end < scenes.count, isPiece(scenes[end], at: frame) { end += 1 }
+            let run = scenes[index..<end]
+            let docked = frame.origin.x == 0 && frame.origin.y > 0 && frame.size.height >= 150 && frame.size.width >= frame.size.height
+            guard docked, run.contains(where: { $0.scene.rootClass.contains("Backdrop") }) else {
+                kept.append(scenes[index])
+                index += 1
+                continue
+            }
+            keyboards.append((run.first?.line ?? 0, frame))
+            let names = run.map { "<\($0.scene.rootClass): \($0.scene.rootAddress)>" }
+            problems.append(
+                ImportProblem(
+                    kind: .keyboardBackdrop, line: run.first?.line ?? 0,
+                    message:
+                        "\(ImportSummary.list(names)) \(run.count == 1 ? "is" : "are") the keyboard's backdrop at \(ElementTreeReader.describe(frame)) (a backdrop view at a docked keyboard's place, cut from its window's dump), not the app's views"
+                ))
+            index = end
+        }
+        scenes = kept
+        return (keyboards, problems)
     }
 
     /// How many dumps at the start are views of the console's first window, printed before it
@@ -86,18 +163,23 @@ enum SceneGrouping {
     static func merge(_ members: [PlacedScene], screen: Size) -> (PlacedScene, [ImportProblem]) {
         var taken: Set<ViewID> = []
         var addresses = AddressTable()
-        var children: [ViewSpec] = []
+        var children = members.map(\.scene.root)
         var textInputs: [ViewID] = []
         var renamed: [(from: ViewID, to: ViewID, line: Int)] = []
         var (viewCount, keyboardViews) = (0, 0)
-        for member in members {
-            var renames: [ViewID: ViewID] = [:]
-            var root = member.scene.root
-            root.renameTaken(in: &taken, renames: &renames)
+        // Where two share an id, the visible one on the screen keeps it: named first.
+        let screenRect = Rect(origin: .zero, size: screen)
+        let onScreen = members.map { !$0.scene.root.isHidden && $0.scene.root.frame.intersects(screenRect) }
+        let order = members.indices.filter { onScreen[$0] } + members.indices.filter { !onScreen[$0] }
+        var renamesByMember: [[ViewID: ViewID]] = Array(repeating: [:], count: members.count)
+        for index in order {
+            children[index].renameTaken(in: &taken, renames: &renamesByMember[index])
+        }
+        for (index, member) in members.enumerated() {
+            let renames = renamesByMember[index]
             for (from, to) in renames.sorted(by: { $0.key.rawValue < $1.key.rawValue }) { renamed.append((from, to, member.line)) }
             for (address, id) in member.scene.addresses.sorted { _ = addresses.insertIfNew(address, id: renames[id] ?? id) }
             textInputs += member.scene.textInputIDs.map { renames[$0] ?? $0 }
-            children.append(root)
             viewCount += member.scene.viewCount
             keyboardViews += member.scene.keyboardViewCount
         }
@@ -112,11 +194,14 @@ enum SceneGrouping {
         let scene = SceneBuilder.Scene(
             root: root, addresses: addresses, viewCount: viewCount, textInputIDs: textInputs, keyboardViewCount: keyboardViews,
             rootClass: "screen", rootAddress: "lone views@\(first.line)", isWindow: false, rootPlacedInWindow: true)
-        return (PlacedScene(line: first.line, scene: scene), said(members, renamed: renamed, screen: screen))
+        let offScreen = members.indices.filter { !onScreen[$0] }.map { members[$0] }
+        return (PlacedScene(line: first.line, scene: scene), said(members, offScreen: offScreen, renamed: renamed, screen: screen))
     }
 
     /// What is said of a group: the views placed and how, and the ids renamed.
-    private static func said(_ members: [PlacedScene], renamed: [(from: ViewID, to: ViewID, line: Int)], screen: Size) -> [ImportProblem] {
+    private static func said(
+        _ members: [PlacedScene], offScreen: [PlacedScene], renamed: [(from: ViewID, to: ViewID, line: Int)], screen: Size
+    ) -> [ImportProblem] {
         let names = members.map { "<\($0.scene.rootClass): \($0.scene.rootAddress)>" }
         let unplaced = members.filter { !$0.scene.rootPlacedInWindow }.map { "<\($0.scene.rootClass): \($0.scene.rootAddress)>" }
         var message =
@@ -125,12 +210,18 @@ enum SceneGrouping {
             message +=
                 "; \(ImportSummary.list(unplaced)) \(unplaced.count == 1 ? "prints" : "print") no place in the window and \(unplaced.count == 1 ? "is" : "are") placed at \(unplaced.count == 1 ? "its frame" : "their frames") in \(unplaced.count == 1 ? "its superview" : "their superviews")"
         }
+        if !offScreen.isEmpty {
+            let names = offScreen.map { "<\($0.scene.rootClass): \($0.scene.rootAddress)>" }
+            message += "; \(ImportSummary.list(names)) \(names.count == 1 ? "is" : "are") hidden or off the screen"
+        }
         var problems = [ImportProblem(kind: .loneViewsPlaced, line: members[0].line, message: message)]
         for rename in renamed {
             problems.append(
                 ImportProblem(
                     kind: .renamedViews, line: rename.line,
-                    message: "the id \(rename.from) is given to another of the views printed alone before it; this one is named \(rename.to)"))
+                    message:
+                        "the id \(rename.from) is given to another of the views printed alone with it (the one on the screen keeps it); this one is named \(rename.to)"
+                ))
         }
         return problems
     }
