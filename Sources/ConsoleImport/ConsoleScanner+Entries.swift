@@ -115,7 +115,10 @@ extension ConsoleScanner {
             case UInt8(ascii: ";"), UInt8(ascii: ","):
                 if depth == 0 { break scan }
             case UInt8(ascii: "*"):
-                if depth == 0, i + 1 < lineEnd, bytes[i + 1] == UInt8(ascii: "/") { break scan }
+                // A comment's closer, after one `*` or several (`**/`).
+                var end = i + 1
+                while end < lineEnd, bytes[end] == UInt8(ascii: "*") { end += 1 }
+                if depth == 0, end < lineEnd, bytes[end] == UInt8(ascii: "/") { break scan }
             case UInt8(ascii: "/"):
                 if depth == 0, i + 1 < lineEnd, bytes[i + 1] == UInt8(ascii: "/") { break scan }
             default:

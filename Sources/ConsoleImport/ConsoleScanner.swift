@@ -305,9 +305,17 @@ struct ConsoleScanner {
             case UInt8(ascii: "/") where matches("//", at: pos):
                 // A trailing comment: the rest of the line is prose about the dump, not the dump.
                 pos = lineEnd
-            case UInt8(ascii: "*") where matches("*/", at: pos):
-                terminator()
-                pos += 2
+            case UInt8(ascii: "*"):
+                // A comment's closer (`*/`, `**/`), or Markdown's emphasis around a word
+                // (`**UIKeyboardFrameEndUserInfoKey**`), which is no part of the dump.
+                var end = pos
+                while end < lineEnd, bytes[end] == UInt8(ascii: "*") { end += 1 }
+                if end < lineEnd, bytes[end] == UInt8(ascii: "/") {
+                    terminator()
+                    pos = end + 1
+                } else {
+                    pos = end
+                }
             case UInt8(ascii: "("):
                 // `("UIKeyboardFrameEndUserInfoKey"): …`: a Swift userInfo key printed without its
                 // `AnyHashable` wrapper, as some Swift versions print `[AnyHashable: Any]`.
@@ -473,7 +481,8 @@ struct ConsoleScanner {
     /// The index after `=`/`:` following a key (closing quotes of a quoted key skipped), or `nil`.
     func readSeparator(from index: Int) -> Int? {
         var i = index
-        while i < lineEnd, bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "\\") || bytes[i] == UInt8(ascii: "'") { i += 1 }
+        // Closing quotes, and Markdown's emphasis closed after the key (`**Key** = …`).
+        while i < lineEnd, [UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "'"), UInt8(ascii: "*")].contains(bytes[i]) { i += 1 }
         while i < lineEnd, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") { i += 1 }
         guard nextSeparator(from: i) != nil else { return nil }
         return i + 1

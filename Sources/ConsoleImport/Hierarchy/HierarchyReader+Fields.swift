@@ -36,7 +36,8 @@ extension HierarchyReader {
     /// One `key = value` or `key: value` piece.
     private func readField(_ piece: ArraySlice<UInt8>, into entry: inout HierarchyEntry) {
         var i = piece.startIndex
-        while i < piece.endIndex, bytes[i] == UInt8(ascii: " ") || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
+        // Markdown's emphasis around a field (`**contentOffset: {0, 120}**`) is no part of it.
+        while i < piece.endIndex, [UInt8(ascii: " "), 0x0A, 0x0D, UInt8(ascii: "*")].contains(bytes[i]) { i += 1 }
         let keyStart = i
         while i < piece.endIndex, ConsoleValues.isWordByte(bytes[i]) { i += 1 }
         // EarlGrey's accessibility fields: `AX.id`, `AX.frame`.
@@ -61,7 +62,7 @@ extension HierarchyReader {
         i += 1
         while i < piece.endIndex, isBlank(bytes[i]) { i += 1 }
         var valueEnd = piece.endIndex
-        while valueEnd > i, isBlank(bytes[valueEnd - 1]) { valueEnd -= 1 }
+        while valueEnd > i, isBlank(bytes[valueEnd - 1]) || bytes[valueEnd - 1] == UInt8(ascii: "*") { valueEnd -= 1 }
         let value = bytes[i..<valueEnd]
         switch key {
         case .frame:

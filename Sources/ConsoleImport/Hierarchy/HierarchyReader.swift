@@ -205,6 +205,14 @@ struct HierarchyReader {
         var i = start
         while i < lineEnd {
             guard bytes[i] == UInt8(ascii: "<"), let (className, addressStart, hasAddress) = entryHead(at: i, limit: lineEnd) else {
+                if bytes[i] == UInt8(ascii: "<"), hasCurrent, let name = cutHead(at: i) {
+                    // The text ends inside an entry's head, before its address: the dump's last view, cut.
+                    problems.append(
+                        ImportProblem(
+                            kind: .truncated, line: line, column: i - lineStart + 1,
+                            message: "the view entry <\(name)… is cut off where the text ends, before its address; it is left out of the scene"))
+                    return nil
+                }
                 i += 1
                 continue
             }
@@ -341,6 +349,20 @@ struct HierarchyReader {
         let address = bytes[j + 1] == UInt8(ascii: " ") ? j + 2 : j + 1
         guard address + 1 < limit, bytes[address] == UInt8(ascii: "0"), bytes[address + 1] == UInt8(ascii: "x") else { return nil }
         return (String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self), address, true)
+    }
+
+    /// The class name of an entry's head the text ends in (`<UITextFie`, `<UITextField: 0`, then
+    /// only blank lines), or `nil` when what follows `<` to the end is not one.
+    private func cutHead(at i: Int) -> String? {
+        var j = i + 1
+        while j < bytes.count, ConsoleValues.isClassNameByte(bytes[j]) { j += 1 }
+        guard j > i + 1, ConsoleValues.isLetter(bytes[i + 1]) || bytes[i + 1] == UInt8(ascii: "_") else { return nil }
+        let name = String(decoding: bytes[(i + 1)..<j], as: UTF8.self)
+        // After the name, only what a head holds before its address: `:`, a space, `0`, `x`.
+        let rest = bytes[j...]
+        let headBytes: [UInt8] = [UInt8(ascii: ":"), UInt8(ascii: " "), UInt8(ascii: "0"), UInt8(ascii: "x"), 0x0D, 0x0A, 0x09]
+        guard rest.allSatisfy({ headBytes.contains($0) }) else { return nil }
+        return name
     }
 
     private func addressEnd(_ start: Int) -> Int {
