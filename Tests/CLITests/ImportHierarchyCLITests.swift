@@ -67,7 +67,7 @@ struct ImportHierarchyCLITests {
         let replayed = try CLI.run(["replay", log, "--check"])
         // The field lies below the screen's bottom (y 937.7 on an 844-point screen): no move uncovers it, and --check says why.
         #expect(replayed.status == 1, "\(replayed.stderr)")
-        #expect(replayed.stderr.contains("below the screen's bottom edge"), "\(replayed.stderr)")
+        #expect(replayed.stdout.contains("below the screen's bottom edge"), "\(replayed.stdout)")
         #expect(replayed.stdout.contains("secure 'SecureTextField@5:7080'"), "\(replayed.stdout)")
         #expect(replayed.stdout.contains("keyboardWillShow        end [0, 509, 390, 335]"), "\(replayed.stdout)")
         #expect(replayed.stdout.contains("first responder 'TextField@5:6943'"), "\(replayed.stdout)")

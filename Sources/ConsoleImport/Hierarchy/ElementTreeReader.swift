@@ -271,8 +271,14 @@ struct ElementTreeReader {
     /// One block of element lines: a tree, or a flat list. Returns whether it gave a scene or a
     /// keyboard.
     private static func read(_ block: Block, in bytes: [UInt8], into found: inout Found, builder: inout SceneBuilder) -> Bool {
-        // The application (no frame) holds the windows.
-        let from = block.marks.first?.kind == .application ? 1 : 0
+        // The application (no frame) holds the windows. A window line over another window, deeper,
+        // is a header (`Window (Main), {{…}}` printed above its tree).
+        var from = block.marks.first?.kind == .application ? 1 : 0
+        while from + 1 < block.marks.count, block.marks[from].kind == .window, block.marks[from + 1].kind == .window,
+            block.marks[from + 1].indent > block.marks[from].indent
+        {
+            from += 1
+        }
         guard from < block.marks.count else { return false }
         let marks = block.marks[from...]
         var gave = false

@@ -254,7 +254,8 @@ struct HierarchyReader {
             if entry.frame == nil { readSwizzledFrame(of: &entry, trailer: trailer) }
             // Every view prints its frame; `<AppDelegate: 0x…>`, a view controller or another
             // object printed on its own is not a view.
-            let pipes = prefix.count { $0 == UInt8(ascii: "|") }
+            // A hand-made print marks a child with dashes alone (`    -----<UIView: 0x…>`): one level.
+            let pipes = prefix.count { $0 == UInt8(ascii: "|") } + (Self.endsWithDashes(prefix) && !prefix.contains(UInt8(ascii: "|")) ? 1 : 0)
             let indent = indentation(lineStart, i, prefix: prefix)
             guard entry.frame != nil else {
                 // A view, unreadable: the views inside it leave with it (their frames are in its
@@ -306,8 +307,26 @@ struct HierarchyReader {
     /// not a `|`, a space or a tab (an NSLog prefix, say, stays for the notification scanner).
     private func markerStart(in prefix: ArraySlice<UInt8>) -> Int {
         var j = prefix.endIndex
-        while j > prefix.startIndex, [UInt8(ascii: "|"), UInt8(ascii: " "), UInt8(ascii: "\t")].contains(prefix[j - 1]) { j -= 1 }
+        let dashes = Self.endsWithDashes(prefix)
+        while j > prefix.startIndex,
+            [UInt8(ascii: "|"), UInt8(ascii: " "), UInt8(ascii: "\t")].contains(prefix[j - 1]) || dashes && prefix[j - 1] == UInt8(ascii: "-")
+        {
+            j -= 1
+        }
         return j
+    }
+
+    /// Whether the text before an entry ends in two dashes or more (`|--`, `-----`), after
+    /// blanks before them.
+    static func endsWithDashes(_ prefix: ArraySlice<UInt8>) -> Bool {
+        var j = prefix.endIndex
+        var dashes = 0
+        while j > prefix.startIndex, prefix[j - 1] == UInt8(ascii: "-") {
+            dashes += 1
+            j -= 1
+        }
+        return dashes >= 2
+            && (j == prefix.startIndex || [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "|"), UInt8(ascii: "/")].contains(prefix[j - 1]))
     }
 
     /// `<Name: 0x` (or `<Name:0x`) at `i`: the class name and where the address starts; or

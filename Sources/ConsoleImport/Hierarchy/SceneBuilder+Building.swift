@@ -131,7 +131,7 @@ extension SceneBuilder {
 
     /// The views that show where the keyboard is: the host view of the keyboard and its bar,
     /// and, when a dump prints only the keys' part, its backdrop.
-    private static let keyboardFrameClasses: Set<String> = ["UIInputSetHostView", "UIKBInputBackdropView"]
+    private static let keyboardFrameClasses: Set<String> = ["UIInputSetHostView", "UIKBInputBackdropView", "UIPeripheralHostView"]
 
     /// Where the keyboard is, from one of its views (in its window's coordinates, which are the
     /// screen's): `nil` for other views, for a keyboard with no height or at or below the window's

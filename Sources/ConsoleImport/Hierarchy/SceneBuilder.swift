@@ -17,7 +17,8 @@ import ResponderBus
 ///   end of its name (`MyApp.PaddedField` → `textField`), which is reported once per class.
 ///   ``ConsoleImporter/Options/kinds`` settles a class.
 /// - The keyboard's own windows and views (`UITextEffectsWindow`, `UIRemoteKeyboardWindow`,
-///   `UIInputSetContainerView`, `UIInputSetHostView`, `UIKeyboard…`, `UIKB…`) are not the app's:
+///   `UIInputSetContainerView`, `UIInputSetHostView`, iOS 7's `UIPeripheralHostView`,
+///   `UIKeyboard…`, `UIKB…`) are not the app's:
 ///   they and everything under them are left out.
 /// - Ids: the `accessibilityIdentifier` when the dump prints one, else `Class@0xADDR`; made
 ///   unique with `#2`, `#3` when a dump repeats one. An address printed again (however it is
@@ -189,6 +190,8 @@ struct SceneBuilder {
     private static let keyboardClassNames: Set<String> = [
         "UITextEffectsWindow", "UIRemoteKeyboardWindow", "UIInputSetContainerView", "UIInputSetHostView",
         "UICompatibilityInputViewController", "UIInputWindowController", "_UIRemoteKeyboardPlaceholderView",
+        // iOS 5 to 7: the keyboard's host view in the text-effects window.
+        "UIPeripheralHostView",
     ]
 
     private static let scrollClasses: Set<String> = ["UIScrollView", "UITableView", "UICollectionView"]

@@ -7,10 +7,10 @@ import ResponderBus
 ///   matched, then the whole hierarchy (EarlGrey, Detox). Dumps printed before the console's first
 ///   window whose root is a view of that window are views of it, not screens of their own: the
 ///   window is the screen from the start.
-/// - **Lone views printed one after another.** A list of matched elements ("Multiple elements were
-///   matched"), a `UIFieldEditor` printed after its field, a node's cell after the node: dumps of
-///   one view each, printed together (no notification between them), that are not views of the
-///   screen in force. They become one screen: a root the screen's size holding each of them (and
+/// - **Views printed apart, one after another.** A list of matched elements ("Multiple elements
+///   were matched"), a `UIFieldEditor` printed after its field, a node's cell after the node, a
+///   view's subviews printed one by one: dumps that are not windows, printed together (no
+///   notification between them), that are not views of the screen in force. They become one screen: a root the screen's size holding each of them (and
 ///   the dump before them, when it is not a window) side by side, each at its place in the window
 ///   where the dump prints one (EarlGrey's `AX.frame`, Texture's `frameInWindow`, an XCUITest
 ///   element's frame), else at its printed frame; said, naming the views.
@@ -25,8 +25,10 @@ enum SceneGrouping {
         while index < scenes.count {
             let placed = scenes[index]
             index += 1
+            // (An XCUITest tree gives one window, the app's: two are two runs of the app.)
             if placed.scene.isWindow, let last = out.last, last.scene.isWindow, inForce?.id(ofAddress: placed.scene.rootAddress) == nil,
-                !hasNotification(between: last.line, and: placed.line, in: notificationLines)
+                !hasNotification(between: last.line, and: placed.line, in: notificationLines),
+                last.scene.rootClass != "Window" || placed.scene.rootClass != "Window"
             {
                 // Another window printed with the one in force: one of them is the app's.
                 let (kept, left) = isOtherWindow(last.scene.rootClass) && !isOtherWindow(placed.scene.rootClass) ? (placed, last) : (last, placed)
@@ -137,11 +139,12 @@ enum SceneGrouping {
         return first
     }
 
-    /// Whether `next` is a lone view printed right after `members` that joins them: one view, not a
-    /// window, no notification printed between, and not a view of the screen in force or of them.
+    /// Whether `next` is a view printed apart right after `members` that joins them: alone or with
+    /// its subviews, not a window, no notification printed between, and not a view of the screen
+    /// in force or of them.
     private static func joins(_ next: PlacedScene, after members: [PlacedScene], inForce: SceneBuilder.Scene?, notificationLines: [Int]) -> Bool {
         let last = members[members.count - 1]
-        guard !next.scene.isWindow, next.scene.viewCount == 1 else { return false }
+        guard !next.scene.isWindow else { return false }
         if inForce?.id(ofAddress: next.scene.rootAddress) != nil { return false }
         if members.contains(where: { $0.scene.id(ofAddress: next.scene.rootAddress) != nil }) { return false }
         return !hasNotification(between: last.line, and: next.line, in: notificationLines)
@@ -205,7 +208,7 @@ enum SceneGrouping {
         let names = members.map { "<\($0.scene.rootClass): \($0.scene.rootAddress)>" }
         let unplaced = members.filter { !$0.scene.rootPlacedInWindow }.map { "<\($0.scene.rootClass): \($0.scene.rootAddress)>" }
         var message =
-            "\(members.count) views printed alone one after another (a list of matched elements, or views printed apart) are placed side by side on one screen of \(formatted(screen.width))×\(formatted(screen.height)), each at its place in the window: \(ImportSummary.list(names))"
+            "\(members.count) views printed apart, one after another (a list of matched elements, or a view's subviews printed one by one), are placed side by side on one screen of \(formatted(screen.width))×\(formatted(screen.height)), each at its place in the window: \(ImportSummary.list(names))"
         if !unplaced.isEmpty {
             message +=
                 "; \(ImportSummary.list(unplaced)) \(unplaced.count == 1 ? "prints" : "print") no place in the window and \(unplaced.count == 1 ? "is" : "are") placed at \(unplaced.count == 1 ? "its frame" : "their frames") in \(unplaced.count == 1 ? "its superview" : "their superviews")"
