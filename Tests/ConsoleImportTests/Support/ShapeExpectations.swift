@@ -243,5 +243,88 @@ enum ShapeExpectations {
         "syslog-02-smserver141-oslog-keyboardarbiter-multiline.txt": ShapeExpectation(screen: nil, problems: [.truncated, .nothingImportable]),
         // A password field printed as a hooked method's `object:` and `target:` values, never as a dump.
         "syslog-04-knhook-wechat-syslog-multiline-textfield.txt": ShapeExpectation(screen: nil, problems: [.nothingImportable]),
+        // MARK: Issue 49: failed UI tests' logs, windows and the keyboard area
+        // Detox's "Multiple elements were matched": three lone views, two of them far below the screen; placed side by side.
+        "earlgrey-12-detox-coopcycle-multiple-matched-offscreen-3001.txt": ShapeExpectation(
+            given: size(375, 667), screen: size(375, 667),
+            dumps: [
+                ShapeDump(root: "RCTView", frame: rect(0, 3001.5, 61, 41), views: 1),
+                ShapeDump(root: "RCTView", frame: rect(0, 21.5, 61, 41), views: 1),
+                ShapeDump(root: "RCTView", frame: rect(0, 3001.5, 61, 41), views: 1),
+            ],
+            scenes: 1, problems: [.loneViewsPlaced, .renamedViews]),
+        // EarlGrey 2's list of three matched cells, at their window places.
+        "earlgrey-13-earlgrey1365-eg2-multiple-matched-tableviewcells-375.txt": ShapeExpectation(
+            given: size(375, 812), screen: size(375, 812),
+            dumps: [88.0, 132, 176].map { ShapeDump(root: "UITableViewCell", frame: rect(0, $0, 375, 44), views: 1) },
+            scenes: 1, problems: [.loneViewsPlaced]),
+        // The tail of the keyboard's window (its backdrop, at the docked keyboard's place), then "Window 2", the text effects':
+        // no app view, the keyboard from the backdrop, the screen from it.
+        "earlgrey-14-earlgrey665-keyboard-backdrop-then-window2-texteffects-375x667.txt": ShapeExpectation(
+            screen: size(375, 667),
+            dumps: ["UIView", "UIView", "UIView", "UIView", "_UIBackdropEffectView"].map {
+                ShapeDump(root: $0, frame: rect(0, 451, 375, 216), views: 1)
+            },
+            scenes: 0, keyboard: [("keyboardWillShow", rect(0, 451, 375, 216)), ("keyboardDidShow", rect(0, 451, 375, 216))],
+            problems: [.keyboardBackdrop, .keyboardFromDump]),
+        // EarlGrey 1's entries without addresses: three views, named by their place.
+        "earlgrey-15-earlgrey258-no-addresses-tableviewcell-375.txt": ShapeExpectation(
+            given: size(375, 667), screen: size(375, 667),
+            dumps: [ShapeDump(root: "UITableViewCell", frame: rect(0, 64, 375, 44), views: 3)], scenes: 1),
+        // A view's subviews printed one by one, their children marked `-----`: one screen, nested as printed.
+        "scrollview-08-plcamera-dash-prefixed-lone-views-320x480.txt": ShapeExpectation(
+            screen: size(320, 480),
+            dumps: [
+                ShapeDump(root: "UIView", frame: rect(0, 0, 320, 480), views: 3),
+                ShapeDump(root: "UIView", frame: rect(8, 60, 304, 304), views: 1),
+                ShapeDump(root: "UIImageView", frame: rect(0, 422, 320, 5), views: 1),
+                ShapeDump(root: "PLPreviewOverlayView", frame: rect(0, 0, 320, 427), views: 4),
+                ShapeDump(root: "PLTileContainerView", frame: rect(0, 1, 320, 426), views: 2, scrollViews: ["PLImageScrollView"]),
+                ShapeDump(root: "UIImageView", frame: rect(0, 0, 320, 480), views: 1),
+                ShapeDump(root: "PLCropOverlay", frame: rect(0, 0, 320, 480), views: 3),
+            ],
+            scenes: 1, problems: [.loneViewsPlaced]),
+        // lldb's find_label: a full-screen scroll view gives the screen.
+        "scrollview-09-lldb-find-label-uiscrollview-root-428x926.txt": ShapeExpectation(
+            screen: size(428, 926),
+            dumps: [ShapeDump(root: "UIScrollView", frame: rect(0, 0, 428, 926), views: 2, scrollViews: ["UIScrollView"])], scenes: 1),
+        "unwrapped-04-srcompose-comment-keys-trailing-notes-320x568.txt": ShapeExpectation(
+            screen: size(320, 568), keyboard: [("keyboardWillChangeFrame", rect(0, 352, 320, 216))]),
+        // The windows twice, class names in Markdown bold: the app's window, the keyboard's never the scene.
+        "windows-01-markdown-bold-lldb-windows-414x736.txt": ShapeExpectation(
+            screen: size(414, 736), dumps: Array(repeating: ShapeDump(root: "UIWindow", frame: rect(0, 0, 414, 736), views: 1), count: 2),
+            scenes: 1),
+        // The keyboard's windows and host view printed alone: the keyboard, no scene.
+        "windows-02-ddlog-inputsethostview-keyboard-area-320x568.txt": ShapeExpectation(
+            screen: size(320, 568), keyboard: [("keyboardWillShow", rect(0, 315, 320, 253)), ("keyboardDidShow", rect(0, 315, 320, 253))],
+            problems: [.keyboardFromDump]),
+        "windows-03-nslog-4g-window-list-375x667.txt": ShapeExpectation(
+            screen: size(375, 667), dumps: Array(repeating: ShapeDump(root: "UIWindow", frame: rect(0, 0, 375, 667), views: 1), count: 2),
+            scenes: 1),
+        // `po notification`: its description, then Swift's dump of it: one notification.
+        "xcode-04-po-notification-mirror-dump-375x812.txt": ShapeExpectation(
+            screen: size(375, 812), keyboard: [("keyboardWillChangeFrame", rect(0, 445.33333333333326, 375, 366.66666666666674))]),
+        // iOS 7: a portrait keyboard, then a landscape one in portrait coordinates (said).
+        "xcode-05-ios7-landscape-keyboard-portrait-coords-320x480.txt": ShapeExpectation(
+            screen: size(320, 480),
+            keyboard: [("keyboardWillChangeFrame", rect(0, 264, 320, 216)), ("keyboardWillChangeFrame", rect(0, 0, 162, 480))],
+            problems: [.sidewaysKeyboardFrames]),
+        "xcode-06-czmessage-nsconcrete-inline-comments-375x667.txt": ShapeExpectation(
+            screen: size(375, 667), keyboard: [("keyboardWillShow", rect(0, 409, 375, 258))]),
+        // A tree from "Window (Main)": two text fields in cells, a button identifier printed twice.
+        "xcuitest-08-babylon-playbook-tree-375x812-two-textfields-duplicate-button.txt": ShapeExpectation(
+            screen: size(375, 812),
+            dumps: [
+                ShapeDump(
+                    root: "Window", frame: rect(0, 0, 375, 812), views: 20,
+                    inputs: [
+                        ("email", .textField, rect(32, 224 - 187.7, 271, 21), false),
+                        ("password", .textField, rect(32, 295 - 258.7, 271, 21), false),
+                    ],
+                    scrollViews: ["Table"])
+            ],
+            scenes: 1, problems: [.renamedViews]),
+        // The keyboard's buttons alone, no frame of it and no app view: nothing to import.
+        "xcuitest-09-jp-notes-output-list-keyboard-buttons-only-428.txt": ShapeExpectation(screen: nil, problems: [.nothingImportable]),
     ]
 }
