@@ -170,11 +170,7 @@ public struct ConsoleImporter: Sendable {
         var hierarchy = HierarchyReader.readAll(bytes, building: &builder)
         scenes += hierarchy.scenes
         hierarchy.scenes = []
-        let backdrops = SceneGrouping.keyboardBackdrops(in: &scenes)
-        if !backdrops.keyboards.isEmpty {
-            hierarchy.keyboards = (hierarchy.keyboards + backdrops.keyboards).sorted { $0.line < $1.line }
-            hierarchy.problems += backdrops.problems
-        }
+        SceneGrouping.takeKeyboardBackdrops(from: &scenes, into: &hierarchy)
         var notificationText = consume bytes
         for range in hierarchy.entryRanges {
             for index in range where notificationText[index] != 0x0A { notificationText[index] = UInt8(ascii: " ") }
@@ -214,10 +210,7 @@ public struct ConsoleImporter: Sendable {
         let times = Self.times(of: found, problems: &problems)
         let header = LogHeader(screen: screen, screenSource: source)
         if !scenes.isEmpty {
-            let grouped = SceneGrouping.group(scenes, notificationLines: found.map(\.line).sorted(), screen: screen)
-            problems += grouped.problems
-            var session = SessionAssembler(
-                scenes: grouped.scenes, screen: screen, focus: options.focus, keepsFocusAmidEditing: options.keepsFocusAmidEditing)
+            var session = SessionAssembler(scenes: scenes, screen: screen, focus: options.focus, keepsFocusAmidEditing: options.keepsFocusAmidEditing)
             session.assemble(found, times: times)
             problems += session.problems
             summary.linkedAddresses = session.linked
@@ -354,8 +347,17 @@ public struct ConsoleImporter: Sendable {
         if keyboard > 0 { parts.append("\(keyboard) keyboard notification\(keyboard == 1 ? "" : "s")") }
         if editing > 0 { parts.append("\(editing) editing notification\(editing == 1 ? "" : "s")") }
         if !scenes.isEmpty { parts.append("\(scenes.count) view-hierarchy dump\(scenes.count == 1 ? "" : "s") without a window") }
+        var example = "e.g. --screen 375x667"
+        // Views as wide as an iOS device's screen from its left edge say its width.
+        let widths = Set(scenes.map(\.scene.root.frame).filter { $0.origin.x == 0 }.map(\.size.width))
+        let fitting = ScreenInference.knownScreens.filter { widths.contains($0.width) && $0.height > $0.width }.sorted { $0.height < $1.height }
+        if let width = fitting.first?.width {
+            let sizes = fitting.map { "--screen \(Int(width))x\(Int($0.height))" }
+            example =
+                "the views are \(Int(width)) points wide: \(sizes.count == 1 ? sizes[0] : sizes.dropLast().joined(separator: ", ") + " or " + sizes[sizes.count - 1])"
+        }
         let message =
-            "found \(parts.joined(separator: " and ")) but no docked keyboard frame\(scenes.isEmpty ? "" : " or window") to infer the screen from; pass --screen WxH (e.g. --screen 375x667)"
+            "found \(parts.joined(separator: " and ")) but no docked keyboard frame\(scenes.isEmpty ? "" : " or window") to infer the screen from; pass --screen WxH (\(example))"
         return ImportProblem(kind: .screenUnknown, line: 0, message: message)
     }
 

@@ -205,14 +205,8 @@ struct HierarchyReader {
         var i = start
         while i < lineEnd {
             guard bytes[i] == UInt8(ascii: "<"), let (className, addressStart, hasAddress) = entryHead(at: i, limit: lineEnd) else {
-                if bytes[i] == UInt8(ascii: "<"), hasCurrent, let name = cutHead(at: i) {
-                    // The text ends inside an entry's head, before its address: the dump's last view, cut.
-                    problems.append(
-                        ImportProblem(
-                            kind: .truncated, line: line, column: i - lineStart + 1,
-                            message: "the view entry <\(name)… is cut off where the text ends, before its address; it is left out of the scene"))
-                    return nil
-                }
+                // The text ends inside an entry's head, before its address: the dump's last view, cut.
+                if bytes[i] == UInt8(ascii: "<"), hasCurrent, reportCutHead(at: i, line: line, lineStart: lineStart) { return nil }
                 i += 1
                 continue
             }
@@ -368,6 +362,17 @@ struct HierarchyReader {
         let address = bytes[j + 1] == UInt8(ascii: " ") ? j + 2 : j + 1
         guard address + 1 < limit, bytes[address] == UInt8(ascii: "0"), bytes[address + 1] == UInt8(ascii: "x") else { return nil }
         return (String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self), address, true)
+    }
+
+    /// Says that the text ends inside the head of an entry at `i` (the dump's last view, cut
+    /// before its address); `false` when it does not.
+    private mutating func reportCutHead(at i: Int, line: Int, lineStart: Int) -> Bool {
+        guard let name = cutHead(at: i) else { return false }
+        problems.append(
+            ImportProblem(
+                kind: .truncated, line: line, column: i - lineStart + 1,
+                message: "the view entry <\(name)… is cut off where the text ends, before its address; it is left out of the scene"))
+        return true
     }
 
     /// The class name of an entry's head the text ends in (`<UITextFie`, `<UITextField: 0`, then

@@ -91,6 +91,15 @@ enum SceneGrouping {
         )
     }
 
+    /// ``keyboardBackdrops(in:)`` taken out of `scenes` into what the reader `found`: their
+    /// keyboard with its keyboards, and what is said with its problems.
+    static func takeKeyboardBackdrops(from scenes: inout [PlacedScene], into found: inout HierarchyReader.Found) {
+        let backdrops = keyboardBackdrops(in: &scenes)
+        guard !backdrops.keyboards.isEmpty else { return }
+        found.keyboards = (found.keyboards + backdrops.keyboards).sorted { $0.line < $1.line }
+        found.problems += backdrops.problems
+    }
+
     /// Lone views printed one after another at a docked keyboard's place, one of them a backdrop
     /// (`_UIBackdropView`, `_UIBackdropEffectView`: the keyboard's background, cut from its window's
     /// dump): the keyboard's, not the app's. They are taken out of `scenes`, and where they are is

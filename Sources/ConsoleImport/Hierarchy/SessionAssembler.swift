@@ -32,7 +32,8 @@ struct PlacedScene {
 ///   only text input that is neither hidden nor disabled is taken as focused, placed the same way,
 ///   and said.
 struct SessionAssembler {
-    private let scenes: [PlacedScene]
+    /// The scenes, put together (``SceneGrouping``) when the session is assembled.
+    private var scenes: [PlacedScene]
     /// The log's screen: which text inputs are on it (a guessed focus prefers the one that is).
     private let screen: Size
     private let focus: String?
@@ -59,6 +60,9 @@ struct SessionAssembler {
     }
 
     mutating func assemble(_ found: [ScannedNotification], times: [Double]) {
+        let grouped = SceneGrouping.group(scenes, notificationLines: found.map(\.line).sorted(), screen: screen)
+        scenes = grouped.scenes
+        problems += grouped.problems
         var current = scenes[0].scene
         records.append(LogRecord(t: 0, event: .scene(SceneInfo(root: current.root))))
         var nextScene = 1
@@ -81,16 +85,7 @@ struct SessionAssembler {
                     records.append(LogRecord(t: lastT, event: .scene(SceneInfo(root: placed.scene.root))))
                     current = placed.scene
                 } else if current.id(ofAddress: placed.scene.rootAddress) != nil {
-                    if let added = Self.screenAdding(textInputsOf: placed, to: current) {
-                        // The same screen, with text inputs the first dump did not show: they are
-                        // never dropped, so the screen is read again with them.
-                        problems.append(added.problem)
-                        refocusAfter.append(records.count)
-                        records.append(LogRecord(t: lastT, event: .scene(SceneInfo(root: added.scene.root))))
-                        current = added.scene
-                    } else {
-                        applyChanges(from: current, to: placed, at: lastT)
-                    }
+                    placeSameScreen(placed, current: &current, at: lastT)
                 } else if placed.scene.viewCount < 2 {
                     problems.append(
                         ImportProblem(
@@ -136,6 +131,19 @@ struct SessionAssembler {
             guessFocus()
         }
         refocus()
+    }
+
+    /// A later dump of the screen in force: the frames that moved, or, when it adds text inputs
+    /// the first dump did not show (never dropped), the screen read again with them.
+    private mutating func placeSameScreen(_ placed: PlacedScene, current: inout SceneBuilder.Scene, at t: Double) {
+        guard let added = Self.screenAdding(textInputsOf: placed, to: current) else {
+            applyChanges(from: current, to: placed, at: t)
+            return
+        }
+        problems.append(added.problem)
+        refocusAfter.append(records.count)
+        records.append(LogRecord(t: t, event: .scene(SceneInfo(root: added.scene.root))))
+        current = added.scene
     }
 
     /// Begins the field being edited again right after each `scene` record that shows the screen
