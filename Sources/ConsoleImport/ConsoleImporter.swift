@@ -170,7 +170,7 @@ public struct ConsoleImporter: Sendable {
         var hierarchy = HierarchyReader.readAll(bytes, building: &builder)
         scenes += hierarchy.scenes
         hierarchy.scenes = []
-        SceneGrouping.takeKeyboardBackdrops(from: &scenes, into: &hierarchy)
+        SceneGrouping.tidy(&scenes, into: &hierarchy)
         var notificationText = consume bytes
         for range in hierarchy.entryRanges {
             for index in range where notificationText[index] != 0x0A { notificationText[index] = UInt8(ascii: " ") }
@@ -348,13 +348,14 @@ public struct ConsoleImporter: Sendable {
         if editing > 0 { parts.append("\(editing) editing notification\(editing == 1 ? "" : "s")") }
         if !scenes.isEmpty { parts.append("\(scenes.count) view-hierarchy dump\(scenes.count == 1 ? "" : "s") without a window") }
         var example = "e.g. --screen 375x667"
-        // Views as wide as an iOS device's screen from its left edge say its width.
-        let widths = Set(scenes.map(\.scene.root.frame).filter { $0.origin.x == 0 }.map(\.size.width))
+        // Views as wide as an iOS device's screen from its left edge, or with the same margin on
+        // both sides of one, say its width.
+        let widths = Set(scenes.map(\.scene.root.frame).map { $0.origin.x * 2 + $0.size.width })
         let fitting = ScreenInference.knownScreens.filter { widths.contains($0.width) && $0.height > $0.width }.sorted { $0.height < $1.height }
         if let width = fitting.first?.width {
             let sizes = fitting.map { "--screen \(Int(width))x\(Int($0.height))" }
             example =
-                "the views are \(Int(width)) points wide: \(sizes.count == 1 ? sizes[0] : sizes.dropLast().joined(separator: ", ") + " or " + sizes[sizes.count - 1])"
+                "the views fit a screen \(Int(width)) points wide: \(sizes.count == 1 ? sizes[0] : sizes.dropLast().joined(separator: ", ") + " or " + sizes[sizes.count - 1])"
         }
         let message =
             "found \(parts.joined(separator: " and ")) but no docked keyboard frame\(scenes.isEmpty ? "" : " or window") to infer the screen from; pass --screen WxH (\(example))"

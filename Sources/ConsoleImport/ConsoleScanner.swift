@@ -482,7 +482,11 @@ struct ConsoleScanner {
     func readSeparator(from index: Int) -> Int? {
         var i = index
         // Closing quotes, and Markdown's emphasis closed after the key (`**Key** = …`).
-        while i < lineEnd, [UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "'"), UInt8(ascii: "*")].contains(bytes[i]) { i += 1 }
+        while i < lineEnd,
+            bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "\\") || bytes[i] == UInt8(ascii: "'") || bytes[i] == UInt8(ascii: "*")
+        {
+            i += 1
+        }
         while i < lineEnd, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") { i += 1 }
         guard nextSeparator(from: i) != nil else { return nil }
         return i + 1

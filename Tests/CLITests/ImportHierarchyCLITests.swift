@@ -73,6 +73,23 @@ struct ImportHierarchyCLITests {
         #expect(replayed.stdout.contains("first responder 'TextField@5:6943'"), "\(replayed.stdout)")
     }
 
+    @Test("a failed UI test's list of matched elements: the command asks for the screen as wide as the views, then places every match")
+    func matchedElements() throws {
+        let dump = Self.fixtures.appendingPathComponent("console-shapes/earlgrey-13-earlgrey1365-eg2-multiple-matched-tableviewcells-375.txt").path
+        let log = try CLI.temporaryFile("", name: "matched.jsonl")
+        let asked = try CLI.run(["import", dump, "-o", log])
+        #expect(asked.status == 65)
+        #expect(
+            asked.stderr.contains("pass --screen WxH (the views fit a screen 375 points wide: --screen 375x667 or --screen 375x812)"),
+            "\(asked.stderr)")
+        let imported = try CLI.run(["import", dump, "--screen", "375x812", "-o", log])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("3 views printed apart, one after another"), "\(imported.stderr)")
+        let replayed = try CLI.run(["replay", log])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stdout.contains("scene                   4 views"), "\(replayed.stdout)")
+    }
+
     @Test("the bundled example is that import with its decisions recorded, and verifies")
     func bundledExample() throws {
         let fresh = try String(contentsOfFile: try Self.importSession(), encoding: .utf8)

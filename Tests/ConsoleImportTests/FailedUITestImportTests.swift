@@ -370,4 +370,52 @@ struct FailedUITestImportTests {
         #expect(result.header.screen == Size(width: 428, height: 926))
         #expect(result.header.screenSource == "inferred")
     }
+
+    // MARK: Failures that print the element on their own line
+
+    @Test("a failure's sentence before a UIKit entry introduces the view; a notification's `object:` stays a value")
+    func sentenceBeforeEntry() {
+        let text = """
+            View is not tappable: <UITextField: 0x7f01; frame = (20 56.5; 335 30); text = ''; layer = <CALayer: 0x901>>
+            """
+        let result = ConsoleImporter(options: Self.screen667).importDump(text)
+        #expect(scenes(result).flatMap(preorder).map(\.id.rawValue) == ["UITextField@0x7f01"])
+        let notification = ConsoleImporter(options: Self.screen667).importDump(
+            "UITextFieldTextDidBeginEditingNotification object: <UITextField: 0x7f01; frame = (20 56.5; 335 30)>")
+        #expect(notification.summary.dumps == 0, "the notification's object, not a dump")
+        #expect(notification.summary.editingNotifications == 1)
+    }
+
+    @Test("XCUITest's failure: the snapshot after words, the Attributes line, the subtree and the path from the window are one field in the window")
+    func xcuitestFailure() throws {
+        let text = """
+            <unknown>:0: error: -[AppUITests testLogin] : Failed to synthesize event: Neither element nor any descendant has keyboard focus. Event dispatch snapshot: TextField, {{21.0, 620.0}, {388.0, 22.0}}, identifier: 'email'
+            Element debug description:
+            Attributes: TextField, 0x100cb4c20, {{21.0, 620.0}, {388.0, 22.0}}, identifier: 'email'
+            Element subtree:
+             →TextField, 0x100cb4c20, {{21.0, 620.0}, {388.0, 22.0}}, identifier: 'email'
+            Path to element:
+             →Application, 0x100c15010, pid: 30716, label: 'Shop'
+              ↳Window (Main), 0x100c97a30, {{0.0, 0.0}, {430.0, 932.0}}
+               ↳Other, 0x100cb3120, {{0.0, 69.0}, {430.0, 863.0}}
+            """
+        let result = ConsoleImporter().importDump(text)
+        #expect(result.header.screen == Size(width: 430, height: 932), "the path's window gives the screen")
+        let roots = scenes(result)
+        try #require(roots.count == 1)
+        #expect(preorder(roots[0]).map(\.id.rawValue) == ["Window@0x100c97a30", "Other@0x100cb3120", "email"])
+        #expect(roots[0].children.last?.frame == Rect(x: 21, y: 620, width: 388, height: 22))
+        #expect(result.summary.textInputs == 1, "the snapshot without an address is the same field")
+        #expect(problem(.loneViewsPlaced, in: result)?.message.contains("is placed in it at its place in the window") == true)
+    }
+
+    @Test("XCUITest: a frame with spaces inside its braces, after `Attributes:`")
+    func spacedBraces() {
+        let text = "Attributes: SecureTextField, { {151.0, 284.0}, {254.0, 40.0} }, identifier: 'password'"
+        let result = ConsoleImporter(options: Self.screen667).importDump(text)
+        let field = scenes(result).flatMap(preorder).first
+        #expect(field?.id == "password")
+        #expect(field?.frame == Rect(x: 151, y: 284, width: 254, height: 40))
+        #expect(field?.isSecure == true)
+    }
 }

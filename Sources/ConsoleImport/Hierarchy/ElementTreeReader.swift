@@ -35,7 +35,12 @@ import ResponderBus
 /// - A list of elements all at one indentation (as Appium prints a set of them, one per line) is
 ///   read as the first window (or, with none, the first element) with the other elements in it.
 /// - `Path to element:` and `Query chain:` sections (to the next blank line or header), and a
-///   query's `Output: { … }`, repeat elements shown elsewhere: they are skipped.
+///   query's `Output: { … }`, repeat elements shown elsewhere: they are skipped; but a path is
+///   read (from the `(Main)` window down towards the element) when no other tree gives the app's
+///   window (a failure that prints the element, its path and nothing else).
+/// - An element after words on its line (`Attributes: TextField, 0x…, {{…}}`, `Event dispatch
+///   snapshot: TextField, {{…}}`) is read as an element of its own; a frame printed with spaces
+///   inside its braces (`{ {151.0, 284.0}, {254.0, 40.0} }`) is read.
 /// - A text stored with its line breaks escaped (`\n` in a JSON or Swift string) is read as lines;
 ///   quotes escaped as `\'` or `\u0027` are quotes.
 /// - A frame too large to be placed in its parent's coordinates leaves its element out, with the
@@ -76,19 +81,27 @@ struct ElementTreeReader {
         var block = Block()
         // In a `Path to element:` or `Query chain:` section, or in a query's `Output: { … }`.
         var inSection = false
+        var isPath = false
         var inOutput = false
+        // The elements of `Path to element:` sections: read only when no other block gives the
+        // app's window (they repeat elements printed elsewhere, unless the path is all the text
+        // prints of the window).
+        var repeats: [Block] = []
+        var repeated = Block()
         func flush() {
-            if !block.marks.isEmpty, read(block, in: bytes, into: &found, builder: &builder) {
-                var elements = Pieces(bytes, from: block.start)
-                while let piece = elements.nextElementPiece(before: block.end) { found.entryRanges.appendMerging(piece.range, gapIn: bytes) }
-            }
+            if !block.marks.isEmpty, read(block, in: bytes, into: &found, builder: &builder) { blank(block, in: bytes, into: &found) }
             block = Block()
+        }
+        func flushRepeat() {
+            if !repeated.marks.isEmpty { repeats.append(repeated) }
+            repeated = Block()
         }
         var pieces = Pieces(bytes, from: Piece(range: 0..<0, line: 1, lineStart: 0))
         while let piece = pieces.next() {
             guard let text = piece.trimmed(in: bytes) else {
                 // A blank line ends a section (not a block: trees are printed with blank lines between windows).
                 inSection = false
+                flushRepeat()
                 continue
             }
             if inOutput {
@@ -100,26 +113,97 @@ struct ElementTreeReader {
             let first = bytes[text.lowerBound]
             guard (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z")) || first == 0xE2 else {
                 flush()
+                // A failure's line (`<unknown>:0: error: … Event dispatch snapshot: TextField, {{…}}`)
+                // may end in an element: only a line with a frame's `{{` is looked into.
+                if first != UInt8(ascii: "#"), hasFrameBraces(bytes, text), let element = labelledElement(in: bytes, piece.content(in: bytes)) {
+                    block.add(element, piece: piece)
+                    flush()
+                }
                 continue
             }
             if startsWith(bytes, text, Self.pathHeader) || startsWith(bytes, text, Self.queryHeader) {
                 flush()
+                flushRepeat()
                 inSection = true
+                isPath = startsWith(bytes, text, Self.pathHeader)
             } else if startsWith(bytes, text, Self.subtreeHeader) || startsWith(bytes, text, Self.attributesHeader) {
                 flush()
+                flushRepeat()
                 inSection = false
+                // `Attributes: TextField, 0x…, {{…}}`: the element described, printed on its own.
+                if let element = labelledElement(in: bytes, piece.content(in: bytes)), element.type != "Application" {
+                    block.add(element, piece: piece)
+                    flush()
+                }
             } else if startsWith(bytes, text, Self.outputHeader) {
                 flush()
+                flushRepeat()
                 inOutput = true
-            } else if !inSection, let element = element(in: bytes, piece.content(in: bytes)) {
+            } else if inSection {
+                flush()
+                if isPath, let element = element(in: bytes, piece.content(in: bytes)) {
+                    repeated.add(element, piece: piece)
+                } else {
+                    flushRepeat()
+                }
+            } else if let element = element(in: bytes, piece.content(in: bytes)) {
                 if element.type == "Application", !block.marks.isEmpty { flush() }
                 block.add(element, piece: piece)
             } else {
                 flush()
+                // An element after a failure's words on its line (`Event dispatch snapshot: TextField, {{…}}`).
+                if let element = labelledElement(in: bytes, piece.content(in: bytes)) {
+                    block.add(element, piece: piece)
+                    flush()
+                }
             }
         }
         flush()
+        flushRepeat()
+        if !repeats.isEmpty, !found.scenes.contains(where: \.scene.isWindow) {
+            for path in repeats where read(path, in: bytes, into: &found, builder: &builder) { blank(path, in: bytes, into: &found) }
+        }
         return found
+    }
+
+    /// Whether a line holds `{{` or `{ {`.
+    private static func hasFrameBraces(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+        var i = range.lowerBound
+        while i + 1 < range.upperBound {
+            if bytes[i] == UInt8(ascii: "{") {
+                if bytes[i + 1] == UInt8(ascii: "{") { return true }
+                if bytes[i + 1] == UInt8(ascii: " "), i + 2 < range.upperBound, bytes[i + 2] == UInt8(ascii: "{") { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+
+    /// The bytes of a block's elements, blanked for the notification scanner.
+    private static func blank(_ block: Block, in bytes: [UInt8], into found: inout Found) {
+        var elements = Pieces(bytes, from: block.start)
+        while let piece = elements.nextElementPiece(before: block.end) { found.entryRanges.appendMerging(piece.range, gapIn: bytes) }
+    }
+
+    /// An element printed after other words on its line, after `: ` or a space (`Attributes:
+    /// SecureTextField, {{…}}`, `Event dispatch snapshot: TextField, {{…}}`, `Failed to fetch hit
+    /// point for Other 0x…: traits: …, {{…}}`), read as an element of its own; `nil` when there is
+    /// none.
+    static func labelledElement(in bytes: [UInt8], _ text: Piece) -> Element? {
+        var i = text.range.lowerBound
+        while i + 1 < text.range.upperBound {
+            // A type starts a word after a space: `: TextField,`, `for Other 0x…`.
+            if bytes[i] == UInt8(ascii: " "), bytes[i + 1] >= UInt8(ascii: "A"), bytes[i + 1] <= UInt8(ascii: "Z") {
+                var piece = text
+                piece.range = (i + 1)..<text.range.upperBound
+                if var element = element(in: bytes, piece), element.frame != nil || element.unreadableFrame {
+                    element.indent = 0
+                    return element
+                }
+            }
+            i += 1
+        }
+        return nil
     }
 
     // MARK: Pieces
@@ -258,8 +342,9 @@ struct ElementTreeReader {
             while let piece = pieces.nextElementPiece(before: end) {
                 next += 1
                 guard next - 1 == index else { continue }
-                // The first pass read the same piece as an element.
-                guard let element = ElementTreeReader.element(in: pieces.bytes, piece) else {
+                // The first pass read the same piece as an element (on its own, or after words).
+                guard let element = ElementTreeReader.element(in: pieces.bytes, piece) ?? ElementTreeReader.labelledElement(in: pieces.bytes, piece)
+                else {
                     preconditionFailure("piece \(piece) is no element now")
                 }
                 return element
@@ -529,6 +614,8 @@ struct ElementTreeReader {
     private static let mainWindow = Array(" (Main)".utf8)
     private static let frameOpen = Array("{{".utf8)
     private static let frameClose = Array("}}".utf8)
+    private static let spacedFrameOpen = Array("{ {".utf8)
+    private static let spacedFrameClose = Array("} }".utf8)
     private static let quotes = [Array("'".utf8), Array("\\'".utf8), Array("\\u0027".utf8)]
 
     /// The element a line shows, or `nil`.
@@ -569,11 +656,13 @@ struct ElementTreeReader {
         }
         // What follows must be attributes: a type name in other text (`Other apps`) is not one.
         guard i == piece.upperBound || bytes[i] == UInt8(ascii: ",") || bytes[i] == UInt8(ascii: ":") else { return nil }
-        // The frame: the first `{{…}, {…}}`.
-        if let open = HierarchyReader.find(frameOpen, in: bytes[i..<piece.upperBound]) {
-            if let close = HierarchyReader.find(frameClose, in: bytes[open..<piece.upperBound]) {
-                element.frame = HierarchyReader.rect(in: bytes[open..<(close + 2)])
-                i = close + 2
+        // The frame: the first `{{…}, {…}}` (or `{ {…}, {…} }`).
+        let spaced = HierarchyReader.find(frameOpen, in: bytes[i..<piece.upperBound]) == nil
+        if let open = HierarchyReader.find(spaced ? spacedFrameOpen : frameOpen, in: bytes[i..<piece.upperBound]) {
+            let closeMark = spaced ? spacedFrameClose : frameClose
+            if let close = HierarchyReader.find(closeMark, in: bytes[open..<piece.upperBound]) {
+                element.frame = HierarchyReader.rect(in: bytes[open..<(close + closeMark.count)])
+                i = close + closeMark.count
             }
             // A frame printed but not readable (`{{nan, 560}, …}`, numbers past a Double, a line cut
             // inside it): the element is one, left out with what is inside it, and said; the block

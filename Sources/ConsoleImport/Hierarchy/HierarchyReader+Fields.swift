@@ -37,7 +37,7 @@ extension HierarchyReader {
     private func readField(_ piece: ArraySlice<UInt8>, into entry: inout HierarchyEntry) {
         var i = piece.startIndex
         // Markdown's emphasis around a field (`**contentOffset: {0, 120}**`) is no part of it.
-        while i < piece.endIndex, [UInt8(ascii: " "), 0x0A, 0x0D, UInt8(ascii: "*")].contains(bytes[i]) { i += 1 }
+        while i < piece.endIndex, bytes[i] == UInt8(ascii: " ") || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == UInt8(ascii: "*") { i += 1 }
         let keyStart = i
         while i < piece.endIndex, ConsoleValues.isWordByte(bytes[i]) { i += 1 }
         // EarlGrey's accessibility fields: `AX.id`, `AX.frame`.

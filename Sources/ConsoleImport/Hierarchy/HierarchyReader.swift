@@ -413,7 +413,10 @@ struct HierarchyReader {
         {
             return false
         }
-        if last == UInt8(ascii: "=") || last == UInt8(ascii: ":") || last == UInt8(ascii: ",") { return true }
+        // A sentence before the `:` (`View is not tappable: <UITextField: 0x…>`, `Test Failed: <…>`)
+        // introduces the view a failure is about; a single word (`object: <…>`) names a value.
+        if last == UInt8(ascii: ":") { return !endsWithSentence(prefix[..<(j - 1)]) }
+        if last == UInt8(ascii: "=") || last == UInt8(ascii: ",") { return true }
         if last == UInt8(ascii: "(") {
             // `Optional(<…>)` is a value; `XX (<…>)` marks an invisible view.
             let word = Array("Optional".utf8)
@@ -421,6 +424,23 @@ struct HierarchyReader {
             return start >= prefix.startIndex && Array(prefix[start..<(j - 1)]) == word
         }
         return false
+    }
+
+    /// Whether `text` ends in two words or more separated by spaces, the last a word of letters
+    /// (`View is not tappable`, `Test Failed`), rather than in one word after a prefix
+    /// (`… App[12:34] object`, `textField`).
+    private static func endsWithSentence(_ text: ArraySlice<UInt8>) -> Bool {
+        var j = text.endIndex
+        while j > text.startIndex, text[j - 1] == UInt8(ascii: " ") { j -= 1 }
+        let wordEnd = j
+        while j > text.startIndex, ConsoleValues.isLetter(text[j - 1]) { j -= 1 }
+        // A notification's `object:` is a value, whatever comes before it.
+        guard j < wordEnd, j > text.startIndex, text[j - 1] == UInt8(ascii: " "), !text[j..<wordEnd].elementsEqual("object".utf8) else {
+            return false
+        }
+        var k = j - 1
+        while k > text.startIndex, text[k - 1] == UInt8(ascii: " ") { k -= 1 }
+        return k > text.startIndex && ConsoleValues.isLetter(text[k - 1])
     }
 
     /// The `>` that closes the entry opened at `start`, across lines if a text value spans them.

@@ -18,7 +18,12 @@ enum SceneGrouping {
     /// The scenes put together, and what was said about them.
     static func group(_ scenes: [PlacedScene], notificationLines: [Int], screen: Size) -> (scenes: [PlacedScene], problems: [ImportProblem]) {
         var problems: [ImportProblem] = []
+        var scenes = scenes
         let leading = viewsOfFirstWindow(scenes)
+        if leading == 0, let folded = foldIntoFirstWindow(scenes, notificationLines: notificationLines) {
+            scenes = folded.scenes
+            problems.append(folded.problem)
+        }
         var out: [PlacedScene] = []
         var inForce: SceneBuilder.Scene?
         var index = leading
@@ -91,9 +96,12 @@ enum SceneGrouping {
         )
     }
 
-    /// ``keyboardBackdrops(in:)`` taken out of `scenes` into what the reader `found`: their
-    /// keyboard with its keyboards, and what is said with its problems.
-    static func takeKeyboardBackdrops(from scenes: inout [PlacedScene], into found: inout HierarchyReader.Found) {
+    /// The dumps as read, before they are counted: an element printed twice, once without its
+    /// address, is one (``withoutUnaddressedCopies(_:)``), and ``keyboardBackdrops(in:)`` are
+    /// taken out of `scenes` into what the reader `found`: their keyboard with its keyboards, and
+    /// what is said with its problems.
+    static func tidy(_ scenes: inout [PlacedScene], into found: inout HierarchyReader.Found) {
+        scenes = withoutUnaddressedCopies(scenes)
         let backdrops = keyboardBackdrops(in: &scenes)
         guard !backdrops.keyboards.isEmpty else { return }
         found.keyboards = (found.keyboards + backdrops.keyboards).sorted { $0.line < $1.line }
@@ -146,6 +154,57 @@ enum SceneGrouping {
         let before = scenes[..<first]
         guard before.allSatisfy({ window.id(ofAddress: $0.scene.rootAddress) != nil }) else { return 0 }
         return first
+    }
+
+    /// The scenes without the lone views printed without an address (`Event dispatch snapshot:
+    /// TextField, {{…}}`) that another lone view of the same class at the same place, printed
+    /// with one, shows again (`Attributes: TextField, 0x…, {{…}}`): one element, printed twice.
+    static func withoutUnaddressedCopies(_ scenes: [PlacedScene]) -> [PlacedScene] {
+        func isLone(_ placed: PlacedScene) -> Bool { placed.scene.viewCount == 1 && !placed.scene.isWindow && placed.scene.rootPlacedInWindow }
+        // A view printed without an address is named by its place (`6:137`).
+        func hasAddress(_ placed: PlacedScene) -> Bool { placed.scene.rootAddress.hasPrefix("0x") || placed.scene.rootAddress.hasPrefix("0X") }
+        let addressed = scenes.filter { isLone($0) && hasAddress($0) }
+        guard !addressed.isEmpty else { return scenes }
+        return scenes.filter { placed in
+            guard isLone(placed), !hasAddress(placed) else { return true }
+            return !addressed.contains { $0.scene.rootClass == placed.scene.rootClass && $0.scene.root.frame == placed.scene.root.frame }
+        }
+    }
+
+    /// The console's first window with the lone views printed before it (no notification
+    /// between) that are not its views but print their place in the window: added to it, each at
+    /// that place (a failure prints the element, then the path to it from the window, cut before
+    /// the element); `nil` when the dumps before the first window are not all such views or its.
+    private static func foldIntoFirstWindow(
+        _ scenes: [PlacedScene], notificationLines: [Int]
+    ) -> (scenes: [PlacedScene], problem: ImportProblem)? {
+        guard let first = scenes.firstIndex(where: \.scene.isWindow), first > 0 else { return nil }
+        let window = scenes[first]
+        let before = scenes[..<first]
+        guard
+            before.allSatisfy({ window.scene.id(ofAddress: $0.scene.rootAddress) != nil || $0.scene.rootPlacedInWindow && $0.scene.viewCount == 1 }),
+            !hasNotification(between: before[before.startIndex].line - 1, and: window.line, in: notificationLines)
+        else { return nil }
+        // Not the window's, and not printed again (the element, then its subtree).
+        var extras: [PlacedScene] = []
+        for placed in before where window.scene.id(ofAddress: placed.scene.rootAddress) == nil {
+            if extras.contains(where: { $0.scene.id(ofAddress: placed.scene.rootAddress) != nil }) { continue }
+            extras.append(placed)
+        }
+        guard !extras.isEmpty else { return nil }
+        var merged = merge([window] + extras, screen: window.scene.root.frame.size).0
+        // The window stays the root: the others are its children, at their places in it.
+        var root = merged.scene.root.children[0]
+        root.children += merged.scene.root.children.dropFirst()
+        merged.scene.root = root
+        merged.scene.rootClass = window.scene.rootClass
+        merged.scene.rootAddress = window.scene.rootAddress
+        merged.scene.isWindow = true
+        merged.line = window.line
+        let names = extras.map { "<\($0.scene.rootClass): \($0.scene.rootAddress)>" }
+        let message =
+            "\(ImportSummary.list(names)), printed before <\(window.scene.rootClass): \(window.scene.rootAddress)> and not among its views, \(names.count == 1 ? "is" : "are") placed in it at \(names.count == 1 ? "its place" : "their places") in the window (the window's dump does not reach \(names.count == 1 ? "it" : "them"))"
+        return ([merged] + scenes[(first + 1)...], ImportProblem(kind: .loneViewsPlaced, line: extras[0].line, message: message))
     }
 
     /// Whether `next` is a view printed apart right after `members` that joins them: alone or with
