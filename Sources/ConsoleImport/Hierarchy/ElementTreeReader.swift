@@ -77,31 +77,17 @@ struct ElementTreeReader {
     /// block's shape; the second reads the elements again, one at a time, into the scene. A tree
     /// of half a million elements is never held as elements.
     static func read(_ bytes: [UInt8], building builder: inout SceneBuilder) -> Found {
-        var found = Found(scenes: [], problems: [], entryRanges: [])
-        var block = Block()
+        var scan = BlockScan(bytes: bytes)
         // In a `Path to element:` or `Query chain:` section, or in a query's `Output: { … }`.
         var inSection = false
         var isPath = false
         var inOutput = false
-        // The elements of `Path to element:` sections: read only when no other block gives the
-        // app's window (they repeat elements printed elsewhere, unless the path is all the text
-        // prints of the window).
-        var repeats: [Block] = []
-        var repeated = Block()
-        func flush() {
-            if !block.marks.isEmpty, read(block, in: bytes, into: &found, builder: &builder) { blank(block, in: bytes, into: &found) }
-            block = Block()
-        }
-        func flushRepeat() {
-            if !repeated.marks.isEmpty { repeats.append(repeated) }
-            repeated = Block()
-        }
         var pieces = Pieces(bytes, from: Piece(range: 0..<0, line: 1, lineStart: 0))
         while let piece = pieces.next() {
             guard let text = piece.trimmed(in: bytes) else {
                 // A blank line ends a section (not a block: trees are printed with blank lines between windows).
                 inSection = false
-                flushRepeat()
+                scan.flushRepeat()
                 continue
             }
             if inOutput {
@@ -112,58 +98,88 @@ struct ElementTreeReader {
             // header and every element type starts with a capital letter or an arrow.
             let first = bytes[text.lowerBound]
             guard (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z")) || first == 0xE2 else {
-                flush()
                 // A failure's line (`<unknown>:0: error: … Event dispatch snapshot: TextField, {{…}}`)
                 // may end in an element: only a line with a frame's `{{` is looked into.
-                if first != UInt8(ascii: "#"), hasFrameBraces(bytes, text), let element = labelledElement(in: bytes, piece.content(in: bytes)) {
-                    block.add(element, piece: piece)
-                    flush()
-                }
+                let looked = first != UInt8(ascii: "#") && hasFrameBraces(bytes, text)
+                scan.readAlone(looked ? labelledElement(in: bytes, piece.content(in: bytes)) : nil, piece, &builder)
                 continue
             }
             if startsWith(bytes, text, Self.pathHeader) || startsWith(bytes, text, Self.queryHeader) {
-                flush()
-                flushRepeat()
+                scan.flush(&builder)
+                scan.flushRepeat()
                 inSection = true
                 isPath = startsWith(bytes, text, Self.pathHeader)
             } else if startsWith(bytes, text, Self.subtreeHeader) || startsWith(bytes, text, Self.attributesHeader) {
-                flush()
-                flushRepeat()
+                scan.flushRepeat()
                 inSection = false
                 // `Attributes: TextField, 0x…, {{…}}`: the element described, printed on its own.
-                if let element = labelledElement(in: bytes, piece.content(in: bytes)), element.type != "Application" {
-                    block.add(element, piece: piece)
-                    flush()
-                }
+                scan.readAlone(labelledElement(in: bytes, piece.content(in: bytes)).flatMap { $0.type == "Application" ? nil : $0 }, piece, &builder)
             } else if startsWith(bytes, text, Self.outputHeader) {
-                flush()
-                flushRepeat()
+                scan.flush(&builder)
+                scan.flushRepeat()
                 inOutput = true
             } else if inSection {
-                flush()
+                scan.flush(&builder)
                 if isPath, let element = element(in: bytes, piece.content(in: bytes)) {
-                    repeated.add(element, piece: piece)
+                    scan.repeated.add(element, piece: piece)
                 } else {
-                    flushRepeat()
+                    scan.flushRepeat()
                 }
             } else if let element = element(in: bytes, piece.content(in: bytes)) {
-                if element.type == "Application", !block.marks.isEmpty { flush() }
-                block.add(element, piece: piece)
+                if element.type == "Application", !scan.block.marks.isEmpty { scan.flush(&builder) }
+                scan.block.add(element, piece: piece)
             } else {
-                flush()
                 // An element after a failure's words on its line (`Event dispatch snapshot: TextField, {{…}}`).
-                if let element = labelledElement(in: bytes, piece.content(in: bytes)) {
-                    block.add(element, piece: piece)
-                    flush()
-                }
+                scan.readAlone(labelledElement(in: bytes, piece.content(in: bytes)), piece, &builder)
             }
         }
-        flush()
-        flushRepeat()
-        if !repeats.isEmpty, !found.scenes.contains(where: \.scene.isWindow) {
-            for path in repeats where read(path, in: bytes, into: &found, builder: &builder) { blank(path, in: bytes, into: &found) }
+        return scan.finish(&builder)
+    }
+
+    /// The blocks of a text as ``read(_:building:)`` finds them, and what they gave.
+    private struct BlockScan {
+        let bytes: [UInt8]
+        var found = Found(scenes: [], problems: [], entryRanges: [])
+        var block = Block()
+        /// The elements of `Path to element:` sections: read only when no other block gives the
+        /// app's window (they repeat elements printed elsewhere, unless the path is all the text
+        /// prints of the window).
+        var repeats: [Block] = []
+        var repeated = Block()
+
+        /// Reads the block of element lines so far.
+        mutating func flush(_ builder: inout SceneBuilder) {
+            if !block.marks.isEmpty, ElementTreeReader.read(block, in: bytes, into: &found, builder: &builder) {
+                ElementTreeReader.blank(block, in: bytes, into: &found)
+            }
+            block = Block()
         }
-        return found
+
+        /// Keeps the path's block so far.
+        mutating func flushRepeat() {
+            if !repeated.marks.isEmpty { repeats.append(repeated) }
+            repeated = Block()
+        }
+
+        /// An element printed after words on its line: a block of its own.
+        mutating func readAlone(_ element: Element?, _ piece: Piece, _ builder: inout SceneBuilder) {
+            flush(&builder)
+            guard let element else { return }
+            block.add(element, piece: piece)
+            flush(&builder)
+        }
+
+        /// What the text gave, the paths read when nothing else gave the app's window.
+        mutating func finish(_ builder: inout SceneBuilder) -> Found {
+            flush(&builder)
+            flushRepeat()
+            if !repeats.isEmpty, !found.scenes.contains(where: \.scene.isWindow) {
+                for path in repeats where ElementTreeReader.read(path, in: bytes, into: &found, builder: &builder) {
+                    ElementTreeReader.blank(path, in: bytes, into: &found)
+                }
+            }
+            return found
+        }
     }
 
     /// Whether a line holds `{{` or `{ {`.
@@ -180,7 +196,7 @@ struct ElementTreeReader {
     }
 
     /// The bytes of a block's elements, blanked for the notification scanner.
-    private static func blank(_ block: Block, in bytes: [UInt8], into found: inout Found) {
+    fileprivate static func blank(_ block: Block, in bytes: [UInt8], into found: inout Found) {
         var elements = Pieces(bytes, from: block.start)
         while let piece = elements.nextElementPiece(before: block.end) { found.entryRanges.appendMerging(piece.range, gapIn: bytes) }
     }
