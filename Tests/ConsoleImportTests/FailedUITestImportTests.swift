@@ -418,4 +418,28 @@ struct FailedUITestImportTests {
         #expect(field?.frame == Rect(x: 151, y: 284, width: 254, height: 40))
         #expect(field?.isSecure == true)
     }
+
+    @Test("XCUITest: a tree's window after the app's that holds elements is left out and said; a query's answer alone is read")
+    func treeWindowsAndAnswers() throws {
+        let tree = """
+             →Application, 0x600001, pid: 1, label: 'Shop'
+                Window (Main), 0x600002, {{0.0, 0.0}, {390.0, 844.0}}
+                  TextField, 0x600004, {{20.0, 300.0}, {350.0, 44.0}}, identifier: 'email'
+                Window, 0x600010, {{0.0, 0.0}, {390.0, 844.0}}
+                  Other, 0x600011, {{0.0, 0.0}, {390.0, 844.0}}
+                    Button, 0x600012, {{20.0, 400.0}, {350.0, 44.0}}, label: 'Allow'
+            """
+        let result = ConsoleImporter().importDump(tree)
+        #expect(scenes(result).flatMap(preorder).map(\.id.rawValue) == ["Window@0x600002", "email"])
+        #expect(problem(.otherWindow, in: result)?.message.contains("holds 1 element, left out") == true, "\(result.problems)")
+        let answer = """
+            ↪︎Find: Descendants matching type Button
+              Output: {
+                Button 0x60000016ccc0: traits: 8589934593, {{19.0, 71.0}, {46.0, 30.0}}, identifier: 'button1', label: 'Button'
+                Button 0x60000016cd80: traits: 8589934593, {{300.0, 700.0}, {60.0, 40.0}}, identifier: 'Return', label: 'return'
+              }
+            """
+        let answered = ConsoleImporter(options: Self.screen667).importDump(answer)
+        #expect(scenes(answered).flatMap(preorder).map(\.id.rawValue) == ["button1"], "the keyboard's Return is not the app's")
+    }
 }

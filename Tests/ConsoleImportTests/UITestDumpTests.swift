@@ -219,7 +219,12 @@ struct UITestDumpTests {
                 }
             """
         var builder = SceneBuilder()
-        #expect(HierarchyReader.readAll(Array(output.utf8), building: &builder).scenes.isEmpty, "a query's answer is no screen")
+        // A query's answer is read only when nothing else is printed (issue 49): the button it
+        // found, alone; the keyboard's Emoji button is never an app view.
+        let answer = HierarchyReader.readAll(Array(output.utf8), building: &builder).scenes
+        #expect(answer.map(\.scene.root.id.rawValue) == ["enrollButton"])
+        let withTree = ConsoleImporter().importDump(output + "\n\n" + tree)
+        #expect(sceneViews(withTree).map(\.id.rawValue).contains("enrollButton") == false, "with a tree, the answer repeats it")
 
         let keyboardFirst = ConsoleImporter().importDump(
             """

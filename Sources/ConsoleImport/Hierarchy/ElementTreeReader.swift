@@ -91,7 +91,13 @@ struct ElementTreeReader {
                 continue
             }
             if inOutput {
-                if bytes[text.lowerBound] == UInt8(ascii: "}") { inOutput = false }
+                if bytes[text.lowerBound] == UInt8(ascii: "}") {
+                    inOutput = false
+                } else if let element = element(in: bytes, piece.content(in: bytes)), element.frame != nil, element.type != "Application",
+                    element.type != "Window", !isKeyboards(element, bytes)
+                {
+                    scan.outputs.append((element, piece.content(in: bytes)))
+                }
                 continue
             }
             // Most lines of a console are rejected by their first byte that is not blank: every
@@ -100,7 +106,8 @@ struct ElementTreeReader {
             guard (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z")) || first == 0xE2 else {
                 // A failure's line (`<unknown>:0: error: … Event dispatch snapshot: TextField, {{…}}`)
                 // may end in an element: only a line with a frame's `{{` is looked into.
-                let looked = first != UInt8(ascii: "#") && hasFrameBraces(bytes, text)
+                // (Not an annotation, nor a UIKit dump's line, marked by its `|`.)
+                let looked = first != UInt8(ascii: "#") && first != UInt8(ascii: "|") && hasFrameBraces(bytes, text)
                 scan.readAlone(looked ? labelledElement(in: bytes, piece.content(in: bytes)) : nil, piece, &builder)
                 continue
             }
@@ -146,6 +153,9 @@ struct ElementTreeReader {
         /// prints of the window).
         var repeats: [Block] = []
         var repeated = Block()
+        /// The elements of queries' outputs (`Output: { … }`), but the keyboard's own: each read
+        /// alone when nothing else in the text gives a scene or a keyboard (`po app.buttons`).
+        var outputs: [(element: Element, piece: Piece)] = []
 
         /// Reads the block of element lines so far.
         mutating func flush(_ builder: inout SceneBuilder) {
@@ -178,19 +188,31 @@ struct ElementTreeReader {
                     ElementTreeReader.blank(path, in: bytes, into: &found)
                 }
             }
+            if found.scenes.isEmpty, found.keyboards.isEmpty {
+                for output in outputs { readAlone(output.element, output.piece, &builder) }
+                flush(&builder)
+            }
             return found
         }
     }
 
-    /// Whether a line holds `{{` or `{ {`.
+    /// Whether an element is the keyboard's own: a key, the keyboard, or a button its label or
+    /// identifier names (`shift`, `Return`, `Emoji`, `Next keyboard`).
+    private static func isKeyboards(_ element: Element, _ bytes: [UInt8]) -> Bool {
+        element.type == "Key" || element.type == "Keyboard" || element.identifier.map(keyboardNames.contains) == true
+            || element.label.map { keyboardNames.contains(String(decoding: bytes[$0], as: UTF8.self)) } == true
+    }
+
+    /// Whether a line holds `{{`, looked for at every other byte (one of its two braces is at an
+    /// odd distance from the line's start): the first test of every line of a console that does
+    /// not start with an element type.
     private static func hasFrameBraces(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
-        var i = range.lowerBound
-        while i + 1 < range.upperBound {
-            if bytes[i] == UInt8(ascii: "{") {
-                if bytes[i + 1] == UInt8(ascii: "{") { return true }
-                if bytes[i + 1] == UInt8(ascii: " "), i + 2 < range.upperBound, bytes[i + 2] == UInt8(ascii: "{") { return true }
+        var i = range.lowerBound + 1
+        while i < range.upperBound {
+            if bytes[i] == UInt8(ascii: "{"), bytes[i - 1] == UInt8(ascii: "{") || i + 1 < range.upperBound && bytes[i + 1] == UInt8(ascii: "{") {
+                return true
             }
-            i += 1
+            i += 2
         }
         return false
     }
@@ -483,11 +505,36 @@ struct ElementTreeReader {
                 found.scenes.append(PlacedScene(line: root.line, scene: scene))
                 gave = true
             }
-            // The app's window is the scene; the windows after it are the keyboard's or empty.
-            if rootMark.kind == .window { break }
+            // The app's window is the scene; the windows after it are the keyboard's, or left out
+            // (said when they hold elements).
+            if rootMark.kind == .window {
+                if let said = otherWindows(in: marks[next...], after: root) { found.problems.append(said) }
+                break
+            }
             index = next
         }
         return gave
+    }
+
+    /// What is said of the windows of a tree after the app's: how many elements besides
+    /// containers they hold, left out; `nil` when they hold none, or hold the keyboard.
+    private static func otherWindows(in marks: ArraySlice<Block.Mark>, after app: Element) -> ImportProblem? {
+        var (windows, elements) = (0, 0)
+        var keyboardWindow = false
+        for mark in marks {
+            if mark.kind == .window {
+                windows += 1
+            } else if mark.isKeyboardPart {
+                keyboardWindow = true
+            } else if mark.kind != .other {
+                // Containers alone (empty windows) are not worth a word.
+                elements += 1
+            }
+        }
+        guard windows > 0, elements > 0, !keyboardWindow else { return nil }
+        let message =
+            "the tree's \(windows == 1 ? "window" : "\(windows) windows") after the app's (the \(app.isMain ? "(Main)" : "first") window, line \(app.line)) \(windows == 1 ? "holds" : "hold") \(elements) element\(elements == 1 ? "" : "s"), left out: the scene is the app's window"
+        return ImportProblem(kind: .otherWindow, line: app.line, column: app.column, message: message)
     }
 
     /// Adds the elements inside `root` (those after it that are indented deeper) to its scene;
