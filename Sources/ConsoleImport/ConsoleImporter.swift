@@ -350,8 +350,15 @@ public struct ConsoleImporter: Sendable {
         var example = "e.g. --screen 375x667"
         // Views as wide as an iOS device's screen from its left edge, or with the same margin on
         // both sides of one, say its width.
-        let widths = Set(scenes.map(\.scene.root.frame).map { $0.origin.x * 2 + $0.size.width })
-        let fitting = ScreenInference.knownScreens.filter { widths.contains($0.width) && $0.height > $0.width }.sorted { $0.height < $1.height }
+        let frames = scenes.map(\.scene.root.frame)
+        let widths = Set(frames.map { $0.origin.x * 2 + $0.size.width })
+        let portrait = ScreenInference.knownScreens.filter { $0.height > $0.width }
+        var fitting = portrait.filter { widths.contains($0.width) }.sorted { $0.height < $1.height }
+        // Else the narrowest screens the views fit in.
+        let right = frames.map { $0.origin.x + $0.size.width }.max() ?? 0
+        if fitting.isEmpty, right > 375, let narrowest = portrait.filter({ $0.width >= right }).map(\.width).min() {
+            fitting = portrait.filter { $0.width == narrowest }.sorted { $0.height < $1.height }
+        }
         if let width = fitting.first?.width {
             let sizes = fitting.map { "--screen \(Int(width))x\(Int($0.height))" }
             example =

@@ -151,6 +151,10 @@ public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
         /// Lone views printed at a docked keyboard's place, one of them a backdrop view, are the
         /// keyboard's background cut from its window's dump: where the keyboard is, not app views.
         case keyboardBackdrop
+        /// Views of the screen from the start lie wholly outside the screen (not inside a scroll
+        /// view, whose content may): said, naming them, as a dump whose frames are the window's
+        /// rather than each superview's adds them up past the screen's edge.
+        case viewsOffScreen
     }
 
     /// Which text a problem is in.

@@ -431,7 +431,7 @@ struct FailedUITestImportTests {
             """
         let result = ConsoleImporter().importDump(tree)
         #expect(scenes(result).flatMap(preorder).map(\.id.rawValue) == ["Window@0x600002", "email"])
-        #expect(problem(.otherWindow, in: result)?.message.contains("holds 1 element, left out") == true, "\(result.problems)")
+        #expect(problem(.otherWindow, in: result)?.message.contains("holds 2 elements, left out") == true, "\(result.problems)")
         let answer = """
             ↪︎Find: Descendants matching type Button
               Output: {
@@ -441,5 +441,28 @@ struct FailedUITestImportTests {
             """
         let answered = ConsoleImporter(options: Self.screen667).importDump(answer)
         #expect(scenes(answered).flatMap(preorder).map(\.id.rawValue) == ["button1"], "the keyboard's Return is not the app's")
+    }
+
+    @Test("views that lie wholly outside the screen from the start are named; a scroll view's content is not")
+    func viewsOffScreen() throws {
+        let text = """
+            <UIWindow: 0x7f01; frame = (0 0; 320 568); layer = <UIWindowLayer: 0x901>>
+               | <UIView: 0x7f02; frame = (0 400; 320 100); layer = <CALayer: 0x902>>
+               |    | <UIView: 0x7f03; frame = (0 400; 320 100); layer = <CALayer: 0x903>>
+               | <UIScrollView: 0x7f04; frame = (0 0; 320 300); contentOffset: {0, 0}; contentSize: {320, 2000}>
+               |    | <UILabel: 0x7f05; frame = (0 1500; 320 20); text = 'far down'>
+            """
+        let result = ConsoleImporter().importDump(text)
+        let said = try #require(problem(.viewsOffScreen, in: result))
+        #expect(said.message.contains("a view lies wholly outside the {{0, 0}, {320, 568}} screen from the start: UIView@0x7f03"), "\(said.message)")
+        #expect(!said.message.contains("UILabel"))
+    }
+
+    @Test("the --screen request names the screens the views fit: margins alike on both sides, or the narrowest they fit in")
+    func screenSuggestion() throws {
+        let margins = ConsoleImporter().importDump("Attributes: TextField, 0x1, {{20.0, 274.0}, {362.0, 44.0}}, identifier: 'secure-field'")
+        #expect(margins.problems.last?.message.contains("(the views fit a screen 402 points wide: --screen 402x874)") == true, "\(margins.problems)")
+        let wide = ConsoleImporter().importDump("Attributes: StaticText, 0x1, {{580.0, 20.0}, {349.0, 20.0}}, label: 'Glossary'")
+        #expect(wide.problems.last?.message.contains("--screen 1024x1366") == true, "\(wide.problems)")
     }
 }

@@ -516,8 +516,8 @@ struct ElementTreeReader {
         return gave
     }
 
-    /// What is said of the windows of a tree after the app's: how many elements besides
-    /// containers they hold, left out; `nil` when they hold none, or hold the keyboard.
+    /// What is said of the windows of a tree after the app's: how many elements they hold, left
+    /// out; `nil` when they hold none, or hold the keyboard.
     private static func otherWindows(in marks: ArraySlice<Block.Mark>, after app: Element) -> ImportProblem? {
         var (windows, elements) = (0, 0)
         var keyboardWindow = false
@@ -526,8 +526,7 @@ struct ElementTreeReader {
                 windows += 1
             } else if mark.isKeyboardPart {
                 keyboardWindow = true
-            } else if mark.kind != .other {
-                // Containers alone (empty windows) are not worth a word.
+            } else {
                 elements += 1
             }
         }

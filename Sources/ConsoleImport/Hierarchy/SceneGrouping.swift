@@ -229,6 +229,9 @@ enum SceneGrouping {
         return low < lines.count && lines[low] < b
     }
 
+    /// How the root of views placed side by side is named in place of an address (it has none).
+    static let groupAddressPrefix = "lone views@"
+
     /// One scene of several dumps: a root the screen's size holding each dump's root; ids made
     /// unique across them (`#2`, `#3`), said.
     static func merge(_ members: [PlacedScene], screen: Size) -> (PlacedScene, [ImportProblem]) {
@@ -264,7 +267,7 @@ enum SceneGrouping {
         let first = members[0]
         let scene = SceneBuilder.Scene(
             root: root, addresses: addresses, viewCount: viewCount, textInputIDs: textInputs, keyboardViewCount: keyboardViews,
-            rootClass: "screen", rootAddress: "lone views@\(first.line)", isWindow: false, rootPlacedInWindow: true)
+            rootClass: "screen", rootAddress: "\(groupAddressPrefix)\(first.line)", isWindow: false, rootPlacedInWindow: true)
         let offScreen = members.indices.filter { !onScreen[$0] }.map { members[$0] }
         return (PlacedScene(line: first.line, scene: scene), said(members, offScreen: offScreen, renamed: renamed, screen: screen))
     }

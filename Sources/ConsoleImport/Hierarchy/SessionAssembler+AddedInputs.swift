@@ -49,6 +49,32 @@ extension SessionAssembler {
     }
 }
 
+extension SessionAssembler {
+    /// The views of `root` that lie wholly outside the screen, not inside a scroll view (whose
+    /// content may) nor inside another such view, said; `nil` when there is none.
+    static func viewsOffScreen(_ root: ViewSpec, screen: Size, line: Int) -> ImportProblem? {
+        let bounds = Rect(origin: .zero, size: screen)
+        var outside: [ViewID] = []
+        var stack = [(root, Point.zero)]
+        while let (view, origin) = stack.popLast() {
+            let placed = Rect(
+                x: origin.x + view.frame.origin.x, y: origin.y + view.frame.origin.y, width: view.frame.size.width, height: view.frame.size.height)
+            let hasArea = placed.size.width > 0 && placed.size.height > 0
+            if hasArea, !placed.intersects(bounds) {
+                outside.append(view.id)
+                continue
+            }
+            guard view.kind != .scrollView else { continue }
+            stack += view.children.reversed().map { ($0, placed.origin) }
+        }
+        guard !outside.isEmpty else { return nil }
+        let named = outside.prefix(5).map(\.rawValue) + (outside.count > 5 ? ["\(outside.count - 5) more"] : [])
+        let message =
+            "\(outside.count == 1 ? "a view lies" : "\(outside.count) views lie") wholly outside the \(ElementTreeReader.describe(bounds)) screen from the start: \(ImportSummary.list(named)) (off-screen matches, or frames printed in the window's coordinates where each superview's were expected, which add up past the edge?)"
+        return ImportProblem(kind: .viewsOffScreen, line: line, message: message)
+    }
+}
+
 extension ViewSpec {
     /// Whether this view or one inside it has `id`.
     func holds(_ id: ViewID) -> Bool {

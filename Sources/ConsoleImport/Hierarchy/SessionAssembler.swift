@@ -65,6 +65,12 @@ struct SessionAssembler {
         problems += grouped.problems
         var current = scenes[0].scene
         records.append(LogRecord(t: 0, event: .scene(SceneInfo(root: current.root))))
+        // (Views printed apart are named, the off-screen ones with them, where they are placed.)
+        if !current.rootAddress.hasPrefix(SceneGrouping.groupAddressPrefix),
+            let outside = Self.viewsOffScreen(current.root, screen: screen, line: scenes[0].line)
+        {
+            problems.append(outside)
+        }
         var nextScene = 1
         var lastT = 0.0
         var hasEditing = false
