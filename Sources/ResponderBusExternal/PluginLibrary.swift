@@ -28,33 +28,30 @@ public struct PluginLoadError: Error, Sendable, CustomStringConvertible {
 ///
 /// A library's plugin is a `ResponderPlugin` of this program only if the library binds to the
 /// program's own copy of ResponderBus; bound to another copy, it conforms to that copy's protocols,
-/// and is refused as not a `ResponderPlugin` of this program. How the binding reaches the
-/// program's copy:
+/// and is refused as not a `ResponderPlugin` of this program. A program that loads plugin libraries
+/// holds ResponderBus as objects linked in (a program in this package, or one that reaches the
+/// module through a static product such as `ResponderBusExternal`), and the library it was built
+/// against, `libResponderBus`, is another copy. The binding reaches the program's copy this way:
 ///
-/// - **A program that links the `ResponderBus` product dynamically** (one in another package that
-///   depends on this one: SwiftPM links a dynamic product of another package as the library, not
-///   its objects) has one ResponderBus, the library, and a plugin library's dependency on it
-///   resolves to that image on both systems: glibc takes an already-loaded object of the needed
-///   name, dyld an already-loaded image whose install name is the `@rpath/libResponderBus.dylib`
-///   the plugin needs, before either searches a folder.
-/// - **`responder-bus` itself** (like any program in this package) has ResponderBus linked in,
-///   as objects. On Linux it exports them (`-Xlinker --export-dynamic`, so a plugin's symbols bind
-///   to the program's first: ELF binds by name, in load order) and is also named
-///   `libResponderBus.so` (linked with lld and `-Xlinker -soname=libResponderBus.so`), so a plugin
-///   library's need is met by the program and it loads from whatever folder it was copied to, with
-///   nothing beside it. A program of your own in a package that holds ResponderBus's sources does
-///   the same with `linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic", "-use-ld=lld",
-///   "-Xlinker", "-soname=libResponderBus.so"])]` (gold, the toolchain's default linker, leaves the
-///   name out of a program), or ships the `libResponderBus.so` of the plugin's build folder beside
-///   each plugin library.
-/// - **On macOS** a Mach-O program has no install name, and a library binds each symbol to the
-///   library it was linked against (two-level namespace), so `responder-bus` exports its copy
-///   (`-Xlinker -export_dynamic`: without it ld64 dead-strips a program's unused globals) and a
-///   plugin library is linked `-Xlinker -flat_namespace` (the templates `new-plugin` writes do it),
-///   so that dyld looks its symbols up in load order, the program first. The plugin's own
-///   `libResponderBus.dylib` must still be found (beside it: SwiftPM gives a library `@loader_path`
-///   as run path) and is loaded unused. Written from dyld's and ld64's documented behaviour; not
-///   run on a Mac (README, "Platforms").
+/// - **Linux (ELF)** binds every symbol by name, in load order, the program first: the program
+///   exports its copy (`-Xlinker --export-dynamic`), and the plugin's symbols bind to it. Its
+///   `libResponderBus.so` must still be found: beside the plugin (SwiftPM gives a library its own
+///   folder, `$ORIGIN`, as run path), where it is loaded unused, or met by the program itself when
+///   the program is named `libResponderBus.so` — glibc takes an already-loaded object of the needed
+///   name before it searches a folder. `responder-bus` is (linked with lld and
+///   `-Xlinker -soname=libResponderBus.so`), so a plugin library loads from whatever folder it was
+///   copied to, with nothing beside it; a program of your own does the same with
+///   `linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic", "-use-ld=lld", "-Xlinker",
+///   "-soname=libResponderBus.so"], .when(platforms: [.linux]))]` (gold, the toolchain's default
+///   linker, leaves the name out of a program).
+/// - **macOS (Mach-O)** binds each symbol to the library the plugin was linked against (two-level
+///   namespace), and a program has no install name to stand in for `@rpath/libResponderBus.dylib`.
+///   So the program exports its copy (`-Xlinker -export_dynamic`: without it ld64 dead-strips a
+///   program's globals that no code of its own uses) and the plugin library is linked
+///   `-Xlinker -flat_namespace` (the templates `new-plugin` writes do it), so that dyld looks its
+///   symbols up in load order, the program first, as ELF does. The plugin's own
+///   `libResponderBus.dylib` must be beside it and is loaded unused. Written from dyld's and
+///   ld64's sources and documentation; not run on a Mac (README, "Platforms").
 ///
 /// When the library it needs cannot be found, the error says so, where the loader looked and what
 /// to do.
