@@ -36,17 +36,14 @@ package enum SystemProcess {
     }
 
     /// This process's resident memory now, in bytes; `nil` when the system does not say. Linux:
-    /// `/proc/self/statm`'s second field, in pages. Darwin: `task_info`'s `MACH_TASK_BASIC_INFO`.
+    /// `/proc/self/statm`'s second field, in pages. Darwin: `proc_pidinfo`'s `PROC_PIDTASKINFO`
+    /// (not `task_info`, whose `mach_task_self_` is a C global Swift 6 refuses to read).
     package static func residentBytes() -> Int? {
         #if canImport(Darwin)
-            var info = mach_task_basic_info()
-            var count = mach_msg_type_number_t(MemoryLayout<mach_task_basic_info>.size / MemoryLayout<natural_t>.size)
-            let result = withUnsafeMutablePointer(to: &info) { info in
-                info.withMemoryRebound(to: integer_t.self, capacity: Int(count)) {
-                    task_info(mach_task_self_, task_flavor_t(MACH_TASK_BASIC_INFO), $0, &count)
-                }
-            }
-            return result == KERN_SUCCESS ? Int(info.resident_size) : nil
+            var info = proc_taskinfo()
+            let size = Int32(MemoryLayout<proc_taskinfo>.size)
+            guard proc_pidinfo(getpid(), PROC_PIDTASKINFO, 0, &info, size) == size else { return nil }
+            return Int(info.pti_resident_size)
         #else
             guard let line = SystemFiles.firstLine(ofFile: "/proc/self/statm") else { return nil }
             let fields = line.split(separator: " ")
