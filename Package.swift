@@ -64,11 +64,18 @@ let package = Package(
         .systemLibrary(
             name: "CLibUV",
             pkgConfig: "libuv",
-            providers: [.apt(["libuv1-dev"])]
+            providers: [.apt(["libuv1-dev"]), .brew(["libuv"])]
         ),
+        // The platform layer: the one module that imports the C library (Glibc, Musl or Darwin) and
+        // holds every call that differs between Linux and Darwin (threads, processes, signals,
+        // files, the dynamic loader), a branch for each. Not a product: the package's own modules
+        // use it (`package` declarations); `.ci/platform-layer` keeps the others off Glibc, Darwin
+        // and `/proc`.
+        .target(name: "ResponderBusPlatform"),
         .target(
             name: "ResponderBus",
             dependencies: [
+                "ResponderBusPlatform",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
@@ -76,7 +83,7 @@ let package = Package(
         .target(
             name: "ResponderBusUV",
             dependencies: [
-                "ResponderBus", "CLibUV",
+                "ResponderBus", "ResponderBusPlatform", "CLibUV",
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
@@ -84,7 +91,7 @@ let package = Package(
         // their descriptor I/O, the helper thread), replaying records onto a bus, the checks.
         .target(
             name: "EventLog",
-            dependencies: ["ResponderBus", "CSignalCleanup", .product(name: "DequeModule", package: "swift-collections")]
+            dependencies: ["ResponderBus", "ResponderBusPlatform", "CSignalCleanup", .product(name: "DequeModule", package: "swift-collections")]
         ),
         // The replay pipeline and its sessions: one log through the built-ins, libraries, commands
         // and in-process plugins, collecting what a caller asks for (recording, verifier, check,
@@ -92,14 +99,14 @@ let package = Package(
         .target(
             name: "ResponderBusReplay",
             dependencies: [
-                "ResponderBus", "ResponderBusUV", "EventLog", "ResponderBusExternal", "ResponderBusReport", "ResponderBusProject",
-                "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering",
+                "ResponderBus", "ResponderBusPlatform", "ResponderBusUV", "EventLog", "ResponderBusExternal", "ResponderBusReport",
+                "ResponderBusProject", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering",
                 .target(name: "ResponderBusWasm", condition: .when(traits: ["WebAssembly"])),
             ]
         ),
         // The project file (`.responder-bus.json`): read with EventLog's JSON reader, every setting
         // checked and named by its dotted key, line and column.
-        .target(name: "ResponderBusProject", dependencies: ["EventLog", "ResponderBusExternal"]),
+        .target(name: "ResponderBusProject", dependencies: ["EventLog", "ResponderBusExternal", "ResponderBusPlatform"]),
         // The kit a plugin's tests use: what they need (the bus, the log, the out-of-process
         // plugin's conformance) and no more.
         .target(name: "ResponderBusTesting", dependencies: ["ResponderBus", "EventLog", "ResponderBusExternal"]),
@@ -107,7 +114,9 @@ let package = Package(
         // pipeline, verified and checked, with JUnit.
         .target(
             name: "ResponderBusSessions",
-            dependencies: ["ResponderBus", "EventLog", "ResponderBusExternal", "ResponderBusReplay", "ResponderBusReport"]
+            dependencies: [
+                "ResponderBus", "ResponderBusPlatform", "EventLog", "ResponderBusExternal", "ResponderBusReplay", "ResponderBusReport",
+            ]
         ),
         // The importer of iOS console dumps and UIKit view-hierarchy dumps (`responder-bus import`):
         // a module of its own, so that a program that only replays does not build it.
@@ -121,11 +130,13 @@ let package = Package(
         // not run them does not build the interpreter.
         .target(
             name: "ResponderBusWasm",
-            dependencies: ["ResponderBus", "ResponderBusExternal", .product(name: "WasmKit", package: "WasmKit")]
+            dependencies: ["ResponderBus", "ResponderBusPlatform", "ResponderBusExternal", .product(name: "WasmKit", package: "WasmKit")]
         ),
         // Plugins from outside the host: libraries loaded with dlopen, processes, and the sandbox
         // WebAssembly modules share with them.
-        .target(name: "ResponderBusExternal", dependencies: ["ResponderBus", "EventLog", "CLibUV", "CPluginPipes", "CSignalCleanup"]),
+        .target(
+            name: "ResponderBusExternal",
+            dependencies: ["ResponderBus", "ResponderBusPlatform", "EventLog", "CLibUV", "CPluginPipes", "CSignalCleanup"]),
         // The HTML report of a replay (`replay --report`, `render`): a library of the package, so that
         // its tests run in the test process; the CLI only writes what it makes.
         .target(name: "ResponderBusReport", dependencies: ["ResponderBus", "EventLog"]),
@@ -142,21 +153,26 @@ let package = Package(
         .executableTarget(
             name: "responder-bus",
             dependencies: [
-                "ResponderBus", "ResponderBusUV", "EventLog", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering",
+                "ResponderBus", "ResponderBusPlatform", "ResponderBusUV", "EventLog", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering",
                 "ResponderBusReport", "ResponderBusExternal", "ResponderBusTesting", "ResponderBusSessions", "ResponderBusReplay", "ConsoleImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Templates links to the repository's Templates/, the scaffolds the EmbedTemplates plugin
             // builds in: through it, SwiftPM plans the build again when a template is added or removed.
             exclude: ["Examples", "Templates"],
-            // Plugins loaded with dlopen bind their ResponderBus symbols to the host's copy. On
-            // Linux the command is also named libResponderBus.so (the library a plugin library
+            // Plugins loaded with dlopen bind their ResponderBus symbols to the host's copy, which
+            // the command exports: GNU ld's and lld's `--export-dynamic` on Linux, ld64's
+            // `-export_dynamic` on macOS (without it a program's unused globals are dead-stripped).
+            // On Linux the command is also named libResponderBus.so (the library a plugin library
             // needs: the dynamic loader takes a loaded object of that name before it searches any
             // folder), so a plugin library copied anywhere loads with nothing beside it; gold, the
             // toolchain's default linker, leaves a program's name out, lld (shipped with it) writes it.
+            // A Mach-O program has no install name, so on macOS a plugin library is linked
+            // `-flat_namespace` instead (the plugin templates do; see PluginLibrary).
             linkerSettings: [
-                .unsafeFlags(["-Xlinker", "--export-dynamic"]),
+                .unsafeFlags(["-Xlinker", "--export-dynamic"], .when(platforms: [.linux])),
                 .unsafeFlags(["-use-ld=lld", "-Xlinker", "-soname=libResponderBus.so"], .when(platforms: [.linux])),
+                .unsafeFlags(["-Xlinker", "-export_dynamic"], .when(platforms: [.macOS])),
             ],
             plugins: ["EmbedTemplates"]
         ),
@@ -190,8 +206,8 @@ let package = Package(
         .executableTarget(
             name: "shipped-plugin-process",
             dependencies: [
-                "ResponderBus", "ResponderBusExternal", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering", "KeyboardNoise",
-                "CoveredControlWarner", "PasswordGap", "ChatInputBar",
+                "ResponderBus", "ResponderBusPlatform", "ResponderBusExternal", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering",
+                "KeyboardNoise", "CoveredControlWarner", "PasswordGap", "ChatInputBar",
             ]
         ),
         // The README's embedding example, word for word (a test compares them and runs it).
@@ -199,7 +215,9 @@ let package = Package(
             name: "readme-example",
             dependencies: ["ResponderBus", "ResponderBusUV"]
         ),
-        .testTarget(name: "ResponderBusTests", dependencies: ["ResponderBus"]),
+        // The platform layer's calls, each checked against what the system says another way.
+        .testTarget(name: "ResponderBusPlatformTests", dependencies: ["ResponderBusPlatform"]),
+        .testTarget(name: "ResponderBusTests", dependencies: ["ResponderBus", "ResponderBusPlatform"]),
         .testTarget(
             name: "PluginTests",
             dependencies: [
@@ -209,24 +227,27 @@ let package = Package(
         ),
         .testTarget(
             name: "EventLogTests",
-            dependencies: ["EventLog", "ResponderBus", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering"]
+            dependencies: ["EventLog", "ResponderBus", "ResponderBusPlatform", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering"]
         ),
         .testTarget(name: "ConsoleImportTests", dependencies: ["ConsoleImport", "EventLog", "ResponderBus"]),
         .testTarget(
             name: "CLITests",
-            dependencies: ["responder-bus", "ResponderBusTesting"],
+            dependencies: ["responder-bus", "ResponderBusTesting", "ResponderBusPlatform"],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "ResponderBusUVTests", dependencies: ["ResponderBus", "ResponderBusUV"]),
+        .testTarget(name: "ResponderBusUVTests", dependencies: ["ResponderBus", "ResponderBusUV", "ResponderBusPlatform"]),
         // Builds Examples/Embedding, a package of its own over this one, and runs its programs (and
         // `responder-bus test` beside session-checker).
-        .testTarget(name: "EmbeddingTests", dependencies: ["responder-bus", "ResponderBusTesting"]),
-        .testTarget(name: "ExternalPluginTests", dependencies: ["ResponderBusExternal", "ResponderBus", "EventLog", "KeyboardAvoidance"]),
+        .testTarget(name: "EmbeddingTests", dependencies: ["responder-bus", "ResponderBusTesting", "ResponderBusPlatform"]),
+        .testTarget(
+            name: "ExternalPluginTests",
+            dependencies: ["ResponderBusExternal", "ResponderBus", "ResponderBusPlatform", "EventLog", "KeyboardAvoidance"]),
         .testTarget(
             name: "ReplayTests",
             dependencies: [
-                "ResponderBusReplay", "ResponderBus", "EventLog", "ResponderBusTesting", "ResponderBusReport", "ResponderBusExternal",
-                "ResponderBusUV", "CoveredControlWarner", "KeyboardNoise", "PasswordGap", "ChatInputBar",
+                "ResponderBusReplay", "ResponderBus", "ResponderBusPlatform", "EventLog", "ResponderBusTesting", "ResponderBusReport",
+                "ResponderBusExternal", "ResponderBusUV", "ResponderBusSessions", "CoveredControlWarner", "KeyboardNoise", "PasswordGap",
+                "ChatInputBar",
             ]
         ),
         .testTarget(

@@ -20,6 +20,9 @@
 # Exit status: 0 when both fuzzers ran clean; 1 when one found a crash, a hang or a leak (the input
 # is saved under .fuzz/.work/artifacts/<target>/ and its path, the stack and the commands to
 # reproduce and minimize it are printed); 2 when the build failed; 64 on bad usage.
+#
+# Needs libFuzzer (`-sanitize=fuzzer`): a swift.org toolchain has it on Linux and macOS; Xcode's
+# toolchain does not. Written for bash 3.2 (macOS's /bin/bash).
 # Logs: .fuzz/.work/logs/. The build uses only the scratch path .fuzz/.build.
 set -uo pipefail
 
@@ -63,7 +66,9 @@ touch "$marker"
 
 # Seeds read besides .fuzz/corpus/NAME (never written to): the importer starts from every real
 # console dump, view-hierarchy dump and UI-test dump the tests use.
-declare -A fixtures=([reader]="" [importer]="Tests/Fixtures/ios-logs Tests/Fixtures/hierarchy-dumps Tests/Fixtures/console-shapes")
+fixtures() { # corpus-name
+  if [[ $1 == importer ]]; then echo "Tests/Fixtures/ios-logs Tests/Fixtures/hierarchy-dumps Tests/Fixtures/console-shapes"; fi
+}
 
 run_one() { # executable corpus-name
   local exe=$1 name=$2
@@ -72,31 +77,35 @@ run_one() { # executable corpus-name
   "$bin/$exe" \
     -max_total_time="$duration" -max_len=65536 -timeout=30 -print_final_stats=1 \
     -dict="$fuzz/dict/$name.dict" -artifact_prefix="$work/artifacts/$name/" \
-    "$work/corpus/$name" "$fuzz/corpus/$name" ${fixtures[$name]} >"$work/logs/$name.log" 2>&1
+    "$work/corpus/$name" "$fuzz/corpus/$name" $(fixtures "$name") >"$work/logs/$name.log" 2>&1
 }
 
-declare -A status
+# Each target's exit status and process id, by its index in `targets` (bash 3.2: no associative arrays).
+status=()
+pids=()
 if [[ ${FUZZ_SEQUENTIAL:-0} == 1 ]]; then
-  for target in "${targets[@]}"; do
+  for index in "${!targets[@]}"; do
+    target=${targets[$index]}
     echo "fuzz: running ${target%%:*} for $duration s"
     run_one "${target%%:*}" "${target#*:}"
-    status[$target]=$?
+    status[$index]=$?
   done
 else
   echo "fuzz: running ${targets[*]%%:*} for $duration s each, in parallel"
-  declare -A pids
-  for target in "${targets[@]}"; do
+  for index in "${!targets[@]}"; do
+    target=${targets[$index]}
     run_one "${target%%:*}" "${target#*:}" &
-    pids[$target]=$!
+    pids[$index]=$!
   done
-  for target in "${targets[@]}"; do
-    wait "${pids[$target]}"
-    status[$target]=$?
+  for index in "${!targets[@]}"; do
+    wait "${pids[$index]}"
+    status[$index]=$?
   done
 fi
 
 overall=0
-for target in "${targets[@]}"; do
+for index in "${!targets[@]}"; do
+  target=${targets[$index]}
   exe=${target%%:*} name=${target#*:}
   log=$work/logs/$name.log
   # The last progress line: "#123456 DONE cov: 1234 ft: 5678 corp: 345/12Kb lim: 65536 exec/s: 2057 rss: 512Mb".
@@ -108,12 +117,12 @@ for target in "${targets[@]}"; do
   ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
   corp=$(sed -n 's/.* corp: \([^ ]*\).*/\1/p' <<<"$last")
   summary="${runs:-?} runs (${rate:-?}/s), cov ${cov:-?}, ft ${ft:-?}, corpus ${corp:-?} (${new:-?} new)"
-  if [[ ${status[$target]} -eq 0 ]]; then
+  if [[ ${status[$index]} -eq 0 ]]; then
     echo "fuzz: $exe: clean: $summary"
     continue
   fi
   overall=1
-  echo "fuzz: $exe: FAILED (exit ${status[$target]}) after $summary; the log is $log"
+  echo "fuzz: $exe: FAILED (exit ${status[$index]}) after $summary; the log is $log"
   # The report: from the first error line to the end of the log.
   first=$(grep -n -m 1 -E 'Fatal error|==[0-9]+==ERROR|ERROR: libFuzzer|ALARM: working on the last Unit|out-of-memory|LeakSanitizer' "$log" | cut -d: -f1)
   tail -n +"${first:-1}" "$log" | head -n 120 | sed 's/^/    /'

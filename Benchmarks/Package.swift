@@ -16,7 +16,7 @@ let package = Package(
         // it is the cheapest hand-off a user's own glue could do.
         .target(
             name: "CBenchSupport",
-            linkerSettings: [.linkedLibrary("uv"), .linkedLibrary("pthread")]
+            linkerSettings: [.linkedLibrary("uv"), .linkedLibrary("pthread", .when(platforms: [.linux]))]
         ),
         // An external plugin that decides nothing, for group 6 (plugins out of process).
         .executableTarget(
@@ -42,7 +42,12 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
+            // Plugin libraries loaded with dlopen bind to this program's ResponderBus: GNU ld's and
+            // lld's --export-dynamic on Linux, ld64's -export_dynamic on macOS (see PluginLibrary).
+            linkerSettings: [
+                .unsafeFlags(["-Xlinker", "--export-dynamic"], .when(platforms: [.linux])),
+                .unsafeFlags(["-Xlinker", "-export_dynamic"], .when(platforms: [.macOS])),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -21,6 +21,12 @@
 # Usage: Benchmarks/callgrind.sh   (needs valgrind; valgrind 3.19 cannot read Swift 6.3's DWARF 5,
 # so the binaries measured are copies with their debug information stripped)
 set -eu
+# Linux only: valgrind (apt-get install valgrind) does not run on current macOS, and the replay's
+# counts are glibc's and the Linux kernel's.
+if ! command -v valgrind >/dev/null 2>&1; then
+  echo "callgrind.sh: needs valgrind (Debian: apt-get install -y valgrind), which runs on Linux only" >&2
+  exit 1
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 out="$here/.build"

@@ -43,6 +43,12 @@ for tool in "$clang" "$wasm_ld"; do
         exit 69
     fi
 done
+# Xcode's clang and swiftc (/usr/bin's are its shims) have no wasm32 target: a swift.org toolchain
+# does (on macOS, install one and select it: `export TOOLCHAINS=swift`, or SWIFTC=its usr/bin/swiftc).
+if ! "$clang" --print-targets 2>/dev/null | grep -q wasm32; then
+    echo "$0: $clang has no wasm32 target (Xcode's has none); use a swift.org toolchain: SWIFTC=<toolchain>/usr/bin/swiftc" >&2
+    exit 69
+fi
 strip=--strip-all
 if [ "${KEEP_NAMES:-0}" = 1 ]; then strip=--strip-debug; fi
 

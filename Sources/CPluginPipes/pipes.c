@@ -4,6 +4,25 @@
 #include <pthread.h>
 #include <time.h>
 
+#ifdef __APPLE__
+
+// XNU raises a pipe's SIGPIPE on the process, not on the writing thread (dofilewrite's psignal),
+// so blocking it here would not keep another thread from taking it; the plugin's pipe is marked
+// F_SETNOSIGPIPE instead (ResponderBusPlatform's SystemFiles.raiseNoSigPipe), and Darwin has no
+// sigtimedwait to consume one. Both calls keep the guard and errno as they are.
+
+void rb_sigpipe_block(rb_sigpipe_guard *guard) {
+    sigemptyset(&guard->previousMask);
+    guard->wasBlocked = 0;
+}
+
+void rb_sigpipe_restore(const rb_sigpipe_guard *guard, int writeFailed) {
+    (void)guard;
+    (void)writeFailed;
+}
+
+#else
+
 void rb_sigpipe_block(rb_sigpipe_guard *guard) {
     sigset_t pipeSet;
     sigemptyset(&pipeSet);
@@ -29,3 +48,5 @@ void rb_sigpipe_restore(const rb_sigpipe_guard *guard, int writeFailed) {
     pthread_sigmask(SIG_SETMASK, &guard->previousMask, NULL);
     errno = saved;
 }
+
+#endif

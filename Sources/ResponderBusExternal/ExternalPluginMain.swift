@@ -1,13 +1,11 @@
 import EventLog
-import FoundationEssentials
 import ResponderBus
+import ResponderBusPlatform
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
 
 /// Runs a plugin written against the `ResponderBus` plugin protocols in a process of its own,
@@ -17,7 +15,7 @@ import ResponderBus
 /// ```swift
 /// // Sources/MyPluginProcess/main.swift
 /// import ResponderBusExternal
-/// exit(ExternalPluginMain.run(MyPlugin()))
+/// ExternalPluginMain.serve(MyPlugin())
 /// ```
 ///
 /// The plugin sits on a bus of its own, on virtual time, whose screen model the host's model
@@ -50,6 +48,17 @@ public enum ExternalPluginMain {
     public static func run(_ plugin: any ResponderPlugin, turns: Bool = true) -> Int32 {
         var server = PluginServer(plugin: plugin, input: 0, output: 1, turns: turns)
         return server.run()
+    }
+
+    /// Serves `plugin` as ``run(_:turns:)`` does, then ends the process with the status it returns:
+    /// the whole `main.swift` of a plugin's process (`ExternalPluginMain.serve(MyPlugin())`), with
+    /// nothing of the system's C library to import for `exit`.
+    ///
+    /// - Parameters:
+    ///   - plugin: the plugin to serve.
+    ///   - turns: as for ``run(_:turns:)``.
+    public static func serve(_ plugin: any ResponderPlugin, turns: Bool = true) -> Never {
+        exit(run(plugin, turns: turns))
     }
 
     /// The log-format events `plugin`'s protocols observe, by name.
@@ -390,8 +399,7 @@ struct PluginServer {
                     sched_yield()
                     continue
                 }
-                var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-                _ = poll(&descriptor, 1, -1)
+                SystemFiles.waitUntilReady(input)
                 continue
             }
             if count < 0 && errno == EINTR { continue }
@@ -414,8 +422,7 @@ struct PluginServer {
             let written = DescriptorCalls.writeChunk(fd, out, from: offset)
             if written < 0 && errno == EINTR { continue }
             if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&descriptor, 1, -1)
+                SystemFiles.waitUntilReady(fd, forWriting: true)
                 continue
             }
             guard written > 0 else { break }

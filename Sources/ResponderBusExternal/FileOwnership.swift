@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import ResponderBusPlatform
 
 /// The rule every file the host takes code from is held to — a plugin library, a WebAssembly
 /// module, a project file's command script: no one but its owner, the caller or root, may change

@@ -1,8 +1,5 @@
 import ResponderBus
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import ResponderBusPlatform
 
 /// Why a plugin library could not be loaded; the CLI exits 78 with the message.
 public struct PluginLoadError: Error, Sendable, CustomStringConvertible {
@@ -12,40 +9,68 @@ public struct PluginLoadError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// Loads third-party plugin libraries (`lib<Name>.so` built from a `responder-bus new-plugin`
-/// package) with `dlopen`.
+/// Loads third-party plugin libraries (``fileName(forPlugin:)``: `lib<Name>.so` on Linux,
+/// `lib<Name>.dylib` on macOS, built from a `responder-bus new-plugin` package) with `dlopen`.
 ///
 /// Refuses, with a message that says what to do: a missing file, a file others could change or one in
 /// a folder others could change (as ssh refuses loose key files: checked before anything of the
 /// library runs), a file that is not a loadable library, a library without the entry points, a
 /// library built for another plugin API version, and an entry point that does not make a plugin.
 /// The file is opened once for its checks; it is loaded by its resolved path (its dependencies are
-/// found through `$ORIGIN`), and the file mapped is compared with the one checked. A loaded library is never unloaded: Swift code cannot
-/// be safely `dlclose`d.
+/// found through its run path, its own folder), and the file mapped is compared with the one
+/// checked (Linux: the inode mapped; macOS: the inode at the path dyld loaded, after loading). A
+/// loaded library is never unloaded: Swift code cannot be safely `dlclose`d.
 ///
 /// The entry points are those of the library's name, read from its file's name (`lib<Name>.so`),
 /// or the unnamed ones (see `PluginABI`), so that one package can build several plugins.
 ///
-/// The loading program must export its own copy of ResponderBus to the libraries: `responder-bus` is
-/// linked with `-Xlinker --export-dynamic`, and a program of your own that loads plugin libraries
-/// must be too (`linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]`). Otherwise a
-/// library's plugin conforms to another copy of the plugin protocols, and is refused as not a
-/// `ResponderPlugin` of this program.
+/// ## One ResponderBus in the process
 ///
-/// A plugin library needs `libResponderBus.so`, the ResponderBus it was built with. `responder-bus`
-/// is that library too (linked with lld and `-Xlinker -soname=libResponderBus.so`, a name the
-/// dynamic loader matches a library's needs against before it searches any folder), so a plugin
-/// library loads from whatever folder it was copied to, with nothing beside it. A program of your
-/// own that loads plugin libraries does the same with
-/// `linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-soname=libResponderBus.so"])]`
-/// (gold, the toolchain's default linker, leaves the name out of a program), or ships the
-/// `libResponderBus.so` of the plugin's build folder beside each plugin library (SwiftPM gives a
-/// library its own folder, `$ORIGIN`, as run path). When it cannot be found, the error says so,
-/// where the loader looked and what to do.
+/// A library's plugin is a `ResponderPlugin` of this program only if the library binds to the
+/// program's own copy of ResponderBus; bound to another copy, it conforms to that copy's protocols,
+/// and is refused as not a `ResponderPlugin` of this program. A program that loads plugin libraries
+/// holds ResponderBus as objects linked in (a program in this package, or one that reaches the
+/// module through a static product such as `ResponderBusExternal`), and the library it was built
+/// against, `libResponderBus`, is another copy. The binding reaches the program's copy this way:
+///
+/// - **Linux (ELF)** binds every symbol by name, in load order, the program first: the program
+///   exports its copy (`-Xlinker --export-dynamic`), and the plugin's symbols bind to it. Its
+///   `libResponderBus.so` must still be found: beside the plugin (SwiftPM gives a library its own
+///   folder, `$ORIGIN`, as run path), where it is loaded unused, or met by the program itself when
+///   the program is named `libResponderBus.so` — glibc takes an already-loaded object of the needed
+///   name before it searches a folder. `responder-bus` is (linked with lld and
+///   `-Xlinker -soname=libResponderBus.so`), so a plugin library loads from whatever folder it was
+///   copied to, with nothing beside it; a program of your own does the same with
+///   `linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic", "-use-ld=lld", "-Xlinker",
+///   "-soname=libResponderBus.so"], .when(platforms: [.linux]))]` (gold, the toolchain's default
+///   linker, leaves the name out of a program).
+/// - **macOS (Mach-O)** binds each symbol to the library the plugin was linked against (two-level
+///   namespace), and a program has no install name to stand in for `@rpath/libResponderBus.dylib`.
+///   So the program exports its copy (`-Xlinker -export_dynamic`: without it ld64 dead-strips a
+///   program's globals that no code of its own uses) and the plugin library is linked
+///   `-Xlinker -flat_namespace` (the templates `new-plugin` writes do it), so that dyld looks its
+///   symbols up in load order, the program first, as ELF does. The plugin's own
+///   `libResponderBus.dylib` must be beside it and is loaded unused. Written from dyld's and
+///   ld64's sources and documentation; not run on a Mac (README, "Platforms").
+///
+/// When the library it needs cannot be found, the error says so, where the loader looked and what
+/// to do.
 public enum PluginLibrary {
+    /// The file name of the plugin library `name` as SwiftPM builds it here: `lib<name>.so` on
+    /// Linux, `lib<name>.dylib` on macOS.
+    public static func fileName(forPlugin name: String) -> String {
+        LoadedImages.libraryFile(name)
+    }
+
+    /// A plugin library's file name in messages: `lib<Name>.so` (Linux), `lib<Name>.dylib` (macOS).
+    static let namePattern = fileName(forPlugin: "<Name>")
+
+    /// The ResponderBus library a plugin library needs: `libResponderBus.so`, `libResponderBus.dylib`.
+    static let responderBusLibrary = fileName(forPlugin: "ResponderBus")
+
     /// Loads the library at `path` and makes one plugin of it.
     ///
-    /// - Parameter path: the library's path (`lib<Name>.so`).
+    /// - Parameter path: the library's path (``fileName(forPlugin:)``).
     /// - Throws: ``PluginLoadError`` with what to do (see ``PluginLibrary``).
     public static func plugin(_ path: String) throws(PluginLoadError) -> any ResponderPlugin {
         try load(path).make()
@@ -55,16 +80,17 @@ public enum PluginLibrary {
     /// `responder-bus test` gives each session a fresh instance). One plugin is made and checked
     /// here, so a library whose entry point makes no plugin is refused at once.
     ///
-    /// - Parameter path: the library's path (`lib<Name>.so`).
+    /// - Parameter path: the library's path (``fileName(forPlugin:)``).
     /// - Throws: ``PluginLoadError`` with what to do (see ``PluginLibrary``).
     public static func load(_ path: String) throws(PluginLoadError) -> PluginFactory {
         let absolute = path.hasPrefix("/") ? path : currentDirectory() + "/" + path
         // The file the path leads to, symbolic links resolved, opened once: what is checked is what
-        // is loaded (`/proc/self/fd/N`), so nothing can be swapped in between.
+        // is loaded, so nothing can be swapped in between.
         guard let resolvedPointer = realpath(absolute, nil) else {
             let reason = String(cString: strerror(errno))
             throw PluginLoadError(
-                message: "cannot load plugin '\(path)': \(reason); build the plugin package with `swift build` and pass its .build/debug/lib<Name>.so"
+                message:
+                    "cannot load plugin '\(path)': \(reason); build the plugin package with `swift build` and pass its .build/debug/\(namePattern)"
             )
         }
         let resolved = String(cString: resolvedPointer)
@@ -74,35 +100,35 @@ public enum PluginLibrary {
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
             throw PluginLoadError(
-                message: "cannot load plugin '\(path)': \(reason); build the plugin package with `swift build` and pass its .build/debug/lib<Name>.so"
+                message:
+                    "cannot load plugin '\(path)': \(reason); build the plugin package with `swift build` and pass its .build/debug/\(namePattern)"
             )
         }
         // Kept open while the library is loaded; closed once the loader holds its own mapping.
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw PluginLoadError(message: "cannot load plugin '\(path)': not a regular file; pass the plugin's lib<Name>.so")
+            throw PluginLoadError(message: "cannot load plugin '\(path)': not a regular file; pass the plugin's \(namePattern)")
         }
         if let problem = FileOwnership.problem(with: info, path: path) {
             throw PluginLoadError(message: "refusing to load plugin '\(path)': \(problem)")
         }
         try checkFolders(of: resolved, plugin: path)
-        // Loaded by its resolved path, not as `/proc/self/fd/N`: the library finds its own
-        // dependencies (libResponderBus.so) through `$ORIGIN`, which must be its real folder. No
+        // Loaded by its resolved path, not through the descriptor (a path naming an open one): the
+        // library finds its own dependencies (libResponderBus) through its run path, its real folder. No
         // one else can swap it meanwhile (the folders are the caller's or root's, and others
         // cannot write them); what was mapped is compared with what was checked all the same.
         guard let handle = dlopen(resolved, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
             throw PluginLoadError(message: notLoaded(path, resolved: resolved, reason: reason))
         }
-        if let mapped = mappedInode(of: resolved), mapped != UInt64(info.st_ino) {
+        if let mapped = LoadedImages.inode(ofImageLoadedFrom: resolved), mapped != UInt64(info.st_ino) {
             throw PluginLoadError(message: "refusing to use plugin '\(path)': the file was replaced while it was being loaded")
         }
         let entry = try entryPoints(in: handle, path: path, resolved: resolved)
         let factory = PluginFactory(
             path: path, entry: entry.make, makeSymbol: entry.makeName,
-            carriesResponderBus: carriesOwnResponderBus(
-                descriptorAt: dlsym(handle, responderPluginDescriptor).map { UInt(bitPattern: $0) }, resolved: resolved))
+            carriesResponderBus: carriesOwnResponderBus(handle, resolved: resolved))
         _ = try factory.make()
         return factory
     }
@@ -136,28 +162,40 @@ public enum PluginLibrary {
         let looked = (named.map(\.version) + [PluginABI.versionSymbol]).joined(separator: " nor ")
         let renamed =
             named.isEmpty
-            ? " (its file is not named lib<Name>.so, so the loader looked for no named entry points)"
-            : " (the loader reads the plugin's name from the file's, lib<Name>.so: keep the name `swift build` gave it)"
+            ? " (its file is not named \(namePattern), so the loader looked for no named entry points)"
+            : " (the loader reads the plugin's name from the file's, \(namePattern): keep the name `swift build` gave it)"
         throw PluginLoadError(
             message: "'\(path)' is not a ResponderBus plugin: it exports no \(looked)\(renamed); write plugins with `responder-bus new-plugin`")
     }
 
     /// Why `dlopen` refused the library at `path`, from its `reason`, with what to do: a library it
-    /// needs that the loader did not find (`libResponderBus.so` above all: a program that provides
+    /// needs that the loader did not find (`libResponderBus` above all: a program that provides
     /// no ResponderBus of its own) is named with where the loader looked.
     static func notLoaded(_ path: String, resolved: String, reason: String) -> String {
-        guard let missing = reason.components(separatedBy: ": cannot open shared object file").first, missing != reason else {
-            return "cannot load plugin '\(path)': not a loadable library (\(reason)); pass the lib<Name>.so that `swift build` made"
+        guard let missing = LoadedImages.missingLibrary(inLoadError: reason) else {
+            return "cannot load plugin '\(path)': not a loadable library (\(reason)); pass the \(namePattern) that `swift build` made"
         }
         let folder = resolved.lastIndex(of: "/").map { resolved[..<$0].isEmpty ? "/" : String(resolved[..<$0]) } ?? "."
-        let looked =
-            "the loader looked beside the plugin (in '\(folder)': SwiftPM gives the libraries it builds their own folder, $ORIGIN, as run path), in LD_LIBRARY_PATH and in the system's library folders"
-        guard missing == "libResponderBus.so" else {
+        #if canImport(Darwin)
+            let looked =
+                "the loader looked in the plugin's run path (@rpath: SwiftPM gives the libraries it builds their own folder, @loader_path, '\(folder)'), in DYLD_LIBRARY_PATH and in the system's library folders"
+        #else
+            let looked =
+                "the loader looked beside the plugin (in '\(folder)': SwiftPM gives the libraries it builds their own folder, $ORIGIN, as run path), in LD_LIBRARY_PATH and in the system's library folders"
+        #endif
+        guard missing == responderBusLibrary else {
             return
                 "cannot load plugin '\(path)': it needs \(missing), which was not found: \(looked). Copy \(missing) beside the plugin from where it was built (a library of its package: its .build/debug or .build/release) (\(reason))"
         }
-        return
-            "cannot load plugin '\(path)': it needs libResponderBus.so, the ResponderBus library it was built with, and this program does not provide one: \(looked). Load it with `responder-bus`, which provides its own ResponderBus to the libraries it loads, wherever they are; or copy libResponderBus.so from the plugin's build folder beside it (cp .build/debug/libResponderBus.so '\(folder)/'); a program of your own provides its ResponderBus when linked with lld and `-Xlinker -soname=libResponderBus.so` (see PluginLibrary) (\(reason))"
+        #if canImport(Darwin)
+            // A Mach-O program is never the library a plugin needs: the plugin's own must be found
+            // (it binds to the program's ResponderBus all the same when linked -flat_namespace).
+            return
+                "cannot load plugin '\(path)': it needs \(missing), the ResponderBus library it was built with, which was not found: \(looked). Copy \(missing) from the plugin's build folder beside it (cp .build/debug/\(missing) '\(folder)/'); linked -flat_namespace, as the templates of `responder-bus new-plugin` are, the plugin still uses this program's own ResponderBus (see PluginLibrary) (\(reason))"
+        #else
+            return
+                "cannot load plugin '\(path)': it needs \(missing), the ResponderBus library it was built with, and this program does not provide one: \(looked). Load it with `responder-bus`, which provides its own ResponderBus to the libraries it loads, wherever they are; or copy \(missing) from the plugin's build folder beside it (cp .build/debug/\(missing) '\(folder)/'); a program of your own provides its ResponderBus when linked with lld and `-Xlinker -soname=\(missing)` (see PluginLibrary) (\(reason))"
+        #endif
     }
 
     /// ResponderPlugin's protocol descriptor: a symbol every copy of ResponderBus defines
@@ -165,11 +203,11 @@ public enum PluginLibrary {
     static let responderPluginDescriptor = "$s12ResponderBus0A6PluginMp"
 
     /// Whether the library itself defines ResponderBus (a static copy pulled in by a library product
-    /// it depends on) rather than using the one `libResponderBus.so` or this process has: where
-    /// the ResponderPlugin descriptor the library sees (`address`) is mapped from.
-    private static func carriesOwnResponderBus(descriptorAt address: UInt?, resolved: String) -> Bool {
-        guard let address else { return false }
-        return mappings().contains { $0.range.contains(address) && $0.path == resolved }
+    /// it depends on) rather than using the one `libResponderBus` or this process has: whether the
+    /// ResponderPlugin descriptor the library sees is in the library's own image.
+    private static func carriesOwnResponderBus(_ handle: PluginEntryPoints.Library, resolved: String) -> Bool {
+        guard let descriptor = dlsym(handle, responderPluginDescriptor) else { return false }
+        return LoadedImages.path(containing: descriptor) == resolved
     }
 
     /// Refuses a library whose folders others could change, as ssh's `StrictModes` does: each
@@ -200,25 +238,6 @@ public enum PluginLibrary {
             }
             if folder == "/" { break }
         }
-    }
-
-    /// The inode of the file mapped at `path` in this process, if any.
-    private static func mappedInode(of path: String) -> UInt64? {
-        mappings().first { $0.path == path }?.inode
-    }
-
-    /// This process's file mappings (`/proc/self/maps`): address range, inode and path.
-    private static func mappings() -> [(range: Range<UInt>, inode: UInt64?, path: String)] {
-        var found: [(range: Range<UInt>, inode: UInt64?, path: String)] = []
-        _ = DescriptorCalls.forEachLine(ofFile: "/proc/self/maps") { line in
-            // `start-end perms offset device inode    path`
-            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-            guard fields.count == 6 else { return }
-            let bounds = fields[0].split(separator: "-").compactMap { UInt($0, radix: 16) }
-            guard bounds.count == 2, bounds[0] <= bounds[1] else { return }
-            found.append((bounds[0]..<bounds[1], UInt64(fields[4]), String(fields[5].drop { $0 == " " }.prefix { $0 != "\n" })))
-        }
-        return found
     }
 
     private static func currentDirectory() -> String {
@@ -258,9 +277,18 @@ public struct PluginFactory: Sendable {
             }
             throw PluginLoadError(
                 message:
-                    "'\(path)' made a \(type(of: object)), which is not a ResponderPlugin of this responder-bus; rebuild the plugin against the ResponderBus this binary was built from"
+                    "'\(path)' made a \(type(of: object)), which is not a ResponderPlugin of this responder-bus; rebuild the plugin against the ResponderBus this binary was built from\(Self.bindingHint)"
             )
         }
         return plugin
+    }
+
+    /// What else to check on a system where binding to the program's ResponderBus takes a flag.
+    private static var bindingHint: String {
+        #if canImport(Darwin)
+            "; on macOS, link it -flat_namespace as the templates of `responder-bus new-plugin` do (`linkerSettings: [.unsafeFlags([\"-Xlinker\", \"-flat_namespace\"], .when(platforms: [.macOS]))]`), so that it binds to this program's ResponderBus rather than to the libResponderBus.dylib beside it"
+        #else
+            ""
+        #endif
     }
 }

@@ -1,14 +1,7 @@
 import CLibUV
 import CPluginPipes
 import ResponderBus
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import ResponderBusPlatform
 
 /// What went wrong with a plugin's process, in words a diagnostic can carry.
 struct ProcessFault: Error, Equatable {
@@ -50,8 +43,10 @@ struct ProcessFault: Error, Equatable {
 /// Why `uv_pipe` and not `UV_CREATE_PIPE`: libuv makes the latter a socket pair, whose round trip
 /// is several times slower than a pipe's (`Benchmarks/README.md` has the numbers).
 ///
-/// Its input is written with `SIGPIPE` blocked on the writing thread, so a plugin that died makes
-/// a write fail instead of ending the host. Loop-confined, like the plugin that owns it.
+/// A plugin that died makes a write to its input fail instead of ending the host: Linux raises a
+/// pipe's `SIGPIPE` on the writing thread, which blocks it while it writes (`CPluginPipes`); Darwin
+/// raises it on the whole process, so the input's write end is marked `F_SETNOSIGPIPE` when it is
+/// made (``PluginProcessHandles``). Loop-confined, like the plugin that owns it.
 final class PluginProcess {
     /// The child's process id (also its process group's: it leads a group of its own).
     let pid: pid_t

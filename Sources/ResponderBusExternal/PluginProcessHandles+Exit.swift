@@ -1,13 +1,6 @@
 import CLibUV
 import CSignalCleanup
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import ResponderBusPlatform
 
 /// How the child ended, as libuv's exit callback told it.
 struct ChildExit {
@@ -39,8 +32,7 @@ extension PluginProcessHandles {
         guard !exit.exited, pid > 0 else { return exit.exited }
         // Look without reaping first: while the leader is a zombie its id cannot be reused, so
         // the group it names is certainly still the plugin's.
-        var info = siginfo_t()
-        if waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid {
+        if SystemProcess.childHasExited(pid) {
             Self.endGroup(of: pid)
         }
         var status: Int32 = 0

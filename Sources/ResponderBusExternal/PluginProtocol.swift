@@ -1,6 +1,11 @@
 import EventLog
-import FoundationEssentials
 import ResponderBus
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The `responder-bus-plugin` protocol, version 1: the messages as bytes (see <doc:PluginProtocolVersion1>).
 public enum PluginProtocol {

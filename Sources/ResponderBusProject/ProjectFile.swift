@@ -1,13 +1,6 @@
 import EventLog
 import ResponderBusExternal
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import ResponderBusPlatform
 
 /// A pipeline written in a project file (`.responder-bus.json`), which a folder of recorded sessions
 /// carries so that replaying them needs no command-line options.
@@ -212,7 +205,8 @@ public struct ProjectFile: Sendable, Equatable {
             case "plugins":
                 plugins = try reader.strings(
                     value, key: "plugins", list: "plugin library paths",
-                    item: "a plugin library path (a non-empty string such as \"libs/libWarner.so@after:KeyboardAvoidance\")",
+                    item:
+                        "a plugin library path (a non-empty string such as \"libs/\(PluginLibrary.fileName(forPlugin: "Warner"))@after:KeyboardAvoidance\")",
                     check: ProjectFileSystem.pluginProblem)
             case "pluginCommands":
                 pluginCommands = try reader.strings(

@@ -1,12 +1,5 @@
 import EventLog
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import ResponderBusPlatform
 
 /// Reading the file, finding it, and the paths in it.
 enum ProjectFileSystem {

@@ -1,10 +1,7 @@
 import EventLog
 import ResponderBus
+import ResponderBusPlatform
 import ResponderBusUV
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Follows a log by name, as `tail -F` does, on the libuv loop, replaying it through a pipeline as
 /// it grows (`responder-bus replay --follow`).

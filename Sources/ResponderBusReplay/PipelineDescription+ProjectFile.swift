@@ -1,12 +1,7 @@
 import FieldAdvancing
 import KeyboardAvoidance
 import ResponderBusExternal
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import ResponderBusPlatform
 
 extension PipelineDescription {
     /// The pipeline a project file describes. Its libraries' relative paths are taken from the

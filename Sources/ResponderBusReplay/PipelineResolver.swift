@@ -1,9 +1,6 @@
 import ResponderBusExternal
+import ResponderBusPlatform
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Finds the pipeline for sessions in a folder: the nearest project file's (`ProjectFile`), with
 /// the caller's own description over it — what `responder-bus replay`, `test` and `render` do with

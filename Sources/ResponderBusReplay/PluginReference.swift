@@ -1,4 +1,5 @@
 import ResponderBus
+import ResponderBusExternal
 
 /// A plugin library named by the pipeline (`--plugin PATH[@POSITION]`, a project file's
 /// `"plugins"`): its path and, when given, where in the pipeline it goes.
@@ -30,7 +31,9 @@ public struct PluginReference: Hashable, Sendable {
     ///   position, or no path is given.
     public init(parsing argument: String) throws(PipelineError) {
         guard let at = argument.lastIndex(of: "@") else {
-            guard !argument.isEmpty else { throw .usage("--plugin needs a library's path, such as --plugin .build/debug/libWarner.so") }
+            guard !argument.isEmpty else {
+                throw .usage("--plugin needs a library's path, such as --plugin .build/debug/\(PluginLibrary.fileName(forPlugin: "Warner"))")
+            }
             path = argument
             return
         }
@@ -55,7 +58,9 @@ public struct PluginReference: Hashable, Sendable {
             }
         }
         guard !head.isEmpty else {
-            throw .usage("--plugin \(argument): no library before '@\(suffix)'; write PATH@\(suffix), such as libWarner.so@\(suffix)")
+            throw .usage(
+                "--plugin \(argument): no library before '@\(suffix)'; write PATH@\(suffix), such as \(PluginLibrary.fileName(forPlugin: "Warner"))@\(suffix)"
+            )
         }
         path = head
     }

@@ -1,12 +1,9 @@
 import EventLog
 import ResponderBus
 import ResponderBusExternal
+import ResponderBusPlatform
 import ResponderBusReplay
 import ResponderBusReport
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// What a session suite (`responder-bus test`) found for one session.
 public struct SessionResult: Sendable {

@@ -1,8 +1,5 @@
 import EventLog
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import ResponderBusPlatform
 
 /// One recorded session a suite replays.
 public struct SessionInput: Hashable, Sendable {
@@ -59,19 +56,37 @@ public enum SessionList {
     /// - Throws: ``Problem`` for an input that cannot be found or read, or two sessions that would
     ///   share a name.
     public static func collect(_ arguments: [String], standardInput: () -> [String] = readStandardInput) throws(Problem) -> [SessionInput] {
+        try collect(arguments, standardInput: standardInput, foldsCase: SystemFiles.foldsCase(inFolder:))
+    }
+
+    /// ``collect(_:standardInput:)``, asking `foldsCase` whether a folder's file system compares
+    /// names without regard to case.
+    package static func collect(
+        _ arguments: [String], standardInput: () -> [String], foldsCase: (String) -> Bool
+    ) throws(Problem) -> [SessionInput] {
         var found: [SessionInput] = []
         // Paths and names compared as the bytes they are: `String` equality folds Unicode's
         // canonical forms, and `café.jsonl` in NFC and in NFD are two files, two sessions.
         var seen = Set<[UInt8]>()
         var pathOfName: [[UInt8]: String] = [:]
+        // Except where the file system folds case (APFS and HFS+ by default), on which
+        // `Sessions/a.jsonl` and `sessions/a.jsonl` would be one snapshot and one report: names
+        // compared there as `String`s do, lowercased (APFS takes NFC and NFD spellings as one too).
+        let folding = arguments.contains { foldsCase(folder(of: $0 == "-" ? "." : $0)) }
+        var pathOfFoldedName: [String: String] = [:]
         var clash: Problem?
         func add(_ input: SessionInput) {
             guard seen.insert(input.systemPath.bytes).inserted else { return }
             // Names key snapshots, reports and test cases: two sessions may not share one.
-            if let other = pathOfName.updateValue(input.path, forKey: Array(input.name.utf8)), clash == nil {
+            let other =
+                folding
+                ? pathOfFoldedName.updateValue(input.path, forKey: input.name.lowercased())
+                : pathOfName.updateValue(input.path, forKey: Array(input.name.utf8))
+            if let other, clash == nil {
+                let why = folding ? " (this file system does not tell names apart by case)" : ""
                 clash = Problem(
                     description:
-                        "'\(other)' and '\(input.path)' would both be named '\(input.name)' (a folder is named by its last component); give the folders different names",
+                        "'\(other)' and '\(input.path)' would both be named '\(input.name)'\(why) (a folder is named by its last component); give the folders different names",
                     isUsage: true)
             }
             found.append(input)
@@ -102,6 +117,14 @@ public enum SessionList {
         }
         if let clash { throw clash }
         return found
+    }
+
+    /// The folder an argument names, or holds: a folder itself, else the file's folder.
+    private static func folder(of argument: String) -> String {
+        var info = stat()
+        if stat(argument, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return argument }
+        guard let slash = argument.lastIndex(of: "/") else { return "." }
+        return slash == argument.startIndex ? "/" : String(argument[..<slash])
     }
 
     private static func file(_ path: String) throws(Problem) -> SessionInput {

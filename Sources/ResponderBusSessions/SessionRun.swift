@@ -1,9 +1,6 @@
 import Dispatch
+import ResponderBusPlatform
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Replays sessions on `jobs` worker threads — one loop and bus per session, on the worker that
 /// took it — and hands their results back in the order of the sessions, whatever finishes first.

@@ -1,9 +1,6 @@
 import EventLog
+import ResponderBusPlatform
 import ResponderBusReplay
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A folder of recorded sessions as a regression suite: what `responder-bus test` runs, for a
 /// program to run with the same verdicts, lines and JUnit.

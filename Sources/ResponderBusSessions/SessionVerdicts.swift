@@ -1,11 +1,8 @@
 import EventLog
 import ResponderBus
+import ResponderBusPlatform
 import ResponderBusReplay
 import ResponderBusReport
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 extension SessionSuite {
     /// `judged` as its project file's `"expectedFailures"` (`PipelineDescription/expectedFailures`)

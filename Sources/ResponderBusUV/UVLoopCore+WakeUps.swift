@@ -1,13 +1,8 @@
 import CLibUV
 import DequeModule
 import ResponderBus
+import ResponderBusPlatform
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 extension UVLoopCore {
     // MARK: Wake-ups

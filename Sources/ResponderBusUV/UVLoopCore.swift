@@ -1,13 +1,8 @@
 import CLibUV
 import DequeModule
 import ResponderBus
+import ResponderBusPlatform
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// Everything behind a ``UVEventLoop``: the libuv loop, its handles, its queues and its thread.
 ///
@@ -58,7 +53,7 @@ final class UVLoopCore: @unchecked Sendable {
     /// The lifecycle of the loop thread.
     enum ThreadState: Sendable {
         case starting
-        case running(pthread_t)
+        case running(SystemThread)
         case joined
         case detached
     }
@@ -191,8 +186,8 @@ final class UVLoopCore: @unchecked Sendable {
     /// Waits for the loop thread to end. Not on the loop thread. Concurrent callers all wait.
     func joinThread() {
         thread.withLock { state in
-            guard case .running(let id) = state else { return }
-            let rc = pthread_join(id, nil)
+            guard case .running(let loopThread) = state else { return }
+            let rc = loopThread.join()
             precondition(rc == 0, "UVEventLoop: pthread_join failed (\(rc))")
             state = .joined
         }
@@ -201,8 +196,8 @@ final class UVLoopCore: @unchecked Sendable {
     /// Lets the loop thread end on its own (used when the last reference goes away on the loop).
     func detachThread() {
         thread.withLock { state in
-            guard case .running(let id) = state else { return }
-            pthread_detach(id)
+            guard case .running(let loopThread) = state else { return }
+            loopThread.detach()
             state = .detached
         }
     }
@@ -213,7 +208,7 @@ final class UVLoopCore: @unchecked Sendable {
     /// the loop and frees its memory.
     func runLoopThread() {
         UVLoopThread.markCurrent(self)
-        UVLoopThread.nameCurrent(UVEventLoop.threadName)
+        SystemThread.nameCurrent(UVEventLoop.threadName)
 
         uv_run(loop.pointer, UV_RUN_DEFAULT)
         let rc = uv_loop_close(loop.pointer)

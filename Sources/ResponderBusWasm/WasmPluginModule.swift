@@ -1,10 +1,7 @@
 import ResponderBus
 import ResponderBusExternal
+import ResponderBusPlatform
 import WasmKit
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A WebAssembly plugin module, read and checked once: what `--plugin plugin.wasm` loads. Each
 /// replay makes a plugin of its own from it (``makePlugin()``), on a fresh instance, so that no
@@ -132,7 +129,7 @@ public final class WasmPluginModule: Sendable {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = Glibc.read(descriptor, &chunk, chunk.count)
+            let count = ResponderBusPlatform.read(descriptor, &chunk, chunk.count)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw WasmPluginError(.unreadable, "cannot read WebAssembly plugin '\(path)': \(String(cString: strerror(errno)))")

@@ -5,8 +5,4 @@
 import KeyboardAvoidance
 import ResponderBusExternal
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-exit(ExternalPluginMain.run(KeyboardAvoidance()))
+ExternalPluginMain.serve(KeyboardAvoidance())

@@ -5,14 +5,14 @@ import ResponderBusReplay
 import ResponderBusReport
 import ResponderBusTesting
 
-/// `responder-bus check-plugin libX.so | X.wasm | -- COMMAND ARGS…`: the plugin conformance checks,
+/// `responder-bus check-plugin libX.so (.dylib) | X.wasm | -- COMMAND ARGS…`: the plugin conformance checks,
 /// run against a plugin library, a WebAssembly module or an out-of-process plugin.
 struct CheckPluginCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-plugin",
         abstract: "Run the plugin conformance checks against a plugin library, a WebAssembly plugin or one that runs out of process.",
         discussion: """
-            Makes a fresh plugin of the library (a lib<Name>.so path, as --plugin loads it: the library is \
+            Makes a fresh plugin of the library (a \(LibraryNames.pattern) path, as --plugin loads it: the library is \
             loaded once), or a fresh instance of the WebAssembly module (a .wasm path; needs a responder-bus built with \
             the WebAssembly trait, on by default), or starts the command (after --, never through a shell), for each replay \
             of the bundled corpus of real sessions, \
@@ -26,7 +26,7 @@ struct CheckPluginCommand: ParsableCommand {
             Exit 0 when every check passes, 1 when one fails, 78 when the plugin cannot be loaded or started.
 
             Examples:
-              responder-bus check-plugin .build/debug/libFocusReporter.so
+              responder-bus check-plugin .build/debug/\(LibraryNames.file("FocusReporter"))
               responder-bus check-plugin KeyboardNoise.wasm
               responder-bus check-plugin -- python3 my_plugin.py
               responder-bus check-plugin --disable FieldAdvancing -- ./my-field-advancer
@@ -36,8 +36,8 @@ struct CheckPluginCommand: ParsableCommand {
 
     @Argument(
         help: ArgumentHelp(
-            "A plugin library (lib<Name>.so, built from a new-plugin package) or a WebAssembly plugin (a .wasm module) to check.",
-            valueName: "libX.so|module.wasm"))
+            "A plugin library (\(LibraryNames.pattern), built from a new-plugin package) or a WebAssembly plugin (a .wasm module) to check.",
+            valueName: "\(LibraryNames.file("X"))|module.wasm"))
     var module: String?
 
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The plugin's program and its arguments, after --.", valueName: "command"))
@@ -48,14 +48,15 @@ struct CheckPluginCommand: ParsableCommand {
             guard command.isEmpty else { throw ValidationError("give a library, a .wasm module or a command after --, not one of each") }
             guard Self.pluginFileSuffixes.contains(where: module.hasSuffix) else {
                 throw ValidationError(
-                    "'\(module)' is neither a plugin library (lib<Name>.so) nor a .wasm module; give one of those, or a command after --, as in check-plugin -- python3 my_plugin.py"
+                    "'\(module)' is neither a plugin library (\(LibraryNames.pattern)) nor a .wasm module; give one of those, or a command after --, as in check-plugin -- python3 my_plugin.py"
                 )
             }
             return
         }
         guard !command.isEmpty else {
             throw ValidationError(
-                "give a plugin library (lib<Name>.so), a .wasm module or the plugin's command after --, as in check-plugin -- python3 my_plugin.py")
+                "give a plugin library (\(LibraryNames.pattern)), a .wasm module or the plugin's command after --, as in check-plugin -- python3 my_plugin.py"
+            )
         }
     }
 

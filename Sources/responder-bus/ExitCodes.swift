@@ -1,11 +1,8 @@
 import ArgumentParser
 import EventLog
+import ResponderBusPlatform
 import ResponderBusReplay
 import ResponderBusReport
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The exit codes of the CLI contract (sysexits.h values).
 enum Exit {

@@ -2,11 +2,8 @@ import ArgumentParser
 import ConsoleImport
 import EventLog
 import ResponderBus
+import ResponderBusPlatform
 import ResponderBusReplay
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `responder-bus import`.
 struct ImportCommand: ParsableCommand {

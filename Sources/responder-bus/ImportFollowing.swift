@@ -2,12 +2,9 @@ import ConsoleImport
 import Dispatch
 import EventLog
 import ResponderBus
+import ResponderBusPlatform
 import ResponderBusReplay
 import ResponderBusUV
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `import --follow`: follows a console by name as it grows (like `tail -F`) and writes each event
 /// to standard output as it is found, flushed line by line, so that `replay -` downstream decides

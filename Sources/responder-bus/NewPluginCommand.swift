@@ -1,11 +1,8 @@
 import ArgumentParser
 import EventLog
 import ResponderBus
+import ResponderBusPlatform
 import ResponderBusReplay
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `responder-bus new-plugin`.
 struct NewPluginCommand: ParsableCommand {
@@ -18,7 +15,8 @@ struct NewPluginCommand: ParsableCommand {
             `replay --plugin` loads, passing tests that use the ResponderBusTesting kit (one in the \
             pipeline `replay` runs: the built-in plugins, then yours), and a README. \
             `swift build` and `swift test` pass in it unchanged; the library to load is \
-            .build/debug/lib<NAME>.so, which loads from any folder it is copied to. Its entry points carry \
+            .build/debug/\(LibraryNames.upperPattern), which loads from any folder it is copied to (on macOS with \
+            \(LibraryNames.file("ResponderBus")) beside it). Its entry points carry \
             the plugin's name, so the package can hold more plugins (its README shows how).
 
             With --wrapping KeyboardAvoidance, the plugin wraps the built-in: the package builds its \
@@ -42,7 +40,7 @@ struct NewPluginCommand: ParsableCommand {
               responder-bus new-plugin FocusReporter --path ~/plugins     # writes ~/plugins/FocusReporter
               responder-bus new-plugin FocusReporter --responder-bus https://example.com/responder-bus.git
               responder-bus new-plugin PasswordAwareAvoidance --wrapping KeyboardAvoidance
-              cd FocusReporter && swift build && responder-bus replay session.jsonl --plugin .build/debug/libFocusReporter.so
+              cd FocusReporter && swift build && responder-bus replay session.jsonl --plugin .build/debug/\(LibraryNames.file("FocusReporter"))
             """
     )
 
@@ -233,7 +231,7 @@ struct NewPluginCommand: ParsableCommand {
         case .python:
             return (try kitFiles(from: source, isURL: isURL) + Scaffold.python(name: name).files, nil)
         case .cWasm, .swiftWasm:
-            let binary = Self.absolutePath("/proc/self/exe") ?? "responder-bus"
+            let binary = SystemProcess.executablePath() ?? "responder-bus"
             let scaffold = Scaffold.webAssembly(name: name, language: language.rawValue, responderBus: binary)
             return (try kitFiles(from: source, isURL: isURL) + scaffold.files, nil)
         }
@@ -273,8 +271,9 @@ struct NewPluginCommand: ParsableCommand {
             print("  responder-bus replay LOG --plugin-command \(folder)/.build/debug/\(name)-process")
         case (.swift, false):
             print("  cd \(folder) && swift build && swift test")
-            print("  responder-bus replay LOG --plugin \(folder)/.build/debug/lib\(name).so" + (wrapping.map { " --disable \($0)" } ?? ""))
-            print("  responder-bus check-plugin \(folder)/.build/debug/lib\(name).so" + (wrapping.map { " --disable \($0)" } ?? ""))
+            print(
+                "  responder-bus replay LOG --plugin \(folder)/.build/debug/\(LibraryNames.file(name))" + (wrapping.map { " --disable \($0)" } ?? ""))
+            print("  responder-bus check-plugin \(folder)/.build/debug/\(LibraryNames.file(name))" + (wrapping.map { " --disable \($0)" } ?? ""))
         }
     }
 

@@ -12,7 +12,7 @@ struct PipelineOptions: ParsableArguments {
     @Option(
         name: .customLong("plugin"),
         help: ArgumentHelp(
-            "Load a plugin library (a lib<Name>.so built from a `responder-bus new-plugin` package) or a WebAssembly plugin (a .wasm module, run sandboxed in process; needs a responder-bus built with the WebAssembly trait, on by default), after the built-in plugins (repeatable). It goes where the plugin's preferredPosition (a module: its handshake) says, else last; @first, @last, @before:NAME or @after:NAME after the path places it, as in libWarner.so@after:KeyboardAvoidance.",
+            "Load a plugin library (a \(LibraryNames.pattern) built from a `responder-bus new-plugin` package) or a WebAssembly plugin (a .wasm module, run sandboxed in process; needs a responder-bus built with the WebAssembly trait, on by default), after the built-in plugins (repeatable). It goes where the plugin's preferredPosition (a module: its handshake) says, else last; @first, @last, @before:NAME or @after:NAME after the path places it, as in \(LibraryNames.file("Warner"))@after:KeyboardAvoidance.",
             valueName: "path[@position]"))
     var pluginPaths: [String] = []
 

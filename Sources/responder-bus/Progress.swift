@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import ResponderBusPlatform
 
 /// Shows progress on standard error while a large log is read, only when standard error is a
 /// terminal.

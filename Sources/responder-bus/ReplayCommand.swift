@@ -3,12 +3,9 @@ import Dispatch
 import EventLog
 import ResponderBus
 import ResponderBusExternal
+import ResponderBusPlatform
 import ResponderBusReplay
 import ResponderBusUV
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `responder-bus replay`.
 struct ReplayCommand: ParsableCommand {

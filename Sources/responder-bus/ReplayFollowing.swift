@@ -1,11 +1,8 @@
 import Dispatch
 import EventLog
+import ResponderBusPlatform
 import ResponderBusReplay
 import ResponderBusUV
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 extension ReplayPrinter {
     /// `--follow`: the library's `LogFollower` on the libuv loop, each of its sessions printed

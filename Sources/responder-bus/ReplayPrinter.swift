@@ -3,14 +3,11 @@ import Dispatch
 import EventLog
 import ResponderBus
 import ResponderBusExternal
+import ResponderBusPlatform
 import ResponderBusReplay
 import ResponderBusReport
 import ResponderBusUV
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// What `replay` prints and writes for the sessions the library replays (one; with `--follow`, one
 /// for each time the log starts anew): the timeline or the records on standard output, the

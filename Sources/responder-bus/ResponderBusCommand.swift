@@ -1,11 +1,8 @@
 import ArgumentParser
 import EventLog
 import ResponderBus
+import ResponderBusPlatform
 import ResponderBusReplay
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The `responder-bus` command: replay logs through the plugins, import iOS console dumps, and
 /// write sessions from a description.

@@ -1,4 +1,6 @@
 import ResponderBus
+import ResponderBusExternal
+import ResponderBusPlatform
 
 /// The files of a plugin `responder-bus new-plugin` writes: template folders of the repository's
 /// `Templates/` (embedded in the command when it is built, as `EmbeddedTemplates`), laid down in
@@ -87,6 +89,11 @@ extension Scaffold {
             "ResponderBusLink": isURL ? responderBus : "file://" + responderBus,
             "PluginAPIVersionSymbol": PluginABI.versionSymbol(forLibrary: name),
             "PluginMakeSymbol": PluginABI.makeSymbol(forLibrary: name),
+            // What SwiftPM calls the libraries on this system: `.so` on Linux, `.dylib` on macOS.
+            "PluginLibrary": PluginLibrary.fileName(forPlugin: name),
+            "ResponderBusLibrary": PluginLibrary.fileName(forPlugin: "ResponderBus"),
+            "LibraryNamePattern": PluginLibrary.fileName(forPlugin: "<Name>"),
+            "LibraryExtension": LoadedImages.libraryExtension,
         ]
         values["Dependency"] = fragment(isURL ? "Dependency.url" : "Dependency.path", with: values)
         let folders = ["swift", outOfProcess ? "swift-process" : "swift-library"] + (wrapping.map { ["swift-wrapping-" + $0] } ?? [])

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import ResponderBusPlatform
 
 /// Colour on standard output, only where a person reads it: a terminal (`isatty`), not `TERM=dumb`,
 /// and no `NO_COLOR` (no-color.org); `CLICOLOR_FORCE` set to anything but `0` asks for it even

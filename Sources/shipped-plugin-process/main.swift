@@ -9,13 +9,8 @@ import KeyboardNoise
 import PasswordGap
 import ResponderBus
 import ResponderBusExternal
+import ResponderBusPlatform
 import TextViewOrdering
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 let makers: [String: () -> any ResponderPlugin] = [
     "KeyboardAvoidance": { KeyboardAvoidance() },

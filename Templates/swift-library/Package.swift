@@ -1,10 +1,17 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// On macOS a plugin library binds to the ResponderBus of the program that loads it only when linked
+// flat (a Mach-O program cannot stand in for libResponderBus.dylib by name, as an ELF one does on
+// Linux): every plugin target takes these settings. See PluginLibrary in ResponderBusExternal.
+let pluginLinking: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-flat_namespace"], .when(platforms: [.macOS]))]
+
 let package = Package(
     name: "__PluginName__",
+    // ResponderBus's own: SwiftPM refuses a dependency that needs a later macOS than its dependent.
+    platforms: [.macOS(.v15)],
     products: [
-        // The library `responder-bus replay --plugin` loads: .build/debug/lib__PluginName__.so.
+        // The library `responder-bus replay --plugin` loads: .build/debug/__PluginLibrary__.
         // Another plugin is another such product and target (README.md, "More plugins").
         .library(name: "__PluginName__", type: .dynamic, targets: ["__PluginName__"]),
     ],
@@ -12,7 +19,7 @@ let package = Package(
         __Dependency__,
     ],
     targets: [
-        .target(name: "__PluginName__", dependencies: [.product(name: "ResponderBus", package: "__PackageIdentity__")]),
+        .target(name: "__PluginName__", dependencies: [.product(name: "ResponderBus", package: "__PackageIdentity__")], linkerSettings: pluginLinking),
         .testTarget(
             name: "__PluginName__Tests",
             dependencies: [

@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "__PluginName__",
+    // ResponderBus's own: SwiftPM refuses a dependency that needs a later macOS than its dependent.
+    platforms: [.macOS(.v15)],
     products: [
         // What `responder-bus replay --plugin-command` runs: .build/debug/__PluginName__-process
         .executable(name: "__PluginName__-process", targets: ["__PluginName__-process"]),

@@ -1,4 +1,5 @@
 import Foundation
+import ResponderBusPlatform
 import Testing
 
 /// Runs the built `responder-bus` binary, the way a user's script would.
@@ -9,9 +10,11 @@ enum CLI {
         var stderr: String
     }
 
-    /// The folder the test bundle was built into; `responder-bus` is built next to it.
+    /// The folder the test bundle was built into; `responder-bus` is built next to it. The test
+    /// code's own image: an executable on Linux, a bundle's binary in `….xctest/Contents/MacOS` on
+    /// macOS (where the process is the test runner, not the bundle).
     static let binary: URL = {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let executable = URL(fileURLWithPath: LoadedImages.path(containing: #dsohandle) ?? CommandLine.arguments[0]).resolvingSymlinksInPath()
         var folder = executable.deletingLastPathComponent()
         // The test bundle may be a folder (.xctest/...) on some platforms: walk up to find the binary.
         for _ in 0..<4 {
@@ -110,6 +113,7 @@ enum TestFolders {
             let url = FileManager.default.temporaryDirectory.appendingPathComponent("responder-bus-tests-\(getpid())")
             try? FileManager.default.removeItem(at: url)
         }
-        return url
+        // Resolved, as the command prints the paths it resolves (macOS's /var is /private/var).
+        return URL(fileURLWithPath: SystemFiles.resolvedPath(url.path))
     }()
 }

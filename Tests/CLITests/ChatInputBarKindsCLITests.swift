@@ -1,4 +1,5 @@
 import Foundation
+import ResponderBusPlatform
 import Testing
 
 /// Issue 48's first "done when": the chat input bar rule, written from the guide in each of the
@@ -65,7 +66,7 @@ struct ChatInputBarKindsCLITests {
         try #require(swiftBuild.status == 0, "\(swiftBuild.stderr)")
 
         let kinds: [(String, [String])] = [
-            ("library", ["--plugin", package + "/.build/debug/libChatInputBarRule.so"]),
+            ("library", ["--plugin", package + "/.build/debug/" + LoadedImages.libraryFile("ChatInputBarRule")]),
             ("python", ["--plugin-command", "python3 '\(CLI.repository.path)/PluginKits/python/examples/chat_input_bar.py'"]),
             ("c", ["--plugin", cModule]),
             ("swift-wasm", ["--plugin", swiftModule]),

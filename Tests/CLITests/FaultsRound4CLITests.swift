@@ -1,9 +1,6 @@
 import Foundation
+import ResponderBusPlatform
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Issue 46's faults, from outside: each fails on the code before its fix.
 @Suite("Faults, round 4: plugin files that hang or that others can change, Unicode twins, a false warning", .serialized)

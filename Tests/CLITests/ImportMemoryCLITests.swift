@@ -46,7 +46,12 @@ struct ImportMemoryCLITests {
         process.waitUntilExit()
         let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
         guard fields.count == 2 else { return (-1, 0) }
-        return (Int32(fields[0]), fields[1] * 1024)
+        // ru_maxrss is in kibibytes on Linux, in bytes on Darwin.
+        #if canImport(Darwin)
+            return (Int32(fields[0]), fields[1])
+        #else
+            return (Int32(fields[0]), fields[1] * 1024)
+        #endif
     }
 
     /// XCUITest's element tree of `views` elements under a window, printed on one line with its

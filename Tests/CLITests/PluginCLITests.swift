@@ -1,4 +1,5 @@
 import Foundation
+import ResponderBusPlatform
 import Testing
 
 /// Runs a shell command (for `swift build` and `cc`), returning its status and output.
@@ -50,11 +51,11 @@ struct PluginCLITests {
         let manifest = try String(contentsOfFile: manifestPath, encoding: .utf8)
         // This checkout's package identity: its folder's name, as the manifest spells it.
         let identity = CLI.repository.lastPathComponent.lowercased()
-        let target = #".target(name: "\#(name)", dependencies: [.product(name: "ResponderBus", package: "\#(identity)")])"#
+        let target = #".target(name: "\#(name)", dependencies: [.product(name: "ResponderBus", package: "\#(identity)")]"#
         try #require(manifest.contains(target), "\(manifest)")
         let extended =
             #".target(name: "\#(name)", dependencies: [.product(name: "ResponderBus", package: "\#(identity)"), "#
-            + #".product(name: "\#(product)", package: "\#(identity)")])"#
+            + #".product(name: "\#(product)", package: "\#(identity)")]"#
         try manifest.replacingOccurrences(of: target, with: extended).write(toFile: manifestPath, atomically: true, encoding: .utf8)
         return package
     }
@@ -77,7 +78,7 @@ struct PluginCLITests {
         #expect(test.status == 0, "swift test failed:\n\(test.output.suffix(3000))")
         #expect(test.output.contains("passed"))
 
-        let library = package + "/.build/debug/libFocusReporter.so"
+        let library = package + "/.build/debug/" + LoadedImages.libraryFile("FocusReporter")
         let replay = try CLI.run(["replay", CLI.example, "--plugin", library])
         #expect(replay.status == 0, "\(replay.stderr)")
         #expect(replay.stdout.contains("→ FocusReporter: diagnostic info: the keyboard showed for 'name'"))
@@ -132,7 +133,7 @@ struct PluginCLITests {
             .write(toFile: source, atomically: true, encoding: .utf8)
         let build = try shell("swift build --product CarriesItsOwn", in: package)
         try #require(build.status == 0, "swift build failed:\n\(build.output.suffix(3000))")
-        let replay = try CLI.run(["replay", CLI.example, "--plugin", package + "/.build/debug/libCarriesItsOwn.so"])
+        let replay = try CLI.run(["replay", CLI.example, "--plugin", package + "/.build/debug/" + LoadedImages.libraryFile("CarriesItsOwn")])
         #expect(replay.status == 78)
         #expect(replay.stderr.contains("carries its own copy of ResponderBus"), "\(replay.stderr)")
         #expect(replay.stderr.contains("Package.swift"))
@@ -153,7 +154,7 @@ struct PluginCLITests {
         try source.write(toFile: package + "/Sources/CoveredButtonWarner/CoveredButtonWarner.swift", atomically: true, encoding: .utf8)
         let build = try shell("swift build --product CoveredButtonWarner", in: package)
         try #require(build.status == 0, "swift build failed:\n\(build.output.suffix(3000))")
-        let library = package + "/.build/debug/libCoveredButtonWarner.so"
+        let library = package + "/.build/debug/" + LoadedImages.libraryFile("CoveredButtonWarner")
 
         let report = folder + "/report.html"
         let replay = try CLI.run(["replay", CLI.example, "--plugin", library, "--report", report])
@@ -204,7 +205,7 @@ struct PluginCLITests {
         let folder = TestFolders.root.appendingPathComponent("clib-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try source.write(toFile: folder + "/lib.c", atomically: true, encoding: .utf8)
-        let library = folder + "/lib\(name).so"
+        let library = folder + "/" + LoadedImages.libraryFile(name)
         let built = try shell("cc -shared -fPIC -o '\(library)' lib.c", in: folder)
         try #require(built.status == 0, "cc failed: \(built.output)")
         return library
@@ -286,7 +287,7 @@ struct PluginFolderTests {
         let library = try PluginCLITests.cLibrary("int responder_bus_plugin_api_version(void) { return 3; }\n", name: "Linked")
         let folder = URL(fileURLWithPath: library).deletingLastPathComponent().path
         let link = try CLI.temporaryFile("", name: "placeholder")
-        let linkPath = URL(fileURLWithPath: link).deletingLastPathComponent().appendingPathComponent("libLinked.so").path
+        let linkPath = URL(fileURLWithPath: link).deletingLastPathComponent().appendingPathComponent(LoadedImages.libraryFile("Linked")).path
         try FileManager.default.createSymbolicLink(atPath: linkPath, withDestinationPath: library)
         chmod(folder, 0o775)
         let run = try CLI.run(["replay", CLI.example, "--plugin", linkPath])

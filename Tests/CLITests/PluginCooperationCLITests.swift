@@ -1,4 +1,5 @@
 import Foundation
+import ResponderBusPlatform
 import Testing
 
 /// Plugins that cooperate (issue 32): the guide's per-field gap as a loaded library, out of process
@@ -55,7 +56,7 @@ struct PluginCooperationCLITests {
         try source.write(toFile: package + "/Sources/PasswordGapRule/PasswordGapRule.swift", atomically: true, encoding: .utf8)
         let build = try shell("swift build --product PasswordGapRule", in: package)
         try #require(build.status == 0, "swift build failed:\n\(build.output.suffix(3000))")
-        let plugin = ["--plugin", package + "/.build/debug/libPasswordGapRule.so"]
+        let plugin = ["--plugin", package + "/.build/debug/" + LoadedImages.libraryFile("PasswordGapRule")]
 
         let replay = try CLI.run(["replay", CLI.example] + plugin)
         #expect(
@@ -97,7 +98,7 @@ struct PluginCooperationCLITests {
         #expect(test.status == 0, "swift test failed:\n\(test.output.suffix(3000))")
         let build = try shell("swift build --product PasswordAwareAvoidance", in: package)
         try #require(build.status == 0, "swift build failed:\n\(build.output.suffix(3000))")
-        let library = package + "/.build/debug/libPasswordAwareAvoidance.so"
+        let library = package + "/.build/debug/" + LoadedImages.libraryFile("PasswordAwareAvoidance")
 
         let replay = try CLI.run(["replay", CLI.example, "--plugin", library, "--disable", "KeyboardAvoidance"])
         #expect(replay.status == 0, "\(replay.stderr)")

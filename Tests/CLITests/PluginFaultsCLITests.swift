@@ -1,4 +1,5 @@
 import Foundation
+import ResponderBusPlatform
 import Testing
 
 /// Out-of-process plugins that crash are said, counted and judged, never passed over in silence.
@@ -87,13 +88,10 @@ struct PluginFaultsCLITests {
         #expect(line.hasSuffix("; its last line on standard error: stuck in a loop (--allow-plugin-failures lets such sessions pass)"), "\(line)")
     }
 
-    /// Whether process `pid` is running (a zombie, or gone, is not).
+    /// Whether process `pid` is running (a zombie, or gone, is not): `kill(pid, 0)`, and the
+    /// process's state from the system (the platform layer: Linux's `/proc`, Darwin's `sysctl`).
     static func isRunning(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
-        // "pid (comm) S …": the state follows the last ')'.
-        guard let close = stat.lastIndex(of: ")") else { return false }
-        let state = stat[stat.index(close, offsetBy: 2)]
-        return state != "Z" && state != "X"
+        SystemProcess.isRunning(pid)
     }
 
     @Test(

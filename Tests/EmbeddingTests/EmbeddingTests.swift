@@ -1,4 +1,5 @@
 import Foundation
+import ResponderBusPlatform
 import ResponderBusTesting
 import Testing
 
@@ -299,9 +300,11 @@ struct Run {
 
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// `responder-bus`, built beside this test bundle.
+    /// `responder-bus`, built beside this test bundle (the test code's own image: an executable on
+    /// Linux, a bundle's binary in `….xctest/Contents/MacOS` on macOS).
     static let cli: URL = {
-        var folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let image = LoadedImages.path(containing: #dsohandle) ?? CommandLine.arguments[0]
+        var folder = URL(fileURLWithPath: image).resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<4 {
             let candidate = folder.appendingPathComponent("responder-bus")
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
@@ -357,7 +360,9 @@ struct Run {
             try? FileManager.default.removeItem(
                 at: FileManager.default.temporaryDirectory.appendingPathComponent("responder-bus-embedding-tests-\(getpid())"))
         }
-        return url
+        // Made and resolved, as the programs print the paths they resolve (macOS's /var is /private/var).
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return URL(fileURLWithPath: SystemFiles.resolvedPath(url.path))
     }()
 }
 

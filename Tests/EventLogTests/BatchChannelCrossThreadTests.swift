@@ -1,9 +1,6 @@
 import EventLog
+import ResponderBusPlatform
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The hand-off between the replay and its reader and writer threads; a lost wake-up fails the time
 /// limit instead of hanging the run. Named for the ThreadSanitizer run (CI's filter takes type

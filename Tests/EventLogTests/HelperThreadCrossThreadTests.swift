@@ -1,11 +1,8 @@
 import Dispatch
+import ResponderBusPlatform
 import Testing
 
 @testable import EventLog
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The one background thread a replay reads ahead and writes behind on: every batch read in order,
 /// every write run in order, each waiting side woken, and the reader handed back when reading

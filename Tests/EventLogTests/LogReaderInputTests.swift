@@ -1,10 +1,7 @@
 import EventLog
 import ResponderBus
+import ResponderBusPlatform
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 @Suite("LogReader: inputs that are not logs end the read, with their name")
 struct LogReaderInputTests {

@@ -1,10 +1,7 @@
 import EventLog
 import ResponderBus
+import ResponderBusPlatform
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 let header = #"{"format":"responder-bus-log","version":1,"screen":{"width":375,"height":812},"safeArea":{"top":44,"left":0,"bottom":34,"right":0}}"#
 

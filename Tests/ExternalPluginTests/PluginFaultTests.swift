@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import ResponderBus
+import ResponderBusPlatform
 import Testing
 
 @testable import ResponderBusExternal
@@ -14,8 +15,7 @@ struct PluginFaultTests {
     /// Whether process `pid` still runs (a zombie waiting for whichever process adopted it counts as
     /// gone).
     static func alive(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
-        return !stat.contains(") Z ")
+        SystemProcess.isRunning(pid)
     }
 
     /// Waits up to `seconds` for `pid` to be gone; whether it is.
@@ -81,9 +81,7 @@ struct PluginFaultTests {
 
     /// The process's peak resident memory so far, in bytes.
     static func peakMemory() -> Int {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return usage.ru_maxrss * 1024
+        SystemProcess.peakResidentBytes()
     }
 
     @Test("a plugin that exits while a child it forked keeps its pipes open is reported with its exit status")

@@ -1,5 +1,6 @@
 import Foundation
 import ResponderBus
+import ResponderBusPlatform
 import Testing
 
 @testable import ResponderBusExternal
@@ -92,8 +93,11 @@ struct PluginLibraryEntryTests {
         #expect(Self.refusal(unnamed).contains("responder_bus_plugin_make returned no plugin"), "\(Self.refusal(unnamed))")
     }
 
+    // glibc's words and Linux's remedy (a program named libResponderBus.so); dyld's words are
+    // read by `dyldMissingLibrary`, and a Mac's message has no soname to offer.
     @Test(
-        "a library that needs libResponderBus.so, which the loading program does not provide and which is not beside it, is refused with why, where the loader looked and what to do"
+        "a library that needs libResponderBus.so, which the loading program does not provide and which is not beside it, is refused with why, where the loader looked and what to do",
+        .enabled(if: !LoadedImages.isDyld, "glibc's message and the soname remedy are Linux's")
     )
     func needsResponderBus() {
         // The loader's own words (this test process, which links the command's target, provides
@@ -111,25 +115,44 @@ struct PluginLibraryEntryTests {
         let other = PluginLibrary.notLoaded("libX.so", resolved: "/p/libX.so", reason: "/p/libX.so: invalid ELF header")
         #expect(
             other
-                == "cannot load plugin 'libX.so': not a loadable library (/p/libX.so: invalid ELF header); pass the lib<Name>.so that `swift build` made"
+                == "cannot load plugin 'libX.so': not a loadable library (/p/libX.so: invalid ELF header); pass the \(PluginLibrary.fileName(forPlugin: "<Name>")) that `swift build` made"
         )
+    }
+
+    @Test("dyld's words for a library it did not find name the library, as glibc's do")
+    func dyldMissingLibrary() {
+        // What dlerror says on macOS 15 for a plugin whose @rpath dependency is nowhere.
+        let dyld = """
+            dlopen(/Users/me/plugins/libMoved.dylib, 0x0006): Library not loaded: @rpath/libResponderBus.dylib
+              Referenced from: <8F3C1A52-0B8E-3E4B-9D7A-2C1E5B6F7A80> /Users/me/plugins/libMoved.dylib
+              Reason: tried: '/Users/me/plugins/libResponderBus.dylib' (no such file)
+            """
+        #expect(LoadedImages.missingLibrary(inLoadError: dyld, dyld: true) == "libResponderBus.dylib")
+        #expect(
+            LoadedImages.missingLibrary(inLoadError: "dlopen(/p/libX.dylib, 0x0006): tried: '/p/libX.dylib' (not a mach-o file)", dyld: true) == nil)
+        #expect(LoadedImages.missingLibrary(inLoadError: "libHelper.so: cannot open shared object file: No such file", dyld: false) == "libHelper.so")
+        #expect(LoadedImages.missingLibrary(inLoadError: "/p/libX.so: invalid ELF header", dyld: false) == nil)
     }
 
     @Test("another library a plugin needs and the loader cannot find is named, with where the loader looked")
     func needsAnotherLibrary() throws {
+        let helper = LoadedImages.libraryFile("Helper")
         let built = try Self.folder("dependency")
-        try Self.library("int helper(void) { return 1; }\n", file: "libHelper.so", in: built)
+        // Named for the run path on macOS (a library's install name is its path otherwise).
+        try Self.library(
+            "int helper(void) { return 1; }\n", file: helper, in: built, flags: LoadedImages.isDyld ? "-Wl,-install_name,@rpath/\(helper)" : "")
         // Linked as SwiftPM links a library: its own folder as run path.
         let plugin = try Self.folder("plugin")
         let library = try Self.library(
-            "int helper(void);\nint responder_bus_plugin_api_version_Helped(void) { return helper(); }\n", file: "libHelped.so", in: plugin,
-            flags: "-L'\(built)' -lHelper -Wl,-rpath,'$ORIGIN'")
+            "int helper(void);\nint responder_bus_plugin_api_version_Helped(void) { return helper(); }\n", file: LoadedImages.libraryFile("Helped"),
+            in: plugin, flags: "-L'\(built)' -lHelper -Wl,-rpath,'\(LoadedImages.isDyld ? "@loader_path" : "$ORIGIN")'")
         let message = Self.refusal(library)
-        #expect(message.contains("it needs libHelper.so, which was not found"), "\(message)")
-        #expect(message.contains("in '\(plugin)'") && message.contains("LD_LIBRARY_PATH"), "\(message)")
-        #expect(message.contains("Copy libHelper.so beside the plugin"))
+        #expect(message.contains("it needs \(helper), which was not found"), "\(message)")
+        #expect(
+            message.contains("'\(plugin)'") && message.contains(LoadedImages.isDyld ? "DYLD_LIBRARY_PATH" : "LD_LIBRARY_PATH"), "\(message)")
+        #expect(message.contains("Copy \(helper) beside the plugin"))
         // The fix it gives: the library beside the plugin. It then loads, and is refused further on.
-        try FileManager.default.copyItem(atPath: built + "/libHelper.so", toPath: plugin + "/libHelper.so")
+        try FileManager.default.copyItem(atPath: built + "/" + helper, toPath: plugin + "/" + helper)
         #expect(Self.refusal(library).contains("built for plugin API version 1"), "\(Self.refusal(library))")
     }
 }

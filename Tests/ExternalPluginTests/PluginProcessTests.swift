@@ -1,4 +1,5 @@
 import Foundation
+import ResponderBusPlatform
 import Testing
 
 @testable import ResponderBusExternal
@@ -66,10 +67,7 @@ struct PluginProcessTests {
         #expect(process.exitDescription(or: "running") == "was killed by signal 9 (SIGKILL)")
         // Gone, or a zombie waiting for whichever process adopted it.
         let deadline = ContinuousClock.now + .seconds(5)
-        func alive() -> Bool {
-            guard let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8) else { return false }
-            return !stat.contains(") Z ")
-        }
+        func alive() -> Bool { SystemProcess.isRunning(child) }
         while alive(), ContinuousClock.now < deadline { usleep(10_000) }
         #expect(!alive(), "the wrapper's child \(child) outlived it")
     }

@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import ResponderBus
 import ResponderBusExternal
+import ResponderBusPlatform
 
 /// Small plugins written for a test, in Python with the repository's author module (or raw, for
 /// plugins that do not even get the handshake right), in a folder of their own.
@@ -56,7 +57,8 @@ enum Scripts {
         atexit {
             try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent("rb-external-tests-\(getpid())"))
         }
-        return url
+        // Resolved, as the host prints the paths it resolves (macOS's /var is /private/var).
+        return URL(fileURLWithPath: SystemFiles.resolvedPath(url.path))
     }()
 
     /// A script with exactly this source.

@@ -1,18 +1,15 @@
 import EventLog
 import ResponderBus
+import ResponderBusPlatform
 import ResponderBusReplay
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 @Suite("Output: a record whose line is over a limit is not written")
 struct OutputLineLimitTests {
     @Test("line(_:atMost:) writes a line within the limit, and leaves out one over it, saying its length")
     func limit() throws {
         var pipe: [Int32] = [0, 0]
-        try #require(Glibc.pipe(&pipe) == 0)
+        try #require(ResponderBusPlatform.pipe(&pipe) == 0)
         defer { close(pipe[0]) }
         let output = Output(descriptor: pipe[1], closes: true, name: "the pipe")
         let short = LogRecord(t: 1, event: .returnKey(ReturnKeyInfo(view: ViewID("ok"))))

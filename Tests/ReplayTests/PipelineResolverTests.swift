@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import ResponderBus
+import ResponderBusPlatform
 import ResponderBusReplay
 import Synchronization
 import Testing
@@ -11,8 +12,10 @@ private struct Sessions {
     let root: String
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("replaytests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let made = FileManager.default.temporaryDirectory.appendingPathComponent("replaytests-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true)
+        // Resolved, as the resolver's messages name resolved paths (macOS's /var is /private/var).
+        root = SystemFiles.resolvedPath(made)
     }
 
     /// Makes the folder `relative` (with a project file holding `project`, when given); its path.

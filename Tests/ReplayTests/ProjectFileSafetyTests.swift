@@ -1,4 +1,5 @@
 import Foundation
+import ResponderBusPlatform
 import Testing
 
 @testable import ResponderBusReplay
@@ -7,8 +8,10 @@ import Testing
 struct ProjectFileSafetyTests {
     /// A folder of its own holding a project file with `mode`.
     private func folder(withProjectFileMode mode: Int) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rb-safety-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let made = FileManager.default.temporaryDirectory.appendingPathComponent("rb-safety-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true)
+        // Resolved, as the messages name resolved paths (macOS's /var is /private/var).
+        let folder = SystemFiles.resolvedPath(made)
         let path = folder + "/" + ProjectFile.fileName
         try Data(#"{"disable": ["FieldAdvancing"]}"#.utf8).write(to: URL(fileURLWithPath: path))
         try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)

@@ -1,14 +1,7 @@
+import ResponderBusPlatform
 import Testing
 
 @testable import ResponderBusReplay
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// A value of the wrong type, and the error that names it.
 struct ProjectFileValueCase: Sendable, CustomTestStringConvertible {

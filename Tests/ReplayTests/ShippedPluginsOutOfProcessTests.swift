@@ -8,14 +8,17 @@ import KeyboardNoise
 import PasswordGap
 import ResponderBus
 import ResponderBusExternal
+import ResponderBusPlatform
 import ResponderBusReplay
 import ResponderBusTesting
 import Testing
 import TextViewOrdering
 
-/// `shipped-plugin-process`, built beside the test bundle.
+/// `shipped-plugin-process`, built beside the test bundle (the test code's own image: an executable
+/// on Linux, a bundle's binary in `….xctest/Contents/MacOS` on macOS).
 private let shippedPluginProcess: String = {
-    var folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    let image = LoadedImages.path(containing: #dsohandle) ?? CommandLine.arguments[0]
+    var folder = URL(fileURLWithPath: image).resolvingSymlinksInPath().deletingLastPathComponent()
     for _ in 0..<4 {
         let candidate = folder.appendingPathComponent("shipped-plugin-process")
         if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }

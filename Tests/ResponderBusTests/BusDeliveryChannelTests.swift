@@ -1,10 +1,7 @@
 import Dispatch
 import ResponderBus
+import ResponderBusPlatform
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 @Suite("Bus delivery channels: DispatchQueue observers, async sequences, other threads")
 struct BusDeliveryChannelTests {

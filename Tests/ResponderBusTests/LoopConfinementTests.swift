@@ -1,26 +1,10 @@
 import ResponderBus
+import ResponderBusPlatform
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Runs `body` on a new thread and waits for it.
 private func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
-    final class Box: @unchecked Sendable {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    var thread = pthread_t()
-    let context = Unmanaged.passRetained(Box(body)).toOpaque()
-    pthread_create(
-        &thread, nil,
-        { raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            box.body()
-            return nil
-        }, context)
-    pthread_join(thread, nil)
+    SystemThread.start(body)?.join()
 }
 
 @Suite("Loop confinement is checked where the bus is set up, in every build")

@@ -1,13 +1,8 @@
 import ResponderBus
+import ResponderBusPlatform
 import ResponderBusUV
 import Synchronization
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 extension EventName where Payload == Int {
     /// A second payload type for the inbox's per-type channels.

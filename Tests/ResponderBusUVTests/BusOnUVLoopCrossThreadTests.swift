@@ -1,11 +1,8 @@
 import Dispatch
 import ResponderBus
+import ResponderBusPlatform
 import ResponderBusUV
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The bus on the real libuv loop, fed from several threads at once. CI runs this suite under
 /// ThreadSanitizer as well (`--filter CrossThread`).

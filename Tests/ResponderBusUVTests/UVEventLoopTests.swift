@@ -1,12 +1,7 @@
 import ResponderBus
+import ResponderBusPlatform
 import ResponderBusUV
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 @Suite struct UVEventLoopTests {
     // MARK: - Thread and clock

@@ -1,12 +1,7 @@
 import ResponderBus
+import ResponderBusPlatform
 import ResponderBusUV
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// File and signal watches on ``UVEventLoop``.
 ///

@@ -80,8 +80,9 @@ func interleavedNsPerOp(rounds: Int = 9, _ cases: [(iterations: Int, body: (Int)
     return best
 }
 
-/// Heap allocations per operation made by this thread.
+/// Heap allocations per operation made by this thread; NaN where they are not counted (not glibc).
 func mallocsPerOp(iterations: Int, _ body: (Int) -> Void) -> Double {
+    guard bench_counts_mallocs() != 0 else { return .nan }
     body(10)
     let before = bench_malloc_count()
     body(iterations)

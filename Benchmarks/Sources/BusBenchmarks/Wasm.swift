@@ -1,3 +1,4 @@
+import CBenchSupport
 import EventLog
 import Foundation
 import ResponderBus
@@ -137,9 +138,7 @@ func runWasm(_ results: Results, cli: String, log: String) {
             unit: "KiB", goal: "≤1024 KiB (flat)", met: after - before <= 1024))
 }
 
-/// The process's resident size, from /proc/self/statm.
+/// The process's resident size now, in KiB.
 private func residentKB() -> Int {
-    let text = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
-    let pages = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+    bench_self_rss_kb()
 }

@@ -5,11 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <stdio.h>
 #include <sys/resource.h>
 #include <uv.h>
 #include <unistd.h>
+#ifdef __APPLE__
+#include <mach/mach.h>
+#endif
 
 /* ---- malloc counter: the executable's definitions win over libc's for every library ---- */
+/* glibc's: it calls __libc_malloc and friends behind its own names. Darwin's libmalloc has no
+   such names, and a Mach-O program's malloc does not replace the libraries' (two-level
+   namespace): there nothing is counted, and bench_counts_mallocs() says so. */
+#if defined(__GLIBC__)
 extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
 extern void *__libc_realloc(void *, size_t);
@@ -32,6 +40,11 @@ int posix_memalign(void **out, size_t al, size_t n) {
     return 0;
 }
 uint64_t bench_malloc_count(void) { return tls_mallocs; }
+int bench_counts_mallocs(void) { return 1; }
+#else
+uint64_t bench_malloc_count(void) { return 0; }
+int bench_counts_mallocs(void) { return 0; }
+#endif
 
 uint64_t bench_now_ns(void) {
     struct timespec ts;
@@ -39,8 +52,30 @@ uint64_t bench_now_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-long bench_children_maxrss_kb(void) { struct rusage u; getrusage(RUSAGE_CHILDREN, &u); return u.ru_maxrss; }
-long bench_self_maxrss_kb(void) { struct rusage u; getrusage(RUSAGE_SELF, &u); return u.ru_maxrss; }
+/* ru_maxrss is in kilobytes on Linux, in bytes on Darwin. */
+#ifdef __APPLE__
+#define RB_MAXRSS_KB(u) ((u).ru_maxrss / 1024)
+#else
+#define RB_MAXRSS_KB(u) ((u).ru_maxrss)
+#endif
+long bench_children_maxrss_kb(void) { struct rusage u; getrusage(RUSAGE_CHILDREN, &u); return RB_MAXRSS_KB(u); }
+long bench_self_maxrss_kb(void) { struct rusage u; getrusage(RUSAGE_SELF, &u); return RB_MAXRSS_KB(u); }
+
+long bench_self_rss_kb(void) {
+#ifdef __APPLE__
+    mach_task_basic_info_data_t info;
+    mach_msg_type_number_t count = MACH_TASK_BASIC_INFO_COUNT;
+    if (task_info(mach_task_self(), MACH_TASK_BASIC_INFO, (task_info_t)&info, &count) != KERN_SUCCESS) return 0;
+    return (long)(info.resident_size / 1024);
+#else
+    long pages = 0;
+    FILE *statm = fopen("/proc/self/statm", "r");
+    if (statm == NULL) return 0;
+    if (fscanf(statm, "%*ld %ld", &pages) != 1) pages = 0;
+    fclose(statm);
+    return pages * (sysconf(_SC_PAGESIZE) / 1024);
+#endif
+}
 
 /* ---- raw libuv baseline ---- */
 typedef struct { uint64_t seq; double frame[8]; uint64_t flags; } item_t; /* 80 bytes, like KeyboardInfo */

@@ -4,10 +4,6 @@
 import ResponderBus
 import ResponderBusExternal
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 final class NullKeyboard: KeyboardObserving {
     let name = "NullKeyboard"
 }
@@ -18,4 +14,4 @@ final class NullAction: EventObserving {
 }
 
 let plugin: any ResponderPlugin = CommandLine.arguments.dropFirst().first == "action" ? NullAction() : NullKeyboard()
-exit(ExternalPluginMain.run(plugin, turns: false))
+ExternalPluginMain.serve(plugin, turns: false)

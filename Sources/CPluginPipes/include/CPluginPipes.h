@@ -1,7 +1,9 @@
 // The one thing ResponderBusExternal needs that neither libuv nor Swift's Glibc module gives it:
 // writing to a plugin's pipe without the risk of SIGPIPE ending the host. libuv leaves SIGPIPE to
 // the application (its documentation says to ignore it); a library cannot change the disposition
-// of its embedder's process, so it blocks the signal on its own thread while it writes.
+// of its embedder's process, so it blocks the signal on its own thread while it writes (Linux raises
+// a pipe's SIGPIPE on the writing thread). On Darwin both calls do nothing: XNU raises it on the
+// process, and the pipe's write end is marked F_SETNOSIGPIPE instead (see pipes.c).
 #ifndef CPLUGINPIPES_H
 #define CPLUGINPIPES_H
 

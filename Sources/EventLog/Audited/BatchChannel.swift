@@ -1,12 +1,5 @@
 import DequeModule
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import ResponderBusPlatform
 
 /// A bounded, ordered hand-off of batches from one thread to another, with a thread of its own for
 /// one side: ``ReadAhead`` parses on it, the CLI's output encodes and writes on it.
@@ -32,7 +25,7 @@ package final class BatchChannel<Batch>: @unchecked Sendable {
     private var ready = Deque<Batch>()
     private var closed = false
     private var cancelled = false
-    private var thread: pthread_t?
+    private var thread: SystemThread?
     private var producerWaits = false
     private var consumerWaits = false
 
@@ -52,7 +45,7 @@ package final class BatchChannel<Batch>: @unchecked Sendable {
     ///
     /// - Returns: `false` when no thread could be made; `body` has not run then.
     package func spawn(_ body: @escaping @Sendable () -> Void) -> Bool {
-        guard let thread = startThread(body) else { return false }
+        guard let thread = SystemThread.start(body) else { return false }
         self.thread = thread
         return true
     }
@@ -60,7 +53,7 @@ package final class BatchChannel<Batch>: @unchecked Sendable {
     /// Waits for the thread ``spawn(_:)`` made, if any, to end. Call it from the other side only.
     package func join() {
         guard let thread else { return }
-        joinThread(thread)
+        thread.join()
         self.thread = nil
     }
 

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import ResponderBusPlatform
 
 /// Reading and writing a whole file descriptor: the C boundary (`read(2)`, `write(2)`) that the
 /// replay's output, the project file and the command's files go through.

@@ -1,12 +1,5 @@
 import DequeModule
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import ResponderBusPlatform
 
 /// One thread for all of a replay's background work: reading the log ahead of the replay and
 /// writing its output behind it. A replay then keeps two threads busy, its loop and this one, where
@@ -47,7 +40,7 @@ package final class HelperThread: @unchecked Sendable {
     package let writeWakeUp: Int
 
     private let guarded = ConditionLock()
-    private var thread: pthread_t?
+    private var thread: SystemThread?
 
     // Reading ahead (guarded by `guarded`).
     private var read: (() -> ReadAhead.Batch?)?
@@ -76,7 +69,7 @@ package final class HelperThread: @unchecked Sendable {
         self.writeCapacity = writeCapacity
         self.writeWakeUp = writeWakeUp
         // The thread holds the helper until it ends (``shutDown()`` ends it).
-        guard let thread = startThread({ [self] in run() }) else { return nil }
+        guard let thread = SystemThread.start({ [self] in run() }) else { return nil }
         self.thread = thread
     }
 
@@ -245,7 +238,7 @@ package final class HelperThread: @unchecked Sendable {
         guarded.wake()
         guarded.unlock()
         if let thread {
-            joinThread(thread)
+            thread.join()
             self.thread = nil
         }
     }

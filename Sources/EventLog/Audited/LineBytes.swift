@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import ResponderBusPlatform
 
 /// One line's bytes, read where they lie (in the chunk the line splitter read, its buffer for a
 /// line split across chunks, or an array a caller passed): the reader's audited buffer. The

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import ResponderBusPlatform
 
 /// Splits a ``LogReader``'s input into lines: reads it in chunks, finds each newline with
 /// `memchr`, gathers a line that spans chunks, skips blank lines, and counts lines and bytes.

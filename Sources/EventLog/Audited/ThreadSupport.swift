@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import ResponderBusPlatform
 
 /// A pthread mutex and a condition variable on it: the lock of the log's hand-offs between threads
 /// (`BatchChannel`, `HelperThread`). ThreadSanitizer understands both, as it does not
@@ -43,33 +37,4 @@ final class ConditionLock {
 
     /// Wakes every thread that waits.
     @inline(__always) func wake() { pthread_cond_broadcast(condition) }
-}
-
-/// Starts a thread that runs `body`; `nil` (and `body` never runs) when no thread can be had. Wait
-/// for it with ``joinThread(_:)``.
-func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
-    var thread = pthread_t()
-    let context = Unmanaged.passRetained(ThreadStart(body)).toOpaque()
-    let rc = pthread_create(
-        &thread, nil,
-        { context in
-            Unmanaged<ThreadStart>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        }, context)
-    guard rc == 0 else {
-        Unmanaged<ThreadStart>.fromOpaque(context).release()
-        return nil
-    }
-    return thread
-}
-
-/// Waits for a thread ``startThread(_:)`` started to end.
-func joinThread(_ thread: pthread_t) {
-    pthread_join(thread, nil)
-}
-
-/// What a new thread runs, passed through `pthread_create`'s context pointer.
-private final class ThreadStart {
-    let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 }

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import ResponderBusPlatform
 
 /// Where a ``LogReader`` reads bytes from.
 enum ByteSource {
@@ -19,7 +13,7 @@ enum ByteSource {
     static func open(path: SystemPath) throws(LogReadError) -> (ByteSource, size: Int?) {
         let standardInput = path.bytes == [UInt8(ascii: "-")]
         let name = standardInput ? "standard input" : "'\(path)'"
-        let descriptor = standardInput ? 0 : path.withCString { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
+        let descriptor = standardInput ? 0 : path.withCString { ResponderBusPlatform.open($0, O_RDONLY | O_CLOEXEC) }
         if descriptor < 0 {
             let reason = String(cString: strerror(errno))
             throw LogReadError(.unreadable, line: 0, column: 0, "cannot open '\(path)': \(reason); check the path and its permissions")

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import ResponderBusPlatform
 
 /// A log followed by name (`replay --follow`, `LogFollower`), opened once and compared with what its name now points at.
 package final class FollowedFile {

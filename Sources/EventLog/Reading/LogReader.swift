@@ -1,12 +1,5 @@
 import ResponderBus
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import ResponderBusPlatform
 
 /// Reads a v1 log as a stream: constant memory whatever the log's size.
 ///

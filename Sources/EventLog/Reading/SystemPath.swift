@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import ResponderBusPlatform
 
 /// A file's path as the system has it: bytes, which need not be UTF-8 (a name with byte 0xFF is a
 /// valid Linux file name). A `String` cannot hold such a name — decoding repairs the bad bytes to

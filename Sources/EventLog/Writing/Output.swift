@@ -1,8 +1,5 @@
 import ResponderBus
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import ResponderBusPlatform
 
 /// Buffered writing to standard output (or a file): one `write(2)` per 64 KiB, not per line.
 ///

@@ -1,8 +1,5 @@
 import CSignalCleanup
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import ResponderBusPlatform
 
 /// Why a file a replay or a session suite writes (a recording, a report, a snapshot, JUnit) could
 /// not be written, with the exit code the CLI contract gives it.
@@ -159,7 +156,8 @@ package final class OutputFile {
 /// writing.
 package enum OutputClash {
     /// A file to compare: the same file when device and inode match (for one that exists), or
-    /// when the resolved folder and the name match (for one that does not yet).
+    /// when the resolved folder and the name match (for one that does not yet; lowercased where
+    /// the folder's file system folds case, as APFS does, so `Out.html` and `out.html` are one).
     private struct Identity: Equatable {
         var device: UInt64?
         var inode: UInt64?
@@ -170,13 +168,19 @@ package enum OutputClash {
     /// otherwise the message naming both. Standard output (`-`) counts as an output when it is a
     /// regular file; devices (`/dev/null`) and pipes never clash.
     package static func check(inputs: [String], outputs: [String]) -> String? {
+        check(inputs: inputs, outputs: outputs, foldsCase: SystemFiles.foldsCase(inFolder:))
+    }
+
+    /// ``check(inputs:outputs:)``, asking `foldsCase` whether a folder's file system compares names
+    /// without regard to case.
+    package static func check(inputs: [String], outputs: [String], foldsCase: (String) -> Bool) -> String? {
         var seen: [(String, Identity, isInput: Bool)] = []
         for input in inputs {
-            guard let identity = identity(of: input, standard: 0) else { continue }
+            guard let identity = identity(of: input, standard: 0, foldsCase: foldsCase) else { continue }
             seen.append((input, identity, true))
         }
         for output in outputs {
-            guard let identity = identity(of: output, standard: 1) else { continue }
+            guard let identity = identity(of: output, standard: 1, foldsCase: foldsCase) else { continue }
             if let clash = seen.first(where: { $0.1 == identity }) {
                 let what = clash.isInput ? "the input \(describe(clash.0, input: true))" : "the output \(describe(clash.0, input: false))"
                 return
@@ -192,7 +196,7 @@ package enum OutputClash {
     }
 
     /// The identity of a regular file (existing or not); `nil` for devices, pipes and the like.
-    private static func identity(of path: String, standard: Int32) -> Identity? {
+    private static func identity(of path: String, standard: Int32, foldsCase: (String) -> Bool) -> Identity? {
         var info = stat()
         if path == "-" {
             guard fstat(standard, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
@@ -208,7 +212,8 @@ package enum OutputClash {
         let file = slash.map { String(path[path.index(after: $0)...]) } ?? path
         guard let resolved = realpath(folder, nil) else { return Identity(resolvedPath: path) }
         defer { free(resolved) }
-        return Identity(resolvedPath: String(cString: resolved) + "/" + file)
+        let resolvedFolder = String(cString: resolved)
+        return Identity(resolvedPath: resolvedFolder + "/" + (foldsCase(resolvedFolder) ? file.lowercased() : file))
     }
 }
 

@@ -1,13 +1,7 @@
 #if DEBUG
     import Synchronization
 
-    #if canImport(Glibc)
-        import Glibc
-    #elseif canImport(Musl)
-        import Musl
-    #elseif canImport(Darwin)
-        import Darwin
-    #endif
+    import ResponderBusPlatform
 #endif
 
 /// A box for state used by one thread at a time (the bus's loop, or a reader's thread): read and

@@ -1,12 +1,5 @@
+import ResponderBusPlatform
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 // One payload type's buffers in the cross-thread inbox (see CrossThreadInbox.swift for the design).
 

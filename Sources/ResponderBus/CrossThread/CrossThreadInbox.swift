@@ -1,12 +1,5 @@
+import ResponderBusPlatform
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 // The inbox behind `Bus.postFromAnyThread`: typed, allocation-free in steady state.
 //

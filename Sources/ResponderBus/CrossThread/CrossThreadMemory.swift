@@ -1,12 +1,5 @@
+import ResponderBusPlatform
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 // The raw storage of the cross-thread inbox (see CrossThreadInbox.swift for the design).
 

@@ -1,14 +1,7 @@
 import DequeModule
 import HeapModule
+import ResponderBusPlatform
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// A deterministic event loop with virtual time, for tests and for replaying logs as fast as the
 /// machine allows.

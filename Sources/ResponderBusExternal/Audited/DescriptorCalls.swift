@@ -1,19 +1,11 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import ResponderBusPlatform
 
 /// The system calls that read and write bytes through pointers, for the code of this module that
-/// speaks to the system outside libuv: a plugin process's standard streams (``PluginServer``), and
-/// the lines of a file of `/proc` (``PluginLibrary``).
+/// speaks to the system outside libuv: a plugin process's standard streams (``PluginServer``).
 ///
 /// Invariants (the audited layer): an array's storage is lent to one call for the length of that
 /// call, and only the part its bounds allow (`read(2)` fills at most the whole array; `write(2)`
-/// takes `bytes[offset...]`, the offset checked); a C string `getline` returns is copied into a
-/// `String` before the next call and freed once. Any thread: nothing is kept between calls.
+/// takes `bytes[offset...]`, the offset checked). Any thread: nothing is kept between calls.
 enum DescriptorCalls {
     /// One `read(2)` from `descriptor` into `buffer` (at most its whole length): its result, a byte
     /// count or -1 with `errno` set.
@@ -26,19 +18,5 @@ enum DescriptorCalls {
     static func writeChunk(_ descriptor: Int32, _ bytes: [UInt8], from offset: Int = 0) -> Int {
         precondition(offset >= 0 && offset <= bytes.count, "DescriptorCalls.writeChunk: offset out of range")
         return bytes.withUnsafeBytes { write(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
-    }
-
-    /// Calls `body` with each line of the file at `path` (with its line break), read with
-    /// `getline`; `false` when the file cannot be opened.
-    static func forEachLine(ofFile path: String, _ body: (String) -> Void) -> Bool {
-        guard let file = fopen(path, "r") else { return false }
-        defer { fclose(file) }
-        var line: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        defer { free(line) }
-        while getline(&line, &capacity, file) > 0, let line {
-            body(String(cString: line))
-        }
-        return true
     }
 }

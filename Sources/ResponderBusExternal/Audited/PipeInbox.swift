@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import ResponderBusPlatform
 
 /// What a pipe's read callback leaves for ``PluginProcess`` to take: the bytes read since it last
 /// took them (into a buffer of 64 KiB made once), and whether the stream ended.

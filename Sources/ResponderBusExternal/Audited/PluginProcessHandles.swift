@@ -1,13 +1,6 @@
 import CLibUV
 import CSignalCleanup
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import ResponderBusPlatform
 
 /// `close(2)`, under a name the handles' own `close()` does not hide.
 private func closeDescriptor(_ fd: Int32) {
@@ -156,6 +149,9 @@ final class PluginProcessHandles {
             uv_pipe_init(loop, pipe, 0)
             open.append(Self.base(pipe))
             childEnds.append(hostReads ? fds[1] : fds[0])
+            // The plugin's input: a write after it exited fails with EPIPE instead of raising SIGPIPE
+            // on the host's process (Darwin; on Linux the writing thread blocks it, see `write`).
+            if !hostReads { SystemFiles.raiseNoSigPipe(onWritesTo: fds[1]) }
             let opened = uv_pipe_open(pipe, hostReads ? fds[0] : fds[1])
             guard opened == 0 else {
                 closeDescriptor(hostReads ? fds[0] : fds[1])

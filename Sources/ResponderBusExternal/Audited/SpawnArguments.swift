@@ -1,12 +1,5 @@
 import CLibUV
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import ResponderBusPlatform
 
 /// The C strings `uv_spawn` reads: the command and its arguments as a `NULL`-terminated `argv`,
 /// and the working directory, each copied with `strdup`.

@@ -1,12 +1,7 @@
 import CLibUV
+import ResponderBusPlatform
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
-/// The C callbacks libuv and pthreads call into.
+/// The C callbacks libuv calls into.
 ///
 /// Each one is a closure that captures nothing, so it converts to a C function pointer, and each is
 /// a static member of a type rather than top-level code (a callback written at the top level of
@@ -21,17 +16,8 @@ import CLibUV
 /// its loop thread keeps alive; ``timerFired``: the timer, retained; the watch callbacks: the
 /// watcher, retained). A retained reference is taken back once, by the handle's close callback,
 /// which then frees the handle's memory: libuv calls it last, after every other callback of the
-/// handle. All run on the loop thread (``threadMain`` is that thread).
+/// handle. All run on the loop thread.
 enum UVCallbacks {
-    /// The loop thread's entry point. `argument` is a retained ``UVLoopCore``; the thread owns that
-    /// reference until it ends.
-    static let threadMain: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { argument in
-        guard let argument else { return nil }
-        let core = Unmanaged<UVLoopCore>.fromOpaque(argument).takeRetainedValue()
-        core.runLoopThread()
-        return nil
-    }
-
     /// `uv_async_t`: another thread posted work or asked the loop to stop.
     static let wakeup: uv_async_cb = { handle in
         guard let data = handle?.pointee.data else { return }

@@ -1,12 +1,9 @@
 import ArgumentParser
 import EventLog
 import ResponderBus
+import ResponderBusPlatform
 import ResponderBusReplay
 import ResponderBusReport
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `responder-bus render`: the screen as it was at one moment of a log, as an SVG file.
 struct RenderCommand: ParsableCommand {

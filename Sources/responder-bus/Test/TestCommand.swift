@@ -1,13 +1,10 @@
 import ArgumentParser
 import EventLog
 import ResponderBus
+import ResponderBusPlatform
 import ResponderBusReplay
 import ResponderBusReport
 import ResponderBusSessions
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `responder-bus test`: a folder of recorded sessions as a regression suite.
 struct TestCommand: ParsableCommand {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import ResponderBusPlatform
 
 /// The progress line `responder-bus test` keeps on a terminal's standard error: sessions done,
 /// failures, rate and time left, redrawn at most ten times a second.

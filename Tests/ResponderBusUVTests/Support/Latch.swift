@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import ResponderBusPlatform
 
 /// A count-down latch on a pthread mutex and condition variable (visible to ThreadSanitizer).
 ///
@@ -17,11 +13,25 @@ final class Latch: @unchecked Sendable {
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
         condition.initialize(to: pthread_cond_t())
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(condition, &attributes)
-        pthread_condattr_destroy(&attributes)
+        #if canImport(Darwin)
+            // Darwin has no pthread_condattr_setclock: its timed wait reads the realtime clock.
+            pthread_cond_init(condition, nil)
+        #else
+            var attributes = pthread_condattr_t()
+            pthread_condattr_init(&attributes)
+            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+            pthread_cond_init(condition, &attributes)
+            pthread_condattr_destroy(&attributes)
+        #endif
+    }
+
+    /// The clock `pthread_cond_timedwait` measures the deadline on (see `init`).
+    private static var clock: clockid_t {
+        #if canImport(Darwin)
+            CLOCK_REALTIME
+        #else
+            CLOCK_MONOTONIC
+        #endif
     }
 
     deinit {
@@ -41,7 +51,7 @@ final class Latch: @unchecked Sendable {
     /// Waits until the count reaches zero; `false` if `timeout` passed first.
     func wait(timeout: Duration = .seconds(10)) -> Bool {
         var deadline = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        clock_gettime(Self.clock, &deadline)
         let (seconds, attoseconds) = timeout.components
         let nanoseconds = Int(deadline.tv_nsec) + Int(attoseconds / 1_000_000_000)
         deadline.tv_sec += Int(seconds) + nanoseconds / 1_000_000_000

@@ -2,6 +2,8 @@ import ResponderBusSessions
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 // session-checker PATH… [--junit FILE] [--jobs N]: replays recorded sessions as a test suite and

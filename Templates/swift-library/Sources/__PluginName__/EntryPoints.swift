@@ -1,7 +1,7 @@
 import ResponderBus
 
 // The two symbols `responder-bus replay --plugin` looks for (see `PluginABI`), named after the
-// library (lib__PluginName__.so), so that another plugin of this package has entry points of its own.
+// library (__PluginLibrary__), so that another plugin of this package has entry points of its own.
 
 /// The plugin API version this library was built against.
 @_cdecl("__PluginAPIVersionSymbol__")

@@ -3,8 +3,4 @@
 import ResponderBusExternal
 import __PluginName__
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-exit(ExternalPluginMain.run(__PluginName__()))
+ExternalPluginMain.serve(__PluginName__())

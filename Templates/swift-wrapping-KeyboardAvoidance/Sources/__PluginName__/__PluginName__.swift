@@ -5,7 +5,7 @@ import ResponderBus
 /// name, with a rule of yours around each call. Here, a field whose id ends in `password` keeps
 /// 40 points above the keyboard, every other field 20.
 ///
-/// Run it in place of the built-in: `responder-bus replay LOG --plugin lib__PluginName__.so --disable
+/// Run it in place of the built-in: `responder-bus replay LOG --plugin __PluginLibrary__ --disable
 /// KeyboardAvoidance`. (To change only the gap of some fields, a plugin placed before the
 /// built-in that posts `viewSettings` needs no wrapping: see the plugin guide's step 9.)
 public final class __PluginName__: KeyboardObserving, EditingObserving, EventObserving, TurnSettledObserving {
