@@ -194,8 +194,8 @@ public struct ConsoleImporter: Sendable {
         problems += Self.notes(of: builder, sceneGuesses: sceneGuesses, settling: options.kinds, hasScenes: !scenes.isEmpty)
         summary.count(scenes, found)
 
-        func finish(_ header: LogHeader, _ records: [LogRecord], _ whole: [ImportProblem]) -> ImportResult {
-            Self.result(header, records, problems: problems, dropped: droppedProblems, whole: whole, summary: summary, cutAtEnd: scanned.4)
+        func finish(_ header: LogHeader, _ records: [LogRecord], _ whole: [ImportProblem], held: Int = 0) -> ImportResult {
+            Self.result(header, records, problems: problems, dropped: droppedProblems, whole: whole, summary: summary, cutAtEnd: max(scanned.4, held))
         }
 
         let placeholder = LogHeader(screen: options.screen ?? .zero, screenSource: options.screen == nil ? nil : "given")
@@ -216,7 +216,8 @@ public struct ConsoleImporter: Sendable {
             summary.linkedAddresses = session.linked
             summary.unlinkedAddresses = session.unlinked
             if let refused = session.focusRefused { return finish(placeholder, [], [refused]) }
-            return finish(header, session.records, [])
+            // The records a dump printed next could change wait, as a cut userInfo's do.
+            return finish(header, session.records, [], held: session.unsettledAtEnd)
         }
         if let focus = options.focus {
             // Without a dump, editing notifications are all a focus could be; with them, none is needed.

@@ -15,8 +15,10 @@ public struct ImportResult: Hashable, Sendable {
     public var problems: [ImportProblem]
     /// What was found, counted.
     public var summary: ImportSummary
-    /// How many of the last ``records`` were made of the whole keys of a userInfo cut off at the
-    /// end of the text: `GrowingImport` holds them back until the rest is written.
+    /// How many of the last ``records`` the rest of the text could still change: made of the
+    /// whole keys of a userInfo cut off at its end, or of a dump at its end that is not a window
+    /// and that no notification follows (a view printed next would be placed beside it, or a
+    /// window printed next take it in). `GrowingImport` holds them back until the rest is written.
     var recordsCutAtEnd = 0
 
     /// Creates a result.

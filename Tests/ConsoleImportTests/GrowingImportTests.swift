@@ -77,4 +77,29 @@ struct GrowingImportTests {
         #expect(growing.take().records.isEmpty)
         #expect(growing.take(final: true).records.count == 1)
     }
+
+    @Test("views printed apart are held back while a view printed next could join them: the follow gives the batch import's records")
+    func viewsPrintedApartSettle() throws {
+        let lines = [
+            "Multiple elements were matched: (\n",
+            "    \"<UITextField:0x7f01; AX=Y; AX.frame={{20, 3001}, {335, 34}}; frame={{20, 3001}, {335, 34}}; alpha=1>\",\n",
+            "    \"<UITextField:0x7f02; AX=Y; AX.frame={{20, 300}, {335, 34}}; frame={{20, 100}, {335, 34}}; alpha=1>\"\n",
+            ")\n",
+            Self.userInfo("UIKeyboardWillShowNotification", second: 1, endY: 521),
+            "<UIWindow:0x7f09; AX=N; AX.frame={{0, 0}, {375, 812}}; frame={{0, 0}, {375, 812}}; alpha=1>\n",
+            "  |--<UITextField:0x7f0a; AX=Y; AX.frame={{20, 200}, {335, 34}}; frame={{20, 200}, {335, 34}}; alpha=1>\n",
+            "<UILabel:0x7f0b; AX=Y; AX.frame={{20, 260}, {100, 20}}; frame={{20, 260}, {100, 20}}; alpha=1>\n",
+        ]
+        let options = ConsoleImporter.Options(screen: Size(width: 375, height: 812))
+        let batch = ConsoleImporter(options: options).importDump(lines.joined())
+        var growing = GrowingImport(options: options)
+        var followed: [LogRecord] = []
+        for line in lines {
+            growing.append(Array(line.utf8))
+            followed += growing.take().records
+        }
+        followed += growing.take(final: true).records
+        #expect(followed == batch.records)
+        #expect(followed.first.map { if case .scene(let scene) = $0.event { scene.root.children.count } else { 0 } } == 2, "both matches")
+    }
 }

@@ -44,6 +44,12 @@ struct SessionAssembler {
     private(set) var problems: [ImportProblem] = []
     private(set) var linked = 0
     private(set) var unlinked = 0
+    /// How many of the last ``records`` a dump printed next could still change: those of the
+    /// last dump when it is not a window and no notification follows it (a view printed next
+    /// would join it, or a window printed next take it in). A growing import holds them back.
+    var unsettledAtEnd: Int { tailStart.map { records.count - $0 } ?? 0 }
+    /// Where the records of that last dump begin (moved by the records inserted before it).
+    private var tailStart: Int?
     /// Why the import is refused: `--focus` names no text field or text view of the first scene.
     private(set) var focusRefused: ImportProblem?
 
@@ -74,11 +80,14 @@ struct SessionAssembler {
         var nextScene = 1
         var lastT = 0.0
         var hasEditing = false
+        // The first record each scene gave (the scene from the start: the first of all).
+        var firstRecord = [0]
 
         func placeScenes(before line: Int?) {
             while nextScene < scenes.count, line.map({ scenes[nextScene].line < $0 }) ?? true {
                 let placed = scenes[nextScene]
                 nextScene += 1
+                firstRecord.append(records.count)
                 if let shared = Self.sharedViews(ifAnotherScreen: placed.scene, than: current) {
                     // The window again, but most of its views are new: another screen in it (a login
                     // screen, then the home screen), not changes to the one in force.
@@ -114,29 +123,38 @@ struct SessionAssembler {
                 records.append(LogRecord(t: t, event: .keyboard(event, info)))
             case .editing(let isBegin, let view):
                 hasEditing = true
-                guard let address = view.address, let id = current.id(ofAddress: address) else {
-                    unlinked += 1
-                    let printed = view.address.map { "<\(view.id.rawValue.split(separator: "-").first ?? "view"): \($0)>" } ?? "no object"
-                    problems.append(
-                        ImportProblem(
-                            kind: .unknownAddress, line: notification.line,
-                            message:
-                                "this \(isBegin ? "begin" : "end")-editing notification names \(printed), which the view-hierarchy dump in force does not show; skipped"
-                        ))
-                    continue
-                }
-                linked += 1
-                let info = EditingInfo(view: id)
-                records.append(LogRecord(t: t, event: isBegin ? .didBeginEditing(info) : .didEndEditing(info)))
+                placeEditing(isBegin: isBegin, of: view, line: notification.line, at: t, in: current)
             }
         }
         placeScenes(before: nil)
+        let lastNotification = found.last?.line ?? 0
+        if let last = scenes.last, !last.scene.isWindow, last.line > lastNotification { tailStart = firstRecord[scenes.count - 1] }
         if let focus {
             placeFocus(focus, hasEditing: hasEditing && !keepsFocusAmidEditing)
         } else if !hasEditing {
             guessFocus()
         }
         refocus()
+    }
+
+    /// An editing notification: the begin- or end-editing of the view of the scene in force whose
+    /// address it prints; one whose address the scene does not show (or that prints no object) is
+    /// said and skipped, never guessed.
+    private mutating func placeEditing(isBegin: Bool, of view: ScannedView, line: Int, at t: Double, in current: SceneBuilder.Scene) {
+        guard let address = view.address, let id = current.id(ofAddress: address) else {
+            unlinked += 1
+            let printed = view.address.map { "<\(view.id.rawValue.split(separator: "-").first ?? "view"): \($0)>" } ?? "no object"
+            problems.append(
+                ImportProblem(
+                    kind: .unknownAddress, line: line,
+                    message:
+                        "this \(isBegin ? "begin" : "end")-editing notification names \(printed), which the view-hierarchy dump in force does not show; skipped"
+                ))
+            return
+        }
+        linked += 1
+        let info = EditingInfo(view: id)
+        records.append(LogRecord(t: t, event: isBegin ? .didBeginEditing(info) : .didEndEditing(info)))
     }
 
     /// A later dump of the screen in force: the frames that moved, or, when it adds text inputs
@@ -168,6 +186,7 @@ struct SessionAssembler {
                 if pending.remove(index) != nil, let id = focused, scene.root.holds(id) {
                     records.insert(LogRecord(t: records[index].t, event: .didBeginEditing(EditingInfo(view: id))), at: index + 1)
                     pending = Set(pending.map { $0 > index ? $0 + 1 : $0 })
+                    if let start = tailStart, start > index { tailStart = start + 1 }
                     index += 1
                 } else {
                     focused = nil
@@ -303,5 +322,6 @@ struct SessionAssembler {
         let index = kind == .textView ? keyboard + 1 : keyboard
         records.insert(LogRecord(t: records[keyboard].t, event: .didBeginEditing(begin)), at: index)
         refocusAfter = refocusAfter.map { $0 >= index ? $0 + 1 : $0 }
+        if let start = tailStart, start >= index, start > 0 { tailStart = start + 1 }
     }
 }
