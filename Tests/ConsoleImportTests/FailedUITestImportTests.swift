@@ -465,4 +465,18 @@ struct FailedUITestImportTests {
         let wide = ConsoleImporter().importDump("Attributes: StaticText, 0x1, {{580.0, 20.0}, {349.0, 20.0}}, label: 'Glossary'")
         #expect(wide.problems.last?.message.contains("--screen 1024x1366") == true, "\(wide.problems)")
     }
+
+    @Test("a path interrupted by a line that is no element is read up to it, and the rest after it (found by fuzzing: it trapped)")
+    func interruptedPath() {
+        let text = """
+            Path to element:
+             →Application, 0x1, pid: 1, label: 'A'
+              ↳Window (Main), 0x2, {{0.0, 0.0}, {390.0, 844.0}}
+              note: this line is no element
+               ↳Other, 0x3, {{0.0, 0.0}, {390.0, 844.0}}
+            """
+        let result = ConsoleImporter().importDump(text)
+        #expect(result.header.screen == Size(width: 390, height: 844))
+        #expect(scenes(result).first?.id == "Window@0x2")
+    }
 }

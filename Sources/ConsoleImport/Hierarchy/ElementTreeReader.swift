@@ -109,6 +109,8 @@ struct ElementTreeReader {
                 // (Not an annotation, nor a UIKit dump's line, marked by its `|`.)
                 let looked = first != UInt8(ascii: "#") && first != UInt8(ascii: "|") && hasFrameBraces(bytes, text)
                 scan.readAlone(looked ? labelledElement(in: bytes, piece.content(in: bytes)) : nil, piece, &builder)
+                // A path's elements are contiguous: a line that is none ends them.
+                scan.flushRepeat()
                 continue
             }
             if startsWith(bytes, text, Self.pathHeader) || startsWith(bytes, text, Self.queryHeader) {
