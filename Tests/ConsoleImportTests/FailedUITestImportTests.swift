@@ -479,4 +479,26 @@ struct FailedUITestImportTests {
         #expect(result.header.screen == Size(width: 390, height: 844))
         #expect(scenes(result).first?.id == "Window@0x2")
     }
+
+    @Test("a view the screen has elsewhere, dumped again inside the subtree that adds a text input, keeps one id each (found by fuzzing)")
+    func movedViewKeepsIDsUnique() throws {
+        let text = """
+            <UIWindow: 0x7f01; frame = (0 0; 375 667); layer = <UIWindowLayer: 0x901>>
+               | <UIView: 0x7f02; frame = (0 0; 375 300); layer = <CALayer: 0x902>>
+               |    | <UILabel: 0x7f03; frame = (10 10; 100 20); text = 'Name'>
+               | <UIView: 0x7f04; frame = (0 300; 375 300); layer = <CALayer: 0x904>>
+            UIKeyboardWillShowNotification userInfo = {
+                UIKeyboardFrameEndUserInfoKey = "NSRect: {{0, 451}, {375, 216}}";
+            }
+            <UIView: 0x7f04; frame = (0 300; 375 300); layer = <CALayer: 0x904>>
+               | <UILabel: 0x7f03; frame = (10 10; 100 20); text = 'Name'>
+               | <UITextField: 0x7f05; frame = (10 40; 300 30); text = ''>
+            """
+        let result = ConsoleImporter().importDump(text)
+        let last = try #require(scenes(result).last)
+        let ids = preorder(last).map(\.id)
+        #expect(Set(ids).count == ids.count, "\(ids)")
+        #expect(ids.contains("UITextField@0x7f05"))
+        #expect(problem(.textInputsAdded, in: result) != nil)
+    }
 }

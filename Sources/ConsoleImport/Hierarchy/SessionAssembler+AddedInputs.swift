@@ -14,12 +14,15 @@ extension SessionAssembler {
         let laterAddresses = later.scene.addresses.sorted
         let added = laterAddresses.filter { inputs.contains($0.id) && current.id(ofAddress: $0.address) == nil }
         guard !added.isEmpty else { return nil }
-        // The later dump's ids, as the screen in force names them; new ones made unique.
+        // The later dump's ids, as the screen in force names them; new ones made unique. A view the
+        // screen has outside the subtree dumped again (it moved into it) keeps its place there, and
+        // the later dump's copy gets an id of its own: no id is given twice.
         var taken = current.root.allIDs()
+        let inside = current.root.subtree(target)?.allIDs() ?? []
         var ids: [ViewID: ViewID] = [:]
         var addresses = current.addresses
         for (address, id) in laterAddresses {
-            if let known = current.id(ofAddress: address) {
+            if let known = current.id(ofAddress: address), inside.contains(known) {
                 ids[id] = known
                 continue
             }
@@ -84,6 +87,16 @@ extension ViewSpec {
             stack += view.children
         }
         return false
+    }
+
+    /// The view `id`: this one or one inside it.
+    func subtree(_ id: ViewID) -> ViewSpec? {
+        var stack = [self]
+        while let view = stack.popLast() {
+            if view.id == id { return view }
+            stack += view.children
+        }
+        return nil
     }
 
     /// Every id of this view and the views inside it.
