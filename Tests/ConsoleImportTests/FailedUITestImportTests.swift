@@ -501,4 +501,27 @@ struct FailedUITestImportTests {
         #expect(ids.contains("UITextField@0x7f05"))
         #expect(problem(.textInputsAdded, in: result) != nil)
     }
+
+    @Test("an address printed twice, outside the subtree a later dump adds a text input to and inside it: every view keeps one id (found by fuzzing)")
+    func repeatedAddressKeepsIDsUnique() throws {
+        let text = """
+            <UIWindow: 0x7f01; frame = (0 0; 375 667); layer = <UIWindowLayer: 0x901>>
+               | <UIView: 0x7f02; frame = (0 0; 375 300); layer = <CALayer: 0x902>>
+               |    | <UIStackView: 0x7f03; frame = (10 10; 100 20)>
+               |    | <UIStackView: 0x7f03; frame = (10 40; 100 20)>
+               | <UIView: 0x7f04; frame = (0 300; 375 300); layer = <CALayer: 0x904>>
+            UIKeyboardWillShowNotification userInfo = {
+                UIKeyboardFrameEndUserInfoKey = "NSRect: {{0, 451}, {375, 216}}";
+            }
+            <UIView: 0x7f04; frame = (0 300; 375 300); layer = <CALayer: 0x904>>
+               | <UIStackView: 0x7f03; frame = (10 10; 100 20)>
+               | <UIStackView: 0x7f03; frame = (10 40; 100 20)>
+               | <UITextField: 0x7f05; frame = (10 70; 300 30); text = ''>
+            """
+        let result = ConsoleImporter().importDump(text)
+        let last = try #require(scenes(result).last)
+        let ids = preorder(last).map(\.id)
+        #expect(Set(ids).count == ids.count, "\(ids)")
+        #expect(ids.contains("UITextField@0x7f05"))
+    }
 }

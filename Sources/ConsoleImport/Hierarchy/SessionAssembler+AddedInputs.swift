@@ -36,6 +36,17 @@ extension SessionAssembler {
             ids[id] = new
             _ = addresses.insertIfNew(address, id: new)
         }
+        // The views no address names (an address printed again gives `#2`): made unique too.
+        for id in later.scene.root.idsInOrder() where ids[id] == nil {
+            var new = id
+            var n = 2
+            while taken.contains(new) {
+                new = ViewID("\(id.rawValue)#\(n)")
+                n += 1
+            }
+            taken.insert(new)
+            ids[id] = new
+        }
         var subtree = later.scene.root.renamed(ids)
         subtree.id = target
         var root = current.root
@@ -97,6 +108,17 @@ extension ViewSpec {
             stack += view.children
         }
         return nil
+    }
+
+    /// The ids of this view and the views inside it, in pre-order (the order printed).
+    func idsInOrder() -> [ViewID] {
+        var ids: [ViewID] = []
+        var stack = [self]
+        while let view = stack.popLast() {
+            ids.append(view.id)
+            stack += view.children.reversed()
+        }
+        return ids
     }
 
     /// Every id of this view and the views inside it.
