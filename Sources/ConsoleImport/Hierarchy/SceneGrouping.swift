@@ -257,12 +257,7 @@ enum SceneGrouping {
             viewCount += member.scene.viewCount
             keyboardViews += member.scene.keyboardViewCount
         }
-        var rootID = ViewID("screen")
-        var n = 2
-        while taken.contains(rootID) {
-            rootID = ViewID("screen#\(n)")
-            n += 1
-        }
+        let rootID = taken.claim("screen")
         let root = ViewSpec(id: rootID, kind: .view, frame: Rect(origin: .zero, size: screen), children: children)
         let first = members[0]
         let scene = SceneBuilder.Scene(
@@ -309,14 +304,9 @@ extension ViewSpec {
     /// Renames this view and the views inside it whose ids are in `taken` (`#2`, `#3`), adding
     /// every id to `taken` and each rename to `renames`.
     fileprivate mutating func renameTaken(in taken: inout Set<ViewID>, renames: inout [ViewID: ViewID]) {
-        if taken.contains(id) {
-            var n = 2
-            while taken.contains(ViewID("\(id.rawValue)#\(n)")) { n += 1 }
-            let new = ViewID("\(id.rawValue)#\(n)")
-            if renames[id] == nil { renames[id] = new }
-            id = new
-        }
-        taken.insert(id)
+        let new = taken.claim(id)
+        if new != id, renames[id] == nil { renames[id] = new }
+        id = new
         for index in children.indices { children[index].renameTaken(in: &taken, renames: &renames) }
     }
 }

@@ -26,26 +26,13 @@ extension SessionAssembler {
                 ids[id] = known
                 continue
             }
-            var new = id
-            var n = 2
-            while taken.contains(new) {
-                new = ViewID("\(id.rawValue)#\(n)")
-                n += 1
-            }
-            taken.insert(new)
+            let new = taken.claim(id)
             ids[id] = new
             _ = addresses.insertIfNew(address, id: new)
         }
         // The views no address names (an address printed again gives `#2`): made unique too.
         for id in later.scene.root.idsInOrder() where ids[id] == nil {
-            var new = id
-            var n = 2
-            while taken.contains(new) {
-                new = ViewID("\(id.rawValue)#\(n)")
-                n += 1
-            }
-            taken.insert(new)
-            ids[id] = new
+            ids[id] = taken.claim(id)
         }
         var subtree = later.scene.root.renamed(ids)
         subtree.id = target
@@ -86,6 +73,20 @@ extension SessionAssembler {
         let message =
             "\(outside.count == 1 ? "a view lies" : "\(outside.count) views lie") wholly outside the \(ElementTreeReader.describe(bounds)) screen from the start: \(ImportSummary.list(named)) (off-screen matches, or frames printed in the window's coordinates where each superview's were expected, which add up past the edge?)"
         return ImportProblem(kind: .viewsOffScreen, line: line, message: message)
+    }
+}
+
+extension Set<ViewID> {
+    /// `id`, or when it is taken `id#2`, `id#3`…: the first that is not, now taken.
+    mutating func claim(_ id: ViewID) -> ViewID {
+        var new = id
+        var n = 2
+        while contains(new) {
+            new = ViewID("\(id.rawValue)#\(n)")
+            n += 1
+        }
+        insert(new)
+        return new
     }
 }
 
