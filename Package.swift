@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "ConsoleImport", targets: ["ConsoleImport"]),
         .library(name: "ResponderBusTesting", targets: ["ResponderBusTesting"]),
         .library(name: "ResponderBusSessions", targets: ["ResponderBusSessions"]),
+        .library(name: "ResponderBusExplore", targets: ["ResponderBusExplore"]),
         .library(name: "ResponderBusExternal", targets: ["ResponderBusExternal"]),
         .library(name: "KeyboardAvoidance", targets: ["KeyboardAvoidance"]),
         .library(name: "FieldAdvancing", targets: ["FieldAdvancing"]),
@@ -100,7 +101,7 @@ let package = Package(
             name: "ResponderBusReplay",
             dependencies: [
                 "ResponderBus", "ResponderBusPlatform", "ResponderBusUV", "EventLog", "ResponderBusExternal", "ResponderBusReport",
-                "ResponderBusProject", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering",
+                "ResponderBusProject", "ResponderBusExplore", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering",
                 .target(name: "ResponderBusWasm", condition: .when(traits: ["WebAssembly"])),
             ]
         ),
@@ -116,8 +117,13 @@ let package = Package(
             name: "ResponderBusSessions",
             dependencies: [
                 "ResponderBus", "ResponderBusPlatform", "EventLog", "ResponderBusExternal", "ResponderBusReplay", "ResponderBusReport",
+                "ResponderBusExplore",
             ]
         ),
+        // Generated sessions checked against the properties every pipeline keeps, and shrunk when
+        // one breaks (`responder-bus explore`): the bus and the log, no replay pipeline, so that a
+        // plugin's tests use it through the kit.
+        .target(name: "ResponderBusExplore", dependencies: ["ResponderBus", "EventLog", "ResponderBusPlatform"]),
         // The importer of iOS console dumps and UIKit view-hierarchy dumps (`responder-bus import`):
         // a module of its own, so that a program that only replays does not build it.
         .target(name: "ConsoleImport", dependencies: ["EventLog", "ResponderBus"]),

@@ -130,9 +130,13 @@ public enum AvoidanceRule {
         var fieldFrame = field.frame
         var scroll: ScrollChange?
         if let scrollView = field.scrollView {
-            // Scroll views first: inset by the keyboard's overlap, scroll just enough.
+            // Scroll views first: inset by what the keyboard hides of the scroll view, scroll just
+            // enough. What it hides runs from the keyboard's top to the scroll view's bottom, which
+            // may lie below the screen (a form taller than a landscape phone): IQKeyboardManager's
+            // `inset = keyboardHeight - (windowHeight - scrollView.maxY)`. An inset of the overlap
+            // alone leaves the field under the keyboard there (found by `responder-bus explore`).
             let overlap = scrollView.frame.intersection(covering)
-            let inset = overlap.isNull ? 0 : overlap.height
+            let inset = overlap.isNull ? 0 : max(overlap.height, scrollView.frame.maxY - keyboardTop)
             let need = fieldFrame.maxY + field.gap - keyboardTop
             var scrollBy = 0.0
             if need > 0 {

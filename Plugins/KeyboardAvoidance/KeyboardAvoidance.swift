@@ -222,8 +222,11 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
     // MARK: Deciding
 
     /// Puts back the scroll views avoidance changed, but `kept`.
-    private func restoreScrollViews(except kept: ViewNode?, on screen: Screen, _ context: PluginContext) {
-        for (id, resting) in restingScroll where id != kept?.id {
+    private func restoreScrollViews(except kept: [ViewNode], on screen: Screen, _ context: PluginContext) {
+        // In the order of their ids: a dictionary's own order differs from run to run, and two
+        // scroll views put back in another order are other decisions (found by `explore`).
+        for (id, resting) in restingScroll.sorted(by: { $0.key < $1.key })
+        where !kept.contains(where: { $0.id == id }) {
             setRestingScroll(nil, of: id)
             if let node = screen.view(id), node.contentOffset.y != resting.offsetY || node.contentInset.bottom != resting.bottomInset {
                 context.post(.scroll, ScrollChange(view: id, contentOffsetY: resting.offsetY, bottomInset: resting.bottomInset))
@@ -255,20 +258,21 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
         // A hidden field, or one whose settings (or an enclosing view's) turn avoidance off for it,
         // is as no field.
         if let focused = field, !focused.isVisible || !screen.isAvoidingKeyboard(focused) { field = nil }
-        let scrollView = field?.enclosingScrollView
+        // The scroll views around the field, nearest first (most fields are in none).
+        let scrollViews = field?.enclosingScrollView == nil ? [] : field?.ancestors.filter { $0.kind == .scrollView } ?? []
 
         // A scroll view avoidance changed that no longer holds the field goes back first.
         if hasRestingScroll {
-            restoreScrollViews(except: scrollView, on: screen, context)
+            restoreScrollViews(except: scrollViews, on: screen, context)
         }
 
-        // Where the root and the field's scroll view go, and what limited them.
+        // Where the root and the field's scroll views go, and what limited them.
         var rootOffsetY = 0.0
-        var scroll: ScrollChange?
+        var scrolls: [ScrollChange] = []
         var limitedFrame: Rect?
         if let field {
-            if let scrollView {
-                (rootOffsetY, scroll, limitedFrame) = target(for: field, in: scrollView, covering: covering, on: screen)
+            if !scrollViews.isEmpty {
+                (rootOffsetY, scrolls, limitedFrame) = target(for: field, in: scrollViews, covering: covering, on: screen)
             } else if let covering {
                 // A field outside any scroll view (the usual case, decided on every settled turn)
                 // takes the rule's root target directly; the rule keeps the whole need unless one
@@ -283,7 +287,8 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
         }
         var moved = false
 
-        if let scroll, let node = screen.view(scroll.view) {
+        for scroll in scrolls {
+            guard let node = screen.view(scroll.view) else { continue }
             if covering != nil, restingScroll[scroll.view] == nil {
                 setRestingScroll((node.contentOffset.y, node.contentInset.bottom), of: scroll.view)
             } else if covering == nil {
@@ -313,28 +318,49 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
         }
     }
 
-    /// The root's offset and the scroll view's change for the focused `field` in `scrollView`, and
-    /// the field's frame (measured with its scroll view where avoidance puts it) when a limit of the
-    /// rule held them short. Out of line: most fields are in no scroll view.
+    /// The root's offset and the scroll views' changes for the focused `field` in `scrollViews`
+    /// (nearest first), and the field's frame (measured with its scroll views where avoidance puts
+    /// them) when a limit of the rule held them short. The rule is applied to the nearest scroll
+    /// view, then, with the field where that one scrolled it, to each one around it, as
+    /// IQKeyboardManager walks up the chain: a field in a scroll view nested in another (a short
+    /// inner list in a long form) is scrolled by the outer one when the inner one cannot scroll it
+    /// far enough. Out of line: most fields are in no scroll view.
     @inline(never)
     private func target(
-        for field: ViewNode, in scrollView: ViewNode, covering: Rect?, on screen: Screen
-    ) -> (rootOffsetY: Double, scroll: ScrollChange?, limitedFrame: Rect?) {
+        for field: ViewNode, in scrollViews: [ViewNode], covering: Rect?, on screen: Screen
+    ) -> (rootOffsetY: Double, scrolls: [ScrollChange], limitedFrame: Rect?) {
         let gap = field.keyboardDistance ?? self.gap
-        // Measured as if its scroll view were still at rest.
-        let resting = restingScroll[scrollView.id] ?? (scrollView.contentOffset.y, scrollView.contentInset.bottom)
-        var frame = screen.frameInScreen(of: field, unmoved: true).offsetBy(dx: 0, dy: scrollView.contentOffset.y - resting.offsetY)
-        let scrollPlacement = ScrollPlacement(
-            id: scrollView.id, frame: screen.frameInScreen(of: scrollView, unmoved: true), restingOffsetY: resting.offsetY,
-            restingBottomInset: resting.bottomInset, contentHeight: scrollView.contentSize.height)
-        let decision = AvoidanceRule.decide(
-            covering: covering, field: FieldPlacement(frame: frame, gap: gap, scrollView: scrollPlacement), screen: screen.size,
-            safeTop: screen.safeArea.top)
-        if let scroll = decision.scroll { frame = frame.offsetBy(dx: 0, dy: resting.offsetY - scroll.contentOffsetY) }
-        guard let covering, decision.rootOffsetY > covering.minY - (frame.maxY + gap) + 0.5 else {
-            return (decision.rootOffsetY, decision.scroll, nil)
+        // Measured as if its scroll views were still at rest.
+        var frame = screen.frameInScreen(of: field, unmoved: true)
+        for scrollView in scrollViews {
+            let resting = restingScroll[scrollView.id] ?? (scrollView.contentOffset.y, scrollView.contentInset.bottom)
+            frame = frame.offsetBy(dx: 0, dy: scrollView.contentOffset.y - resting.offsetY)
         }
-        return (decision.rootOffsetY, decision.scroll, frame)
+        var scrolls: [ScrollChange] = []
+        var rootOffsetY = 0.0
+        for (index, scrollView) in scrollViews.enumerated() {
+            let resting = restingScroll[scrollView.id] ?? (scrollView.contentOffset.y, scrollView.contentInset.bottom)
+            var scrollFrame = screen.frameInScreen(of: scrollView, unmoved: true)
+            for outer in scrollViews[(index + 1)...] {
+                let outerResting = restingScroll[outer.id]?.offsetY ?? outer.contentOffset.y
+                scrollFrame = scrollFrame.offsetBy(dx: 0, dy: outer.contentOffset.y - outerResting)
+            }
+            let placement = ScrollPlacement(
+                id: scrollView.id, frame: scrollFrame, restingOffsetY: resting.offsetY, restingBottomInset: resting.bottomInset,
+                contentHeight: scrollView.contentSize.height)
+            let decision = AvoidanceRule.decide(
+                covering: covering, field: FieldPlacement(frame: frame, gap: gap, scrollView: placement), screen: screen.size,
+                safeTop: screen.safeArea.top)
+            if let scroll = decision.scroll {
+                frame = frame.offsetBy(dx: 0, dy: resting.offsetY - scroll.contentOffsetY)
+                scrolls.append(scroll)
+            }
+            rootOffsetY = decision.rootOffsetY
+        }
+        guard let covering, rootOffsetY > covering.minY - (frame.maxY + gap) + 0.5 else {
+            return (rootOffsetY, scrolls, nil)
+        }
+        return (rootOffsetY, scrolls, frame)
     }
 
     /// Says why the focused field stays under the keyboard, if it does (``explain(_:field:moved:_:)``):

@@ -18,6 +18,7 @@ import ResponderBusPlatform
 ///     "pluginFuel": 1000000,
 ///     "pluginMemory": 16,
 ///     "allowConflicts": false,
+///     "checkProperties": true,
 ///     "expectedFailures": {"login/se-rotate.jsonl": "issue 12: the password field stays covered after rotating"},
 ///     "keyboardAvoidance": {"keyboardDistance": 20, "timing": "automatic", "honorsOtherAppsKeyboards": true},
 ///     "fieldAdvancing": {"order": "tag", "textViewReturnAdvances": false},
@@ -67,6 +68,11 @@ public struct ProjectFile: Sendable, Equatable {
     /// set the root, a scroll view or the first responder against each other in one loop turn (a
     /// conflict the bus names either way; by default such a session fails).
     public var allowConflicts: Bool?
+    /// `"checkProperties"`: whether `responder-bus test` checks, in each session, the properties
+    /// `responder-bus explore` checks that a replay of one session can (the screen put back when the
+    /// keyboard covers nothing, one move per change); a session that breaks one fails. `explore`
+    /// writes it beside the sessions it shrinks.
+    public var checkProperties: Bool?
     /// `"expectedFailures"`: sessions `responder-bus test` expects to fail, each with why (a known
     /// bug kept in the suite): an object from a session's path, relative to the file's folder, to
     /// a non-empty reason. Such a session passes while it fails (listed as an expected failure) and
@@ -223,6 +229,8 @@ public struct ProjectFile: Sendable, Equatable {
                 pluginMemory = try reader.integer(value, key: "pluginMemory", 1...4096, unit: "MiB")
             case "allowConflicts":
                 allowConflicts = try reader.bool(value, key: "allowConflicts")
+            case "checkProperties":
+                checkProperties = try reader.bool(value, key: "checkProperties")
             case "expectedFailures":
                 expectedFailures = try reader.reasons(value, key: "expectedFailures")
             case "keyboardAvoidance":
@@ -258,7 +266,7 @@ public struct ProjectFile: Sendable, Equatable {
                     member, key: member.key,
                     known: [
                         "disable", "plugins", "pluginCommands", "pluginTimeout", "pluginFailure", "pluginFuel", "pluginMemory",
-                        "allowConflicts", "expectedFailures", "keyboardAvoidance", "fieldAdvancing", "textViewOrdering",
+                        "allowConflicts", "checkProperties", "expectedFailures", "keyboardAvoidance", "fieldAdvancing", "textViewOrdering",
                     ])
             }
         }

@@ -84,6 +84,7 @@ extension PipelineDescription {
         settings.settleWindow = file.settleWindow.map { .milliseconds($0) }
         settings.heldFrameTimeout = file.heldFrameTimeout.map { .milliseconds($0) }
         allowsConflicts = file.allowConflicts ?? false
+        checksProperties = file.checkProperties ?? false
         expectedFailures = file.resolvedExpectedFailures
     }
 }

@@ -98,6 +98,10 @@ public struct PipelineDescription: Sendable {
     /// with why: a project file's `"expectedFailures"` (`ProjectFile/resolvedExpectedFailures`).
     /// Empty by default.
     public var expectedFailures: [String: String] = [:]
+    /// Whether `responder-bus test` (`SessionSuite`) checks the properties a replay of one session
+    /// can check (a project file's `"checkProperties": true`, `test --check-properties`): the
+    /// screen put back when the keyboard covers nothing, and one move per change. Off by default.
+    public var checksProperties = false
 
     /// A description; the default runs the built-in plugins with their default settings.
     ///
@@ -172,6 +176,7 @@ public struct PipelineDescription: Sendable {
         if !other.commands.isEmpty { result.commands = other.commands }
         if !other.plugins.isEmpty { result.plugins = other.plugins }
         result.allowsConflicts = allowsConflicts || other.allowsConflicts
+        result.checksProperties = checksProperties || other.checksProperties
         result.expectedFailures.merge(other.expectedFailures) { _, theirs in theirs }
         // Each limit the other sets (differs from the default) wins.
         let defaults = WasmSandbox()

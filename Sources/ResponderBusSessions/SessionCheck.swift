@@ -1,5 +1,6 @@
 import EventLog
 import ResponderBus
+import ResponderBusExplore
 import ResponderBusExternal
 import ResponderBusPlatform
 import ResponderBusReplay
@@ -49,6 +50,10 @@ public struct SessionResult: Sendable {
             /// one loop turn (unless ``SessionSuite/allowsConflicts`` or the project file's
             /// `"allowConflicts": true`).
             case conflict
+            /// A property `responder-bus explore` checks was broken: the screen not put back when the
+            /// keyboard covers nothing, or a second move for one change (with
+            /// ``SessionSuite/checksProperties`` or the project file's `"checkProperties": true`).
+            case property
             /// The log or its header could not be read.
             case unreadable
             /// The session's snapshot (under `--record-missing`) could not be read.
@@ -142,6 +147,12 @@ extension SessionSuite {
         return result
     }
 
+    /// The properties `test` checks with ``checksProperties``: those of `responder-bus explore`
+    /// that one replay of a recorded session can check and that its other checks do not (the
+    /// coverage check, conflicts and plugin faults are judged already; determinism needs a second
+    /// run, which the recorded decisions stand for).
+    static let propertiesChecked: Set<String> = [SessionProperty.restored.name, SessionProperty.oneMove.name]
+
     private func judge(_ input: SessionInput, reportPath: String?) -> SessionResult {
         var result = SessionResult(input: input, status: .failed)
         func fail(_ kind: SessionResult.Failure.Kind, _ message: String, line: Int? = nil) -> SessionResult {
@@ -164,13 +175,18 @@ extension SessionSuite {
         case .success(let opened): (session, reportFile) = opened
         case .failure(let error): return fail(.error, error.message)
         }
+        let watch =
+            settings.checksProperties || session.pipeline.description.checksProperties
+            ? PropertyWatch(bus: session.bus, properties: Self.propertiesChecked) : nil
         // One thread per session: the workers are the parallelism (`--jobs`).
         let summary = session.replay(reader, readAhead: false)
+        watch?.finish()
         result.events = summary.externalEvents
         // The decisions: the log's own, else the snapshot's, else none to verify against. A
         // snapshot is fed to the verifier before the session finishes.
         var outcome = Outcome(header: header, recordedInLog: summary.recordedDerived)
         outcome.allowsConflicts = settings.allowsConflicts || session.pipeline.description.allowsConflicts
+        outcome.propertyFailures = watch?.failures ?? []
         if outcome.recordedInLog == 0, let folder = settings.snapshotFolder, let verifier = session.verifier {
             outcome.feedSnapshot(Self.path(in: folder, Self.snapshotName(input.name)), to: verifier) { record in
                 if settings.update && collected.compares(record) { collected.recordedDecisions.append(LogWriter.line(for: record)) }
@@ -291,6 +307,8 @@ extension SessionSuite {
         var snapshotProblem: String?
         /// Whether a conflict between plugins lets the session pass.
         var allowsConflicts = false
+        /// What the properties' watch found (with ``SessionSuite/checksProperties``).
+        var propertyFailures: [PropertyFailure] = []
         var kept: [LogRecord] = []
         var decisions: (recorded: [String], produced: [String]) = ([], [])
 
@@ -414,6 +432,9 @@ extension SessionSuite {
         }
         if !outcome.allowsConflicts, let first = result.conflicts.first {
             failures.append(.init(kind: .conflict, message: Self.describe(result.conflicts), t: first.t))
+        }
+        for failure in outcome.propertyFailures {
+            failures.append(.init(kind: .property, message: "\(failure.property): \(failure.message)", t: failure.t))
         }
         if !failures.isEmpty {
             result.status = .failed

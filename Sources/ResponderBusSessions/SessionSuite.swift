@@ -42,6 +42,11 @@ public struct SessionSuite: Sendable {
     /// sessions with `"allowConflicts": true`). By default such a session fails, naming the first
     /// conflict; allowed, the conflicts are listed under its verdict.
     public var allowsConflicts: Bool
+    /// Check, in each session, the properties of `responder-bus explore` a single replay can check
+    /// (``propertiesChecked``: the screen put back when the keyboard covers nothing, one move per
+    /// change); a session that breaks one fails (`--check-properties`; a project file checks them
+    /// for its sessions with `"checkProperties": true`). Off by default.
+    public var checksProperties = false
 
     /// A suite.
     ///

@@ -26,11 +26,12 @@ struct ResponderBusCommand: ParsableCommand {
               responder-bus render session.jsonl --at 3.2 -o frame.svg
               responder-bus new-session --device "iPhone SE" --fields user,password:secure --rotate-at 3 -o se.jsonl
               responder-bus new-plugin FocusReporter
+              responder-bus explore --time 60
             """,
         version: ResponderBusVersion.string,
         subcommands: [
             ReplayCommand.self, TestCommand.self, ImportCommand.self, NewSessionCommand.self, NewPluginCommand.self, CheckPluginCommand.self,
-            RenderCommand.self,
+            RenderCommand.self, ExploreCommand.self,
         ]
     )
 

@@ -91,6 +91,12 @@ struct TestCommand: ParsableCommand {
     )
     var allowConflicts = false
 
+    @Flag(
+        help:
+            "Also check the properties of `explore` one replay can check: the screen put back when the keyboard covers nothing, and nothing moved twice for one change (a project file checks them with \"checkProperties\": true, as explore writes beside its findings)."
+    )
+    var checkProperties = false
+
     @Flag(name: .shortAndLong, help: "Print only the sessions that did not pass (and those written), and the summary.")
     var quiet = false
 
@@ -144,9 +150,10 @@ struct TestCommand: ParsableCommand {
         // Each folder's pipeline (its project file's, these options over it), checked once before
         // any session, in every shard alike: a plugin or project file that cannot be used is said
         // once, with 78.
-        let suite = SessionSuite(
+        var suite = SessionSuite(
             pipelines: resolver, includesDiagnostics: verifyDiagnostics, snapshotFolder: recordMissing, update: update,
             allowsPluginFailures: allowPluginFailures, allowsConflicts: allowConflicts)
+        suite.checksProperties = checkProperties
         do throws(PipelineError) {
             try suite.prepare(sessions)
         } catch {

@@ -1,0 +1,89 @@
+import EventLog
+import KeyboardAvoidance
+import ResponderBus
+import ResponderBusPlatform
+import ResponderBusProject
+
+extension PipelineDescription {
+    /// This description as a project file's text (`.responder-bus.json`): what turns built-ins off,
+    /// the plugin libraries (absolute paths) and commands, their timeout and failure policy, the
+    /// WebAssembly limits that are not the defaults, the built-ins' settings, `allowConflicts`, and
+    /// the two keys `responder-bus explore` writes beside a finding: `checkProperties` and
+    /// `expectedFailures`. In-process plugins (``plugins``) have no place in a file and are left out.
+    ///
+    /// - Parameters:
+    ///   - checksProperties: write `"checkProperties": true`.
+    ///   - expectedFailures: sessions, by path relative to the file's folder, each with why it fails.
+    public func projectFileText(checksProperties: Bool = false, expectedFailures: [String: String] = [:]) -> String {
+        var members: [(String, String)] = []
+        func list(_ items: [String]) -> String { "[" + items.map(JSONText.string).joined(separator: ", ") + "]" }
+        if !disabled.isEmpty { members.append(("disable", list(disabled.sorted()))) }
+        if !libraries.isEmpty { members.append(("plugins", list(libraries.map(Self.argument)))) }
+        if let first = commands.first {
+            members.append(("pluginCommands", list(commands.map { $0.command.map(Self.shellWord).joined(separator: " ") })))
+            members.append(
+                ("pluginTimeout", "\(first.timeout.components.seconds * 1000 + first.timeout.components.attoseconds / 1_000_000_000_000_000)"))
+        }
+        if (commands.first?.failureMode ?? wasmSandbox.failureMode) == .stop { members.append(("pluginFailure", JSONText.string("stop"))) }
+        if allowsConflicts { members.append(("allowConflicts", "true")) }
+        if checksProperties { members.append(("checkProperties", "true")) }
+        if !expectedFailures.isEmpty {
+            let entries = expectedFailures.sorted { $0.key < $1.key }.map { "\(JSONText.string($0.key)): \(JSONText.string($0.value))" }
+            members.append(("expectedFailures", "{" + entries.joined(separator: ", ") + "}"))
+        }
+        members += settingsMembers()
+        let body = members.map { "    \(JSONText.string($0.0)): \($0.1)" }.joined(separator: ",\n")
+        return members.isEmpty ? "{}\n" : "{\n" + body + "\n}\n"
+    }
+
+    private func settingsMembers() -> [(String, String)] {
+        var avoidance: [String] = []
+        if let gap = settings.keyboardDistance { avoidance.append("\"keyboardDistance\": \(JSONText.number(gap))") }
+        if let timing = settings.avoidanceTiming {
+            let name =
+                switch timing {
+                case .automatic: "automatic"
+                case .everyEvent: "everyEvent"
+                case .settledTurns: "settledTurns"
+                }
+            avoidance.append("\"timing\": \(JSONText.string(name))")
+        }
+        if let honors = settings.honorsOtherAppsKeyboards { avoidance.append("\"honorsOtherAppsKeyboards\": \(honors)") }
+        var advancing: [String] = []
+        if let order = settings.fieldOrder { advancing.append("\"order\": \(JSONText.string(order == .tag ? "tag" : "position"))") }
+        if let advances = settings.textViewReturnAdvances { advancing.append("\"textViewReturnAdvances\": \(advances)") }
+        var ordering: [String] = []
+        func milliseconds(_ duration: Duration) -> Int64 {
+            duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        }
+        if let window = settings.settleWindow { ordering.append("\"settleWindow\": \(milliseconds(window))") }
+        if let held = settings.heldFrameTimeout { ordering.append("\"heldFrameTimeout\": \(milliseconds(held))") }
+        return [("keyboardAvoidance", avoidance), ("fieldAdvancing", advancing), ("textViewOrdering", ordering)]
+            .filter { !$0.1.isEmpty }.map { ($0.0, "{" + $0.1.joined(separator: ", ") + "}") }
+    }
+
+    /// `PATH[@POSITION]`, the path made absolute.
+    private static func argument(_ reference: PluginReference) -> String {
+        let path = reference.path.hasPrefix("/") ? reference.path : SystemFiles.resolvedPath(reference.path)
+        let position: String? =
+            switch reference.position {
+            case nil: nil
+            case .first: "first"
+            case .last: "last"
+            case .before(let name): "before:" + name
+            case .after(let name): "after:" + name
+            }
+        return position.map { path + "@" + $0 } ?? path
+    }
+
+    /// `word` as the command splitter reads it back: as is when plain, else in single quotes.
+    static func shellWord(_ word: String) -> String {
+        let plain =
+            !word.isEmpty
+            && word.unicodeScalars.allSatisfy { scalar in
+                (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z") || (scalar >= "0" && scalar <= "9")
+                    || "-_./=:@,+".unicodeScalars.contains(scalar)
+            }
+        return plain ? word : "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,68 @@
+import EventLog
+import ResponderBusExplore
+import ResponderBusPlatform
+import ResponderBusReplay
+
+/// What `explore` prints and writes of a report: a line per property broken, its shrunk session
+/// (a log, its report, and a project file that makes `test` check the properties and expect the
+/// failure), and the summary.
+struct ExploreFindings {
+    let report: ExplorationReport
+    let pipeline: ReplayPipeline
+    let folder: String
+    let reproduction: (UInt64) -> String
+
+    func write(to output: Output) throws {
+        let rate = Int(report.sessionsPerSecond.rounded())
+        output.line("checked \(report.checked) sessions in \(JSONText.number((report.seconds * 10).rounded() / 10)) s (\(rate) a second)")
+        guard !report.findings.isEmpty else {
+            output.line("no property broken")
+            return
+        }
+        try NewPluginCommand.makeParents(of: folder + "/.responder-bus.json")
+        var expected: [String: String] = [:]
+        for finding in report.findings {
+            let name = finding.property
+            let records = finding.shrunk.records()
+            let reproduce = reproduction(finding.seed)
+            try write(finding.log, to: folder + "/" + name + ".jsonl")
+            let reportWritten = try writeReport(of: finding, records: records, to: folder + "/" + name + ".html")
+            expected[name + ".jsonl"] = "\(finding.failure.property): \(finding.failure.message) (found by \(reproduce))"
+            let original = finding.original.records().count
+            output.line(
+                "✗ \(name): \(finding.failingSessions) of \(report.checked) sessions; the first, session \(finding.index), shrunk from \(original) to \(records.count) events (\(finding.shrinkTries) tries)"
+            )
+            output.line("    \(finding.failure)")
+            for line in finding.shrunk.description.split(separator: "\n") { output.line("    \(line)") }
+            output.line("    wrote \(folder)/\(name).jsonl\(reportWritten ? ", \(name).html" : "")")
+            output.line("    reproduce: \(reproduce)")
+        }
+        try write(pipeline.description.projectFileText(checksProperties: true, expectedFailures: expected), to: folder + "/.responder-bus.json")
+        output.line(
+            "\(report.findings.count) propert\(report.findings.count == 1 ? "y" : "ies") broken; `responder-bus test \(folder)` runs the shrunk sessions (expected to fail until fixed)"
+        )
+    }
+
+    private func write(_ text: String, to path: String) throws {
+        let file = try OutputFile(path: path)
+        let output = Output(file: file)
+        output.line(String(text.dropLast()))
+        output.flush()
+        if let error = output.error {
+            file.abandon()
+            throw error.reported()
+        }
+        try file.commit()
+    }
+
+    /// The report of the shrunk session through the pipeline; `false` when the pipeline could not
+    /// make one.
+    private func writeReport(of finding: Finding, records: [LogRecord], to path: String) throws -> Bool {
+        guard let session = try? ReplaySession(pipeline: pipeline, header: finding.shrunk.header, options: [.report]) else { return false }
+        let summary = session.replay(records: records)
+        _ = session.finish(summary)
+        guard let document = session.reportDocument(logName: finding.property + ".jsonl") else { return false }
+        try write(document.html(), to: path)
+        return true
+    }
+}
