@@ -110,7 +110,7 @@ let package = Package(
         .target(name: "ResponderBusProject", dependencies: ["EventLog", "ResponderBusExternal", "ResponderBusPlatform"]),
         // The kit a plugin's tests use: what they need (the bus, the log, the out-of-process
         // plugin's conformance) and no more.
-        .target(name: "ResponderBusTesting", dependencies: ["ResponderBus", "EventLog", "ResponderBusExternal"]),
+        .target(name: "ResponderBusTesting", dependencies: ["ResponderBus", "EventLog", "ResponderBusExternal", "ResponderBusExplore"]),
         // Recorded sessions as a test suite (`responder-bus test`): each through its folder's
         // pipeline, verified and checked, with JUnit.
         .target(
@@ -230,6 +230,10 @@ let package = Package(
                 "ResponderBus", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering", "KeyboardNoise", "CoveredControlWarner",
                 "PasswordGap", "ChatInputBar", "ResponderBusTesting",
             ]
+        ),
+        .testTarget(
+            name: "ExploreTests",
+            dependencies: ["ResponderBusExplore", "ResponderBusTesting", "KeyboardAvoidance", "FieldAdvancing", "TextViewOrdering"]
         ),
         .testTarget(
             name: "EventLogTests",

@@ -165,3 +165,16 @@ private final class Shared: @unchecked Sendable {
         state.withLock { ExplorationProgress(checked: $0.checked, failing: $0.failures.count, seconds: seconds) }
     }
 }
+
+extension ExplorationReport {
+    /// The report in a few lines, for a test's message: how many sessions, and for each finding
+    /// its failure, its shrunk session and the seed that reproduces it.
+    public var summary: String {
+        var lines = ["checked \(checked) sessions with seed \(seed): \(findings.isEmpty ? "no property broken" : "\(findings.count) broken")"]
+        for finding in findings {
+            lines.append("\(finding.failure) (\(finding.failingSessions) sessions; session \(finding.index), seed \(finding.seed))")
+            lines += finding.shrunk.description.split(separator: "\n").map { "    " + $0 }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

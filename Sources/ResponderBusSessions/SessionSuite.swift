@@ -46,7 +46,7 @@ public struct SessionSuite: Sendable {
     /// (``propertiesChecked``: the screen put back when the keyboard covers nothing, one move per
     /// change); a session that breaks one fails (`--check-properties`; a project file checks them
     /// for its sessions with `"checkProperties": true`). Off by default.
-    public var checksProperties = false
+    public var checksProperties: Bool
 
     /// A suite.
     ///
@@ -58,10 +58,12 @@ public struct SessionSuite: Sendable {
     ///   - update: rewrite decisions that changed.
     ///   - allowsPluginFailures: let sessions whose out-of-process plugins failed pass.
     ///   - allowsConflicts: let sessions with conflicts between plugins pass.
+    ///   - checksProperties: check the properties a replay of one session can check.
     public init(
         pipelines: PipelineResolver = PipelineResolver(), includesDiagnostics: Bool = false, snapshotFolder: String? = nil,
-        update: Bool = false, allowsPluginFailures: Bool = false, allowsConflicts: Bool = false
+        update: Bool = false, allowsPluginFailures: Bool = false, allowsConflicts: Bool = false, checksProperties: Bool = false
     ) {
+        self.checksProperties = checksProperties
         self.allowsPluginFailures = allowsPluginFailures
         self.allowsConflicts = allowsConflicts
         self.pipelines = pipelines

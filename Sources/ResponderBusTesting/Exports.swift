@@ -2,3 +2,5 @@
 // log types the kit's API speaks in come with it.
 @_exported import EventLog
 @_exported import ResponderBus
+// Exploring a plugin with generated sessions (`PluginExploration`) speaks in the explorer's types.
+@_exported import ResponderBusExplore

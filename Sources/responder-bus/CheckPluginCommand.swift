@@ -1,5 +1,6 @@
 import ArgumentParser
 import ResponderBus
+import ResponderBusExplore
 import ResponderBusExternal
 import ResponderBusReplay
 import ResponderBusReport
@@ -22,7 +23,10 @@ struct CheckPluginCommand: ParsableCommand {
             a broken protocol, an event the bus cannot take), derives everything under its own name and does not \
             fight the pipeline's plugins (no loop turn in which it and another set the root, a scroll view, a view's frame or the first \
             responder to different values: a conflict the bus names). The first line says where it runs: after the \
-            pipeline, or where its handshake's position puts it. \
+            pipeline, or where its handshake's position puts it. Then a short exploration (--explore sessions, 200 for a \
+            library or module, 25 for a command; 0 skips it): generated sessions through the pipeline with the plugin, \
+            checked against the properties `responder-bus explore` checks, the first that breaks each shrunk and shown \
+            with the line that reproduces it. \
             Exit 0 when every check passes, 1 when one fails, 78 when the plugin cannot be loaded or started.
 
             Examples:
@@ -43,7 +47,17 @@ struct CheckPluginCommand: ParsableCommand {
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The plugin's program and its arguments, after --.", valueName: "command"))
     var command: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "How many generated sessions to explore after the checks (default 200 for a library or module, 25 for a command; 0 skips the exploration).",
+            valueName: "sessions"))
+    var explore: Int?
+
+    @Option(help: "The exploration's seed (default 1: the same sessions every time).")
+    var seed: UInt64 = 1
+
     func validate() throws {
+        if let explore, !(0...1_000_000).contains(explore) { throw ValidationError("--explore must be from 0 to 1000000, got \(explore)") }
         if let module {
             guard command.isEmpty else { throw ValidationError("give a library, a .wasm module or a command after --, not one of each") }
             guard Self.pluginFileSuffixes.contains(where: module.hasSuffix) else {
@@ -110,10 +124,71 @@ struct CheckPluginCommand: ParsableCommand {
             for failure in failed.prefix(5) { output.line("    " + TerminalText.escapedLines(Self.hinted(failure.message), indent: "    ")) }
             if failed.count > 5 { output.line("    … and \(failed.count - 5) more") }
         }
-        output.line(failures.isEmpty ? "all checks passed" : "\(failures.count) check failure\(failures.count == 1 ? "" : "s")")
+        let broken = try exploration(of: pipeline, to: output)
+        output.line(
+            failures.isEmpty && broken == 0
+                ? "all checks passed"
+                : [
+                    failures.isEmpty ? nil : "\(failures.count) check failure\(failures.count == 1 ? "" : "s")",
+                    broken == 0 ? nil : "\(broken) propert\(broken == 1 ? "y" : "ies") broken in the exploration",
+                ].compactMap { $0 }.joined(separator: "; "))
         output.flush()
         if let error = output.error { throw error.reported() }
-        if !failures.isEmpty { throw Exit.checkFailed }
+        if !failures.isEmpty || broken > 0 { throw Exit.checkFailed }
+    }
+
+    /// The short exploration of the pipeline with the plugin: a line when every property held, else
+    /// each finding with its shrunk session and the line that reproduces it. Returns how many
+    /// properties broke.
+    func exploration(of pipeline: ReplayPipeline, to output: Output) throws -> Int {
+        let count = explore ?? (command.isEmpty ? 200 : 25)
+        guard count > 0 else { return 0 }
+        var description = pipeline.description
+        let words: [String]
+        if let module {
+            description.libraries.append(PluginReference(path: module))
+            words = ["--plugin", module]
+        } else {
+            description.commands.append(ExternalPlugin.Configuration(command: command, timeout: .milliseconds(self.pipeline.timeout ?? 200)))
+            words = ["--plugin-command", command.map(ExploreCommand.quoted).joined(separator: " ")]
+        }
+        let explored: ReplayPipeline
+        let report: ExplorationReport
+        do {
+            explored = try ReplayPipeline(description)
+            report = try Explorer(seed: seed).explore(count: count) { PipelineTarget(explored) }
+        } catch let error as PipelineError {
+            output.line("✗ explore: the pipeline with the plugin could not run: \(error.message)")
+            return 1
+        }
+        guard !report.findings.isEmpty else {
+            output.line("✓ explore: \(report.checked) generated sessions keep every property (seed \(seed))")
+            return 0
+        }
+        for finding in report.findings {
+            output.line("✗ explore: \(finding.failure) (\(finding.failingSessions) of \(report.checked) sessions)")
+            for line in finding.shrunk.description.split(separator: "\n") { output.line("    \(line)") }
+            let reproduce = ExploreCommand.reproduction(of: ["explore"] + pipelineArguments() + words, seed: finding.seed)
+            output.line("    reproduce, and write the shrunk log: \(reproduce)")
+        }
+        return report.findings.count
+    }
+
+    /// This command's pipeline options, as given: its arguments without the plugin, the command
+    /// after `--` and the exploration's own options.
+    private func pipelineArguments() -> [String] {
+        var result: [String] = []
+        var skipValue = false
+        for argument in CommandLine.arguments.dropFirst(2).prefix(while: { $0 != "--" }) {
+            if skipValue {
+                skipValue = false
+            } else if argument == "--explore" || argument == "--seed" {
+                skipValue = true
+            } else if argument != module && !argument.hasPrefix("--explore=") && !argument.hasPrefix("--seed=") {
+                result.append(argument)
+            }
+        }
+        return result
     }
 
     /// Where the checks run the plugin, as the header says it: `after A → B` (last, as a plugin

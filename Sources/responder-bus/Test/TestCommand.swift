@@ -150,10 +150,9 @@ struct TestCommand: ParsableCommand {
         // Each folder's pipeline (its project file's, these options over it), checked once before
         // any session, in every shard alike: a plugin or project file that cannot be used is said
         // once, with 78.
-        var suite = SessionSuite(
+        let suite = SessionSuite(
             pipelines: resolver, includesDiagnostics: verifyDiagnostics, snapshotFolder: recordMissing, update: update,
-            allowsPluginFailures: allowPluginFailures, allowsConflicts: allowConflicts)
-        suite.checksProperties = checkProperties
+            allowsPluginFailures: allowPluginFailures, allowsConflicts: allowConflicts, checksProperties: checkProperties)
         do throws(PipelineError) {
             try suite.prepare(sessions)
         } catch {
