@@ -85,11 +85,20 @@ public struct Explorer: Sendable {
         return failures
     }
 
+    /// A decision for a person: a diagnostic as its sentence (which may hold line breaks), the
+    /// others as their log line.
+    static func readable(_ record: LogRecord) -> String {
+        if case .diagnostic(let diagnostic) = record.event {
+            return "\(record.origin.derivingPlugin ?? "the world")'s diagnostic at t=\(JSONText.number(record.t)) s, \(diagnostic)"
+        }
+        return LogWriter.line(for: record)
+    }
+
     /// Where two runs' decisions first differ, in words; `nil` when they are the same.
     static func difference(_ first: [LogRecord], _ second: [LogRecord]) -> String? {
         guard first != second else { return nil }
         let index = first.indices.first { $0 >= second.count || first[$0] != second[$0] } ?? second.count
-        func line(_ records: [LogRecord]) -> String { index < records.count ? LogWriter.line(for: records[index]) : "nothing" }
+        func line(_ records: [LogRecord]) -> String { index < records.count ? readable(records[index]) : "nothing" }
         return "decision \(index + 1) differs: the first run derived \(line(first)), the second \(line(second))"
     }
 }

@@ -17,14 +17,19 @@ public final class PropertyWatch {
     private var token: ObservationToken?
     private var pending: ScheduledWork?
     private var failed: Set<String> = []
-    /// The moves since the last change, per view (the root as `root`).
+    /// The moves since the last change, per view (the root as ``rootKey``).
     private var moves: [ViewID: [Double]] = [:]
     private var epochT = -1.0
+    /// Where each view moved last (the root's origin, a scroll view's offset, a follower's y).
+    private var positions: [ViewID: Double] = [:]
     private var lastKeyboard: KeyboardKey?
     /// The frame each view last had from the world (the scene, a `setFrame`), and each scroll
     /// view's offset and bottom inset from before the keyboard.
     private var homes: [ViewID: Rect] = [:]
     private var restingScroll: [ViewID: (offsetY: Double, inset: Double)] = [:]
+
+    /// The root's key among the moved views: no view's id (whatever the scene calls its root).
+    private static let rootKey = ViewID("\u{0}root")
 
     private struct KeyboardKey: Equatable {
         var end: Rect?
@@ -91,6 +96,7 @@ public final class PropertyWatch {
 
     private func noteScene() {
         homes.removeAll()
+        positions = [Self.rootKey: bus.screen.rootOriginY]
         restingScroll.removeAll()
         for view in bus.screen.allViews {
             homes[view.id] = view.frame
@@ -103,7 +109,7 @@ public final class PropertyWatch {
         if let diagnostic = event.as(.diagnostic)?.payload {
             noteDiagnostic(diagnostic, by: plugin)
         } else if let shift = event.as(.viewShift)?.payload {
-            noteMove(of: GeneratedSession.rootID, to: shift.originY, "the root's origin")
+            noteMove(of: Self.rootKey, to: shift.originY, "the root's origin")
         } else if let scroll = event.as(.scroll)?.payload {
             noteMove(of: scroll.view, to: scroll.contentOffsetY, "'\(scroll.view)''s offset")
         } else if let move = event.as(.viewMove)?.payload {
@@ -124,6 +130,8 @@ public final class PropertyWatch {
 
     private func noteMove(of view: ViewID, to value: Double, _ what: String) {
         guard checked.contains(SessionProperty.oneMove.name) else { return }
+        // A decision that leaves the view where it is moves nothing.
+        guard positions.updateValue(value, forKey: view) != value else { return }
         moves[view, default: []].append(value)
         guard let values = moves[view], values.count > 1 else { return }
         fail(

@@ -18,6 +18,9 @@ public struct SessionGenerator: Sendable {
     public var maxFieldsPerGroup: Int
     /// The most steps in a session (at least 1).
     public var maxSteps: Int
+    /// What may hold the fields (not empty): every container by default; a plugin that leaves
+    /// scroll views to another explores forms in the root alone with `[.none]`.
+    public var containers: [GeneratedSession.Container]
 
     /// Third-party keyboards' announced heights (portrait): SwiftKey's and Swype's (measured on an
     /// iPhone 6), one that announces the system height and then its own, one that dips and comes
@@ -25,7 +28,11 @@ public struct SessionGenerator: Sendable {
     public static let thirdPartyHeights: [[Double]] = [[0, 216, 259], [0, 216, 256], [216, 260], [282, 216, 282], [0, 258]]
 
     /// A generator over every device of the table.
-    public init(devices: [Device] = Device.all, maxGroups: Int = 3, maxFieldsPerGroup: Int = 4, maxSteps: Int = 8) {
+    public init(
+        devices: [Device] = Device.all, maxGroups: Int = 3, maxFieldsPerGroup: Int = 4, maxSteps: Int = 8,
+        containers: [GeneratedSession.Container] = GeneratedSession.Container.allCases
+    ) {
+        self.containers = containers.isEmpty ? GeneratedSession.Container.allCases : containers
         self.devices = devices.isEmpty ? Device.all : devices
         self.maxGroups = max(1, maxGroups)
         self.maxFieldsPerGroup = max(1, maxFieldsPerGroup)
@@ -69,7 +76,8 @@ public struct SessionGenerator: Sendable {
                 case ..<86: .tableCells
                 default: .chatBar
                 }
-            if container == .chatBar && hasBar { container = .none }
+            if !containers.contains(container) { container = random.pick(containers) }
+            if container == .chatBar && hasBar { container = containers.first { $0 != .chatBar } ?? .none }
             hasBar = hasBar || container == .chatBar
             let count = container == .chatBar ? 1 : random.number(in: 1...maxFieldsPerGroup)
             let fields = (0..<count).map { _ in

@@ -166,7 +166,9 @@ struct CheckPluginCommand: ParsableCommand {
             return 0
         }
         for finding in report.findings {
-            output.line("✗ explore: \(finding.failure) (\(finding.failingSessions) of \(report.checked) sessions)")
+            output.line(
+                TerminalText.escapedLines(
+                    "✗ explore: \(finding.failure) (\(finding.failingSessions) of \(report.checked) sessions)", indent: "    "))
             for line in finding.shrunk.description.split(separator: "\n") { output.line("    \(line)") }
             let reproduce = ExploreCommand.reproduction(of: ["explore"] + pipelineArguments() + words, seed: finding.seed)
             output.line("    reproduce, and write the shrunk log: \(reproduce)")

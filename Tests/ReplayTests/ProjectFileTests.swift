@@ -368,7 +368,7 @@ struct ProjectFileTests {
         #expect(
             file.warnings == [
                 "\(Self.projectPath):2: unknown key 'disabled' (ignored); did you mean 'disable'? the keys are disable, plugins, pluginCommands, pluginTimeout, pluginFailure, "
-                    + "pluginFuel, pluginMemory, allowConflicts, expectedFailures, keyboardAvoidance, fieldAdvancing, textViewOrdering",
+                    + "pluginFuel, pluginMemory, allowConflicts, checkProperties, expectedFailures, keyboardAvoidance, fieldAdvancing, textViewOrdering",
                 "\(Self.projectPath):4: unknown key 'keyboardAvoidance.keyboardDistanse' (ignored); did you mean 'keyboardDistance'? the keys are keyboardDistance, timing, "
                     + "honorsOtherAppsKeyboards",
                 "\(Self.projectPath):7: unknown key 'fieldAdvancing.wrap' (ignored); the keys are order, textViewReturnAdvances",

@@ -2,6 +2,7 @@ import EventLog
 import ResponderBusExplore
 import ResponderBusPlatform
 import ResponderBusReplay
+import ResponderBusReport
 
 /// What `explore` prints and writes of a report: a line per property broken, its shrunk session
 /// (a log, its report, and a project file that makes `test` check the properties and expect the
@@ -32,7 +33,7 @@ struct ExploreFindings {
             output.line(
                 "✗ \(name): \(finding.failingSessions) of \(report.checked) sessions; the first, session \(finding.index), shrunk from \(original) to \(records.count) events (\(finding.shrinkTries) tries)"
             )
-            output.line("    \(finding.failure)")
+            output.line("    " + TerminalText.escapedLines(finding.failure.description, indent: "    "))
             for line in finding.shrunk.description.split(separator: "\n") { output.line("    \(line)") }
             output.line("    wrote \(folder)/\(name).jsonl\(reportWritten ? ", \(name).html" : "")")
             output.line("    reproduce: \(reproduce)")
