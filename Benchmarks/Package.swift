@@ -39,6 +39,7 @@ let package = Package(
                 .product(name: "KeyboardAvoidance", package: "main"),
                 .product(name: "FieldAdvancing", package: "main"),
                 .product(name: "TextViewOrdering", package: "main"),
+                .product(name: "ResponderBusExplore", package: "main"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

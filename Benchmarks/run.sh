@@ -1,7 +1,7 @@
 #!/bin/sh
 # One command for every ResponderBus benchmark: builds in release mode, generates the logs, and
 # prints a table of every case with its baseline and the ratio; raw results go to
-# Benchmarks/.build/results.json. Usage: Benchmarks/run.sh [sync,cross,replay,scale,corpus,external,wasm]
+# Benchmarks/.build/results.json. Usage: Benchmarks/run.sh [sync,cross,replay,scale,corpus,external,wasm,explore]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -17,4 +17,4 @@ swift build -c release --disable-build-manifest-caching --package-path "$here" -
 [ -f "$out/log-100000.jsonl" ] || python3 "$here/gen_log.py" 100000 "$out/log-100000.jsonl"
 # The same events, each at a time of its own (one loop turn each), as most real recordings are.
 [ -f "$out/log-1000000-distinct.jsonl" ] || python3 "$here/gen_log.py" 1000000 "$out/log-1000000-distinct.jsonl" distinct
-"$out/release/BusBenchmarks" "$cli" "$out/log-1000000.jsonl" "$out/log-100000.jsonl" "$out/results.json" "${1:-sync,cross,replay,scale,corpus,external,wasm}"
+"$out/release/BusBenchmarks" "$cli" "$out/log-1000000.jsonl" "$out/log-100000.jsonl" "$out/results.json" "${1:-sync,cross,replay,scale,corpus,external,wasm,explore}"

@@ -47,7 +47,8 @@ public struct ExplorationReport: Sendable {
     public var checked: Int
     /// How long the checking took, in seconds (shrinking not counted).
     public var seconds: Double
-    /// Each property broken, in the order of the explorer's properties.
+    /// Each property broken, in the order of the explorer's properties, then the properties
+    /// plugins said they broke (``SessionProperty/metadataKey``), by name.
     public var findings: [Finding]
 
     /// Sessions checked per second.
@@ -106,15 +107,18 @@ extension Explorer {
     private func findings(in failing: [Int: [PropertyFailure]], makeTarget: () throws -> any ExplorationTarget) throws -> [Finding] {
         let target = try makeTarget()
         var findings: [Finding] = []
-        for property in properties {
-            let indices = failing.filter { $0.value.contains { $0.property == property.name } }.keys.sorted()
-            guard let index = indices.first, let failure = failing[index]?.first(where: { $0.property == property.name }) else { continue }
+        // The explorer's properties in order, then those plugins said they broke, by name.
+        let known = properties.map(\.name)
+        let said = Set(failing.values.flatMap { $0.map(\.property) }).subtracting(known).sorted()
+        for name in known + said {
+            let indices = failing.filter { $0.value.contains { $0.property == name } }.keys.sorted()
+            guard let index = indices.first, let failure = failing[index]?.first(where: { $0.property == name }) else { continue }
             let seed = SeededRandom.sessionSeed(self.seed, index: index)
             let session = generator.session(seed: seed)
-            let shrunk = try shrink(session, breaking: property.name, on: target)
+            let shrunk = try shrink(session, breaking: name, on: target)
             findings.append(
                 Finding(
-                    property: property.name, failure: shrunk?.failure ?? failure, originalFailure: failure, index: index, seed: seed,
+                    property: name, failure: shrunk?.failure ?? failure, originalFailure: failure, index: index, seed: seed,
                     original: session, shrunk: shrunk?.session ?? session, failingSessions: indices.count, shrinkTries: shrunk?.tried ?? 0))
         }
         return findings

@@ -117,6 +117,7 @@ extension Explorer {
         with { $0.orientation = .portrait }
         with { $0.placement = .bottom }
         with { $0.lastFieldAction = nil }
+        with { $0.tagsReversed = false }
         for group in session.groups.indices {
             for index in session.groups[group].fields.indices {
                 let field = session.groups[group].fields[index]
@@ -163,6 +164,7 @@ extension GeneratedSession {
             case .thirdParty(let heights): 3 + heights.count
             case .floating: 20
             case .undocked: 21
+            case .split: 22
             }
         let unusual = fields.reduce(0) { total, field in
             total + (field.kind == .text ? 0 : 1) + (field.height == Field(id: field.id, kind: field.kind).height ? 0 : 1)
@@ -177,7 +179,7 @@ extension GeneratedSession {
             records().count, steps.count, fields.count, groups.count, containers, keyboardRank,
             Device.all.firstIndex(of: device) ?? Device.all.count, orientation == .portrait ? 0 : 1,
             GeneratedSession.Placement.allCases.firstIndex(of: placement).map { $0 == 1 ? 0 : $0 + 1 } ?? 0, unusual, unround,
-            lastFieldAction == nil ? 0 : 1,
+            lastFieldAction == nil ? 0 : 1, tagsReversed ? 1 : 0,
         ]
     }
 

@@ -16,7 +16,7 @@ extension GeneratedSession {
         let safe = device.safeArea(in: orientation)
         let x = safe.left + Self.margin
         let width = max(40, screen.width - safe.left - safe.right - 2 * Self.margin)
-        var tags = TagCounter()
+        var tags = TagCounter(reversedFrom: tagsReversed ? fields.filter(\.isTagged).count + 1 : nil)
         var blocks: [ViewSpec] = []
         var bars: [ViewSpec] = []
         for (index, group) in groups.enumerated() {
@@ -51,13 +51,14 @@ extension GeneratedSession {
         return SceneInfo(root: root, lastFieldAction: lastFieldAction)
     }
 
-    /// Numbers the tagged fields 1, 2, … in order.
+    /// Numbers the tagged fields 1, 2, … in order, or n, n − 1, … from `reversedFrom`.
     struct TagCounter {
         var last = 0
+        var reversedFrom: Int?
         mutating func next(for field: Field) -> Int? {
             guard field.isTagged else { return nil }
             last += 1
-            return last
+            return reversedFrom.map { $0 - last } ?? last
         }
     }
 
@@ -136,11 +137,11 @@ extension GeneratedSession {
     }
 
     /// The field Return in `id` moves to: the next tagged field that can take the focus, in tag
-    /// order; `nil` on the last and in an untagged field.
+    /// order (``tagsReversed``: bottom to top); `nil` on the last and in an untagged field.
     func field(after id: ViewID) -> Field? {
-        let all = fields
-        guard let index = all.firstIndex(where: { $0.id == id }), all[index].isTagged else { return nil }
-        return all[(index + 1)...].first { $0.isTagged && $0.isFocusable }
+        let tagged = tagsReversed ? fields.filter(\.isTagged).reversed() : fields.filter(\.isTagged)
+        guard let index = tagged.firstIndex(where: { $0.id == id }) else { return nil }
+        return tagged[(index + 1)...].first { $0.isFocusable }
     }
 
     /// Whether the field `id` sits in a scroll view, a nested one or a table.

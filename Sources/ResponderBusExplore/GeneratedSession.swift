@@ -19,9 +19,13 @@ public struct GeneratedSession: Hashable, Sendable, CustomStringConvertible {
         /// The iPad's floating keyboard: a small keyboard away from the screen's edges; UIKit says
         /// `keyboardWillChangeFrame` and no `keyboardWillShow`.
         case floating
-        /// The iPad's undocked (or split) keyboard: the full width, raised off the bottom; UIKit
-        /// says `keyboardWillHide` for it.
+        /// The iPad's undocked keyboard: the full width, raised off the bottom; UIKit says
+        /// `keyboardWillHide` for it.
         case undocked
+        /// The iPad's split keyboard: UIKit says `keyboardWillHide`, with an end frame above the
+        /// screen (`{{0, -264}, {768, 304}}` on a 768-point iPad, as reported on Stack Overflow
+        /// question 10749311).
+        case split
     }
 
     /// What holds a group of fields.
@@ -161,6 +165,9 @@ public struct GeneratedSession: Hashable, Sendable, CustomStringConvertible {
     public var groups: [Group]
     /// What Return on the last field performs.
     public var lastFieldAction: String?
+    /// Whether the tags run from the bottom up: a form by tag whose Return order is not its
+    /// layout's (else the tags follow the fields top to bottom).
+    public var tagsReversed = false
     /// What the user does, in order.
     public var steps: [Step]
 
@@ -205,6 +212,7 @@ public struct GeneratedSession: Hashable, Sendable, CustomStringConvertible {
             case .hardware(let bar): "hardware keyboard (\(JSONText.number(bar)) pt bar)"
             case .floating: "floating keyboard"
             case .undocked: "undocked keyboard"
+            case .split: "split keyboard"
             }
         let groupText = groups.map { group in
             let inner = group.fields.map { field in
@@ -219,7 +227,7 @@ public struct GeneratedSession: Hashable, Sendable, CustomStringConvertible {
         }
         let stepText = steps.map { "+\(JSONText.number($0.after)) s \($0.action)" }
         return [
-            "\(device.name) \(orientation.rawValue), \(keyboardText), \(placement.rawValue)",
+            "\(device.name) \(orientation.rawValue), \(keyboardText), \(placement.rawValue)\(tagsReversed ? ", tags bottom to top" : "")",
             "screen: " + groupText.joined(separator: " "),
             "steps: " + (stepText.isEmpty ? "none" : stepText.joined(separator: "; ")),
         ].joined(separator: "\n")

@@ -191,15 +191,17 @@ extension GeneratedSessionWriter {
         case .undocked:
             let height = device.keyboard.height(in: orientation, predictionBar: true)
             return [Rect(x: 0, y: screen.height - height - 120, width: screen.width, height: height)]
+        case .split:
+            return [Rect(x: 0, y: -264, width: screen.width, height: 304)]
         }
     }
 
     /// What UIKit calls a keyboard appearing with this keyboard: `willShow`, but for the iPad's
-    /// floating keyboard (frame changes only) and undocked one (`willHide`).
+    /// floating keyboard (frame changes only) and undocked and split ones (`willHide`).
     private var showNames: ([LogEvent.KeyboardEvent], [LogEvent.KeyboardEvent]) {
         switch session.keyboard {
         case .floating: ([.keyboardWillChangeFrame], [.keyboardDidChangeFrame])
-        case .undocked: ([.keyboardWillChangeFrame, .keyboardWillHide], [.keyboardDidChangeFrame, .keyboardDidHide])
+        case .undocked, .split: ([.keyboardWillChangeFrame, .keyboardWillHide], [.keyboardDidChangeFrame, .keyboardDidHide])
         default: ([.keyboardWillChangeFrame, .keyboardWillShow], [.keyboardDidChangeFrame, .keyboardDidShow])
         }
     }

@@ -118,6 +118,11 @@ public final class PropertyWatch {
     }
 
     private func noteDiagnostic(_ diagnostic: Diagnostic, by plugin: String) {
+        // A plugin's own property, broken as the plugin itself says.
+        if let property = diagnostic.metadata[SessionProperty.metadataKey], !property.isEmpty {
+            fail(property, "\(plugin): \(diagnostic.message)", at: now)
+            return
+        }
         if diagnostic.failure == .conflictingDecisions {
             if checked.contains(SessionProperty.noConflict.name) { fail(.noConflict, diagnostic.message, at: now) }
             return

@@ -4,7 +4,8 @@ import ResponderBus
 /// Makes sessions at random, the same ones for the same seed: devices from the table of common
 /// iPhones and iPads in both orientations; the system keyboard with and without the prediction
 /// bar, third-party keyboards announcing several heights within milliseconds, a hardware
-/// keyboard's accessory bar and, on an iPad, the floating and undocked keyboards; forms of text
+/// keyboard's accessory bar and, on an iPad, the floating, undocked and split keyboards; forms by
+/// tag (some numbered bottom to top) of text
 /// fields, secure fields and text views (some hidden, disabled or out of the tag order, some
 /// taller) in the root, scroll views, nested scroll views, table cells and a chat input bar, at the
 /// top, the bottom or the very bottom of the screen; and taps, Return, rotations, dismissals, text
@@ -48,13 +49,14 @@ public struct SessionGenerator: Sendable {
             device: device, orientation: orientation, keyboard: keyboard(for: device, &random),
             placement: random.pick(GeneratedSession.Placement.allCases), groups: groups(&random),
             lastFieldAction: random.chance(50) ? "submit" : nil)
+        session.tagsReversed = random.chance(10)
         session.steps = steps(for: session, &random)
         return session
     }
 
     private func keyboard(for device: Device, _ random: inout SeededRandom) -> GeneratedSession.Keyboard {
         let roll = random.below(100)
-        if device.idiom == .pad, roll >= 80 { return roll >= 90 ? .floating : .undocked }
+        if device.idiom == .pad, roll >= 76 { return roll >= 92 ? .floating : roll >= 84 ? .undocked : .split }
         switch roll {
         case ..<50: return .system(predictionBar: random.chance(70))
         case ..<70: return .thirdParty(random.pick(Self.thirdPartyHeights))

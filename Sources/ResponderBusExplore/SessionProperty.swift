@@ -41,6 +41,13 @@ public struct SessionProperty: Sendable, CustomStringConvertible {
         check = nil
     }
 
+    /// The metadata key of a diagnostic by which a plugin says it broke a property of its own:
+    /// `property`, its value the property's name. A plugin library or a plugin in a process of its
+    /// own declares a property this way (`context.diagnose(.warning, "…", metadata: ["property":
+    /// "bar-on-keyboard"])`); the explorer and `responder-bus test --check-properties` take such a
+    /// diagnostic as that property broken.
+    public static let metadataKey = "property"
+
     /// Whether it is one of ``builtins``.
     public var isBuiltin: Bool { check == nil }
 

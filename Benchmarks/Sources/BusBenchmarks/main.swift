@@ -5,11 +5,11 @@ import Foundation
 let args = CommandLine.arguments
 guard args.count >= 5 else {
     print(
-        "usage: BusBenchmarks CLI LOG SMALL_LOG RESULTS_JSON [cases: sync,cross,replay,scale,corpus,external,wasm; or import alone; profile-post, profile-import, profile-import-small, profile-records, profile-push for a profiler]"
+        "usage: BusBenchmarks CLI LOG SMALL_LOG RESULTS_JSON [cases: sync,cross,replay,scale,corpus,external,wasm,explore; or import alone; profile-post, profile-import, profile-import-small, profile-records, profile-push for a profiler]"
     )
     exit(2)
 }
-let selected = Set((args.count > 5 ? args[5] : "sync,cross,replay,scale,corpus,external,wasm").split(separator: ",").map(String.init))
+let selected = Set((args.count > 5 ? args[5] : "sync,cross,replay,scale,corpus,external,wasm,explore").split(separator: ",").map(String.init))
 let results = Results()
 print("| group | case | ResponderBus | baseline | ratio | goal |")
 print("|---|---|---|---|---|---|")
@@ -32,6 +32,7 @@ if selected.contains("replay") {
 if selected.contains("corpus") { runCorpus(results, cli: args[1]) }
 if selected.contains("external") { runExternal(results, cli: args[1], log: args[2], smallLog: args[3]) }
 if selected.contains("wasm") { runWasm(results, cli: args[1], log: args[2]) }
+if selected.contains("explore") { runExplore(results) }
 if selected.contains("scale") {
     runScalePosts(results)
     runAvoidance(results)

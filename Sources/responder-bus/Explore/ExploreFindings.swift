@@ -23,7 +23,7 @@ struct ExploreFindings {
         try NewPluginCommand.makeParents(of: folder + "/.responder-bus.json")
         var expected: [String: String] = [:]
         for finding in report.findings {
-            let name = finding.property
+            let name = Self.fileName(for: finding.property)
             let records = finding.shrunk.records()
             let reproduce = reproduction(finding.seed)
             try write(finding.log, to: folder + "/" + name + ".jsonl")
@@ -42,6 +42,17 @@ struct ExploreFindings {
         output.line(
             "\(report.findings.count) propert\(report.findings.count == 1 ? "y" : "ies") broken; `responder-bus test \(folder)` runs the shrunk sessions (expected to fail until fixed)"
         )
+    }
+
+    /// A property's name as a file name: letters, digits, `-` and `_` kept, anything else (a
+    /// plugin's own property may be named anything) as `_`, never empty or hidden.
+    static func fileName(for property: String) -> String {
+        let kept = String(
+            property.unicodeScalars.prefix(100).map { scalar in
+                (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z") || (scalar >= "0" && scalar <= "9") || scalar == "-"
+                    || scalar == "_" ? Character(scalar) : "_"
+            })
+        return kept.isEmpty ? "property" : kept
     }
 
     private func write(_ text: String, to path: String) throws {
