@@ -187,6 +187,7 @@ extension SessionSuite {
         var outcome = Outcome(header: header, recordedInLog: summary.recordedDerived)
         outcome.allowsConflicts = settings.allowsConflicts || session.pipeline.description.allowsConflicts
         outcome.propertyFailures = watch?.failures ?? []
+        outcome.checksProperties = watch != nil
         if outcome.recordedInLog == 0, let folder = settings.snapshotFolder, let verifier = session.verifier {
             outcome.feedSnapshot(Self.path(in: folder, Self.snapshotName(input.name)), to: verifier) { record in
                 if settings.update && collected.compares(record) { collected.recordedDecisions.append(LogWriter.line(for: record)) }
@@ -309,6 +310,9 @@ extension SessionSuite {
         var allowsConflicts = false
         /// What the properties' watch found (with ``SessionSuite/checksProperties``).
         var propertyFailures: [PropertyFailure] = []
+        /// Whether the properties are checked: a session with no recorded decisions is then judged
+        /// on them alone, not failed as unrecorded.
+        var checksProperties = false
         var kept: [LogRecord] = []
         var decisions: (recorded: [String], produced: [String]) = ([], [])
 
@@ -369,6 +373,9 @@ extension SessionSuite {
                 result.status = .recorded
                 result.snapshotWritten = snapshotPath
                 result.note = "wrote \(replayed.derived) decision\(replayed.derived == 1 ? "" : "s") to \(snapshotPath)"
+            } else if outcome.checksProperties {
+                // Judged on the properties alone: a session `explore` shrank holds no decisions.
+                result.note = "no recorded decisions: judged on the properties alone"
             } else {
                 failures.append(
                     .init(

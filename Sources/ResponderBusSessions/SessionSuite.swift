@@ -44,8 +44,10 @@ public struct SessionSuite: Sendable {
     public var allowsConflicts: Bool
     /// Check, in each session, the properties of `responder-bus explore` a single replay can check
     /// (``propertiesChecked``: the screen put back when the keyboard covers nothing, one move per
-    /// change); a session that breaks one fails (`--check-properties`; a project file checks them
-    /// for its sessions with `"checkProperties": true`). Off by default.
+    /// change, and any property a plugin says it broke); a session that breaks one fails
+    /// (`--check-properties`; a project file checks them for its sessions with
+    /// `"checkProperties": true`). A session with no recorded decisions is then judged on the
+    /// properties alone rather than failed as unrecorded: what `explore` writes. Off by default.
     public var checksProperties: Bool
 
     /// A suite.

@@ -1,0 +1,96 @@
+import FieldAdvancing
+import KeyboardAvoidance
+import ResponderBusTesting
+import Testing
+import TextViewOrdering
+
+/// Says it broke a property of its own: a diagnostic with `property` in its metadata whenever
+/// Return is pressed in a secure field.
+final class SaysItBroke: ReturnKeyObserving {
+    let name = "SaysItBroke"
+    func returnKey(_ event: Event<ReturnKeyInfo>, context: PluginContext) {
+        guard context.screen.view(event.payload.view)?.isSecure == true else { return }
+        context.diagnose(.warning, "Return in a secure field", metadata: [SessionProperty.metadataKey: "no-return-in-secure"])
+    }
+}
+
+/// The sessions `explore` found KeyboardAvoidance failing on, each shrunk, kept as tests: each
+/// fails without its fix.
+@Suite("Found by explore")
+struct FoundByExploreTests {
+    func check(_ session: GeneratedSession, _ plugins: @escaping @Sendable () -> [any ResponderPlugin] = builtins) throws -> [PropertyFailure] {
+        try Explorer(seed: 0).check(session, on: PluginTarget(plugins))
+    }
+
+    @Test("a scroll view that runs below the screen is inset down to its bottom, so its last field clears the keyboard")
+    func scrollViewBelowTheScreen() throws {
+        // iPhone SE in landscape, a hardware keyboard's bar: the form's scroll view runs 80 pt
+        // past the screen's bottom; inset by the keyboard's overlap alone, it could not scroll
+        // its last field far enough.
+        var session = GeneratedSession(
+            device: try #require(Device.named("iPhone SE")), keyboard: .hardware(bar: 55),
+            groups: [
+                .init(container: .none, fields: [.init(id: "f3", kind: .text)]),
+                .init(container: .none, fields: [.init(id: "f4", kind: .text), .init(id: "f5", kind: .text)]),
+                .init(container: .scrollView, fields: ["f6", "f7", "f8", "f9"].map { .init(id: ViewID($0), kind: .text) }),
+            ])
+        session.steps = [.init(after: 0.3, .rotate), .init(after: 0.5, .tap("f9"))]
+        #expect(try check(session).isEmpty)
+    }
+
+    @Test("a field in a scroll view inside another is scrolled by the outer one when the inner one cannot")
+    func nestedScrollViews() throws {
+        var session = GeneratedSession(
+            device: try #require(Device.named("iPhone X")), keyboard: .system(predictionBar: false),
+            groups: [
+                .init(container: .none, fields: [.init(id: "f1", kind: .text), .init(id: "f2", kind: .text)]),
+                .init(container: .scrollView, fields: [.init(id: "f3", kind: .text)]),
+                .init(container: .nestedScrollView, fields: [.init(id: "f4", kind: .textView)]),
+            ])
+        session.steps = [.init(after: 0.8, .rotate), .init(after: 0.5, .tap("f4"))]
+        #expect(try check(session).isEmpty)
+    }
+
+    @Test("scroll views are put back in the same order on every run")
+    func restoreOrder() throws {
+        var session = GeneratedSession(
+            device: try #require(Device.named("iPhone SE")), keyboard: .system(predictionBar: false),
+            groups: [.init(container: .nestedScrollView, fields: [.init(id: "f1", kind: .text)])])
+        session.steps = [.init(after: 0, .tap("f1")), .init(after: 0.5, .dismiss)]
+        for _ in 0..<30 { #expect(try check(session).isEmpty) }
+    }
+
+    @Test("what covered means: a tall text view passes with its top in view, a field below the screen's bottom passes")
+    func uncoverable() throws {
+        var tall = GeneratedSession(
+            device: try #require(Device.named("iPhone SE")), groups: [.init(container: .none, fields: [.init(id: "t", kind: .textView, height: 400)])])
+        tall.steps = [.init(after: 0, .tap("t"))]
+        #expect(try check(tall).isEmpty)
+        // Landscape, a form taller than the screen: the last field lies below the screen's bottom.
+        var below = GeneratedSession(
+            device: try #require(Device.named("iPhone SE")), orientation: .landscape, placement: .top,
+            groups: [.init(container: .none, fields: (1...6).map { .init(id: ViewID("f\($0)"), kind: .text) })])
+        below.steps = [.init(after: 0, .tap("f6"))]
+        #expect(try check(below).isEmpty)
+        // The same field on a screen where it fits is covered when nothing moves.
+        var fits = below
+        fits.orientation = .portrait
+        #expect(try check(fits) { [MovesNothing()] }.map(\.property) == ["coverage"])
+    }
+
+    @Test("a property a plugin says it broke is a finding of its own, shrunk")
+    func saidByThePlugin() throws {
+        let report = try Explorer(seed: 3).explore(count: 600) { PluginTarget { builtins() + [SaysItBroke()] } }
+        let found = try #require(report.findings.first { $0.property == "no-return-in-secure" }, "\(report.summary)")
+        #expect(found.failure.message == "SaysItBroke: Return in a secure field")
+        #expect(found.shrunk.records().count <= 12, "\(found.shrunk)")
+    }
+
+    @Test("the built-ins keep every property with the settle window on")
+    func settleWindow() throws {
+        let report = try Explorer(seed: 9).explore(count: 1_500) {
+            PluginTarget { [TextViewOrdering(settleWindow: .milliseconds(30)), FieldAdvancing(), KeyboardAvoidance()] }
+        }
+        #expect(report.findings.isEmpty, "\(report.summary)")
+    }
+}
