@@ -41,9 +41,13 @@ struct GeneratedSessionWriter {
         for step in session.steps {
             t = Self.microseconds(max(t + max(step.after, 0), busyUntil + 0.01))
             records += pending.filter { $0.t <= t }
+            let running = pending.filter { $0.t > t }
             pending = []
             busyUntil = t
+            let written = records.count
             perform(step.action, at: t)
+            // A step that did nothing (a tap on the focused field) cuts no animation short.
+            if records.count == written && pending.isEmpty { pending = running }
         }
         records += pending
         return records.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map(\.element)

@@ -63,7 +63,8 @@ struct FoundByExploreTests {
     @Test("what covered means: a tall text view passes with its top in view, a field below the screen's bottom passes")
     func uncoverable() throws {
         var tall = GeneratedSession(
-            device: try #require(Device.named("iPhone SE")), groups: [.init(container: .none, fields: [.init(id: "t", kind: .textView, height: 400)])])
+            device: try #require(Device.named("iPhone SE")), groups: [.init(container: .none, fields: [.init(id: "t", kind: .textView, height: 400)])]
+        )
         tall.steps = [.init(after: 0, .tap("t"))]
         #expect(try check(tall).isEmpty)
         // Landscape, a form taller than the screen: the last field lies below the screen's bottom.

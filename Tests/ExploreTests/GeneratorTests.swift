@@ -86,7 +86,8 @@ struct GeneratorTests {
     func keyboards() throws {
         let pad = try device("iPad Pro 11-inch")
         func events(_ keyboard: GeneratedSession.Keyboard, on device: Device) -> [LogRecord] {
-            var session = GeneratedSession(device: device, keyboard: keyboard, groups: [.init(container: .none, fields: [.init(id: "a", kind: .text)])])
+            var session = GeneratedSession(
+                device: device, keyboard: keyboard, groups: [.init(container: .none, fields: [.init(id: "a", kind: .text)])])
             session.steps = [.init(after: 0, .tap("a"))]
             return session.records()
         }

@@ -1,4 +1,5 @@
 import FieldAdvancing
+import Foundation
 import KeyboardAvoidance
 import ResponderBusTesting
 import Testing
@@ -41,6 +42,13 @@ final class Lift: TurnSettledObserving {
 
 @Suite("The guide's plugin")
 struct GuideTests {
+    /// The guide: what each exploration printed must be in it, word for word.
+    static let article: String = {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/ResponderBusExplore/ResponderBusExplore.docc/FindingKeyboardBugsBeforeUsersDo.md")
+        return (try? String(contentsOf: path, encoding: .utf8)) ?? ""
+    }()
+
     let companions: @Sendable () -> [any ResponderPlugin] = { [TextViewOrdering(), FieldAdvancing()] }
     /// Forms in the root: the plugin leaves scroll views alone.
     let forms = SessionGenerator(containers: [.none])
@@ -48,23 +56,23 @@ struct GuideTests {
     @Test("version 1 leaves a text view covered and moves twice on a rotation; the findings are the guide's")
     func version1() throws {
         let report = try PluginExploration.explore(seed: 1, count: 2_000, generator: forms, companions: companions) { LiftOnKeyboardEvents() }
-        print(report.summary)
-        for finding in report.findings { print(finding.log) }
         #expect(report.findings.map(\.property) == ["coverage", "one-move"], "\(report.summary)")
+        #expect(Self.article.contains(report.summary), "the guide shows another summary than:\n\(report.summary)")
+        let log = try #require(report.findings.first).log
+        #expect(log.split(separator: "\n").count == 7, "\(log)")
     }
 
     @Test("version 2 decides once a turn, but measures a moved field: it moves back and forth")
     func version2() throws {
         let report = try PluginExploration.explore(seed: 1, count: 2_000, generator: forms, companions: companions) { Lift(measuresAtRest: false) }
-        print(report.summary)
-        for finding in report.findings { print(finding.log) }
         #expect(report.findings.map(\.property) == ["coverage", "one-move"], "\(report.summary)")
+        #expect(Self.article.contains(report.summary), "the guide shows another summary than:\n\(report.summary)")
     }
 
     @Test("version 3 keeps every property")
     func version3() throws {
         let report = try PluginExploration.explore(seed: 1, count: 2_000, generator: forms, companions: companions) { Lift(measuresAtRest: true) }
-        print(report.summary)
         #expect(report.findings.isEmpty, "\(report.summary)")
+        #expect(Self.article.contains(report.summary))
     }
 }

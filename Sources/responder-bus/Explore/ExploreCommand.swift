@@ -55,6 +55,12 @@ struct ExploreCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Generate sessions on this device only (repeatable): a name or a size, as new-session takes it.", valueName: "name"))
     var device: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "Put the fields only in this container (repeatable): \(GeneratedSession.Container.allCases.map(\.rawValue).joined(separator: ", ")); a plugin that leaves scroll views to another explores --container none.",
+            valueName: "name"))
+    var container: [GeneratedSession.Container] = []
+
     @Option(help: ArgumentHelp("The most steps a generated session takes (1 to 100, default 8).", valueName: "n"))
     var maxSteps: Int = 8
 
@@ -85,7 +91,7 @@ struct ExploreCommand: ParsableCommand {
         let seed = self.seed ?? Self.freshSeed()
         var explorer = Explorer(
             seed: seed, properties: property.isEmpty ? SessionProperty.builtins : property.compactMap(SessionProperty.builtin(named:)),
-            generator: SessionGenerator(devices: device.compactMap(Device.named), maxSteps: maxSteps),
+            generator: SessionGenerator(devices: device.compactMap(Device.named), maxSteps: maxSteps, containers: container),
             workers: jobs ?? max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         explorer.shrinkRuns = 3_000
         let output = Output()
@@ -172,3 +178,5 @@ struct ExploreCommand: ParsableCommand {
         return random.next() % 1_000_000_000
     }
 }
+
+extension GeneratedSession.Container: ExpressibleByArgument {}
