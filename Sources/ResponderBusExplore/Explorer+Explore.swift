@@ -76,10 +76,13 @@ extension Explorer {
         let start = clock.now
         let deadline = seconds.map { start.advanced(by: .saturating(seconds: $0)) }
         let explorer = self
-        let work: @Sendable () -> Void = {
+        // Each worker checks sessions until the budget is spent; the calling thread's one also
+        // reports progress (`report`, never called on another thread).
+        @Sendable func work(_ report: (() -> Void)?) {
             do {
                 let target = try makeTarget()
                 while let index = shared.take(before: deadline, clock: clock) {
+                    report?()
                     let session = explorer.generator.session(seed: SeededRandom.sessionSeed(explorer.seed, index: index))
                     let failures = try explorer.check(session, on: target)
                     shared.done(index, failures: failures)
@@ -88,14 +91,13 @@ extension Explorer {
                 shared.stop(with: error)
             }
         }
-        let threads = (1..<workers).compactMap { _ in SystemThread.start(work) }
+        let threads = (1..<workers).compactMap { _ in SystemThread.start { work(nil) } }
         var lastReport = clock.now
-        shared.onEach = { [progress] in
+        work {
             guard let progress, clock.now - lastReport > .milliseconds(500) else { return }
             lastReport = clock.now
             progress(shared.progress(seconds: (clock.now - start).seconds))
         }
-        work()
         for thread in threads { _ = thread.join() }
         let elapsed = (clock.now - start).seconds
         if let error = shared.error { throw error }
@@ -126,7 +128,7 @@ extension Explorer {
 }
 
 /// What the workers share: the next index, the failures, the first error.
-private final class Shared: @unchecked Sendable {
+private final class Shared: Sendable {
     private struct State {
         var next = 0
         var checked = 0
@@ -135,14 +137,10 @@ private final class Shared: @unchecked Sendable {
     }
     private let state = Mutex(State())
     private let limit: Int
-    /// Called by the calling thread's worker after each session (it reports progress).
-    var onEach: (() -> Void)?
-    private let callerThread = SystemThread.currentID
 
     init(limit: Int) { self.limit = limit }
 
     func take(before deadline: ContinuousClock.Instant?, clock: ContinuousClock) -> Int? {
-        if SystemThread.currentID == callerThread { onEach?() }
         if let deadline, clock.now >= deadline { return nil }
         return state.withLock { state in
             guard state.error == nil, state.next < limit else { return nil }
