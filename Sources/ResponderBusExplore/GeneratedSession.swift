@@ -4,7 +4,7 @@ import ResponderBus
 /// A session the explorer made up: a device, a keyboard, a screen of text inputs in their
 /// containers, and what the user did. ``records()`` writes it as the log UIKit would have made of
 /// it, a valid log that `responder-bus replay` reads; ``SessionGenerator`` makes them at random and
-/// ``Shrinker`` makes a failing one smaller.
+/// ``Explorer/shrink(_:breaking:on:)`` makes a failing one smaller.
 public struct GeneratedSession: Hashable, Sendable, CustomStringConvertible {
     /// Which keyboard the user types on.
     public enum Keyboard: Hashable, Sendable {

@@ -4,7 +4,7 @@ import ResponderBusExplore
 
 /// Checks a plugin against generated sessions in its own tests: what `responder-bus explore`
 /// does for a pipeline, for a plugin made in the test process, with the properties every pipeline
-/// keeps and any the plugin declares for itself (``SessionProperty/init(_:_:check:)``).
+/// keeps and any the plugin declares for itself (`SessionProperty.init(_:_:check:)`).
 ///
 /// ```swift
 /// @Test func keepsTheBarOnTheKeyboard() throws {
@@ -15,7 +15,7 @@ import ResponderBusExplore
 /// }
 /// ```
 ///
-/// A finding carries the shrunk session (``Finding/shrunk``) and its log (``Finding/log``): save it
+/// A finding carries the shrunk session (`Finding.shrunk`) and its log (`Finding.log`): save it
 /// beside your tests and replay it with `PluginHarness` to lock the fix.
 public enum PluginExploration {
     /// Explores `plugin` (a fresh one for every run) after `companions` (fresh ones too, registered
@@ -29,7 +29,7 @@ public enum PluginExploration {
     ///   - companions: the plugins yours runs with, such as the built-ins.
     ///   - plugin: makes the plugin under test.
     /// - Throws: a `PluginRegistrationError` when a plugin cannot be placed, or
-    ///   ``ExplorationError``.
+    ///   `ExplorationError`.
     public static func explore(
         seed: UInt64 = 1, count: Int = 1_000, properties: [SessionProperty] = SessionProperty.builtins,
         generator: SessionGenerator = SessionGenerator(), companions: @escaping @Sendable () -> [any ResponderPlugin] = { [] },
