@@ -147,8 +147,7 @@ public final class PropertyWatch {
 
     private func scheduleCheck() {
         pending?.cancel()
-        let delay = Duration.saturating(seconds: bus.screen.keyboard.latest?.effectiveDuration ?? 0.25)
-        pending = bus.loop.schedule(after: delay) { [weak self] in self?.checkSettled() }
+        pending = bus.loop.schedule(after: CoverageCheck.settleDelay(on: bus)) { [weak self] in self?.checkSettled() }
     }
 
     private func checkSettled() {
@@ -168,9 +167,7 @@ public final class PropertyWatch {
 
     /// What is wrong with the focused field's place, by ``SessionProperty/coverage``'s rule.
     static func coverageProblem(on screen: Screen) -> String? {
-        guard let field = screen.firstResponder, field.isVisible, let covering = screen.keyboard.coveredPart else { return nil }
-        let frame = screen.frameInScreen(of: field)
-        guard let covered = frame.coveredHeight(by: covering) else { return nil }
+        guard let (field, frame, covering, covered) = CoverageCheck.coveredFocus(on: screen) else { return nil }
         let room = covering.minY - screen.safeArea.top
         if frame.height > room, frame.minY >= screen.safeArea.top - 0.5, frame.minY < covering.minY { return nil }
         if let best = highestBottom(of: field, on: screen, keyboardTop: covering.minY), best > covering.minY + 0.5 { return nil }

@@ -76,8 +76,12 @@ extension PipelineDescription {
         return position.map { path + "@" + $0 } ?? path
     }
 
-    /// `word` as the command splitter reads it back: as is when plain, else in single quotes.
-    static func shellWord(_ word: String) -> String {
+    /// `word` as a POSIX shell, and a project file's command splitter, read it back: as is when
+    /// it is plain (letters, digits and `-_./=:@,+`), else in single quotes (a quote in it as
+    /// `'\''`). What `responder-bus explore` writes a reproduction's words with.
+    ///
+    /// - Parameter word: a command's word, such as a path with a space.
+    public static func shellWord(_ word: String) -> String {
         let plain =
             !word.isEmpty
             && word.unicodeScalars.allSatisfy { scalar in

@@ -98,21 +98,27 @@ public final class CoverageCheck {
 
     private func scheduleCheck() {
         pending?.cancel()
-        let delay = Duration.saturating(seconds: bus.screen.keyboard.latest?.effectiveDuration ?? 0.25)
-        pending = bus.loop.schedule(after: delay) { [weak self] in self?.check() }
+        pending = bus.loop.schedule(after: Self.settleDelay(on: bus)) { [weak self] in self?.check() }
+    }
+
+    /// How long after the last event the keyboard has settled: the last keyboard animation's
+    /// duration (0.25 s when missing). The explorer's property checks wait as long.
+    package static func settleDelay(on bus: Bus) -> Duration {
+        Duration.saturating(seconds: bus.screen.keyboard.latest?.effectiveDuration ?? 0.25)
+    }
+
+    /// The focused field when the keyboard covers more than half a point of it: the field, its
+    /// frame on screen, the part the keyboard covers and how many points of the field's height.
+    package static func coveredFocus(on screen: Screen) -> (field: ViewNode, frame: Rect, covering: Rect, height: Double)? {
+        guard let field = screen.firstResponder, field.isVisible, let covering = screen.keyboard.coveredPart else { return nil }
+        let frame = screen.frameInScreen(of: field)
+        guard let covered = frame.coveredHeight(by: covering) else { return nil }
+        return (field, frame, covering, covered)
     }
 
     /// Checks now.
     public func check() {
-        let screen = bus.screen
-        guard let field = screen.firstResponder, field.isVisible,
-            let covering = screen.keyboard.coveredPart
-        else {
-            lastReported = nil
-            return
-        }
-        let frame = screen.frameInScreen(of: field)
-        guard let covered = frame.coveredHeight(by: covering) else {
+        guard let (field, frame, covering, covered) = Self.coveredFocus(on: bus.screen) else {
             lastReported = nil
             return
         }

@@ -150,16 +150,8 @@ struct ExploreCommand: ParsableCommand {
         return (words + ["--seed", "\(seed)", "--count", "1"]).joined(separator: " ")
     }
 
-    /// `word` as a POSIX shell reads it back: as is when it is plain, else in single quotes.
-    static func quoted(_ word: String) -> String {
-        let plain =
-            !word.isEmpty
-            && word.unicodeScalars.allSatisfy { scalar in
-                (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z") || (scalar >= "0" && scalar <= "9")
-                    || "-_./=:@,+".unicodeScalars.contains(scalar)
-            }
-        return plain ? word : "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
-    }
+    /// `word` as a POSIX shell reads it back.
+    static func quoted(_ word: String) -> String { PipelineDescription.shellWord(word) }
 
     /// The pipeline in words: `TextViewOrdering → FieldAdvancing → KeyboardAvoidance`, then the
     /// libraries and commands.
