@@ -83,8 +83,6 @@ public final class PropertyWatch {
                 end: info.end, hides: event.name == EventName.keyboardWillHide || event.name == EventName.keyboardDidHide, isLocal: info.isLocal)
             changes = key != lastKeyboard
             lastKeyboard = key
-        } else if event.name == EventName.returnKey {
-            changes = true
         }
         if event.name == EventName.scene { noteScene() }
         if let change = event.payload as? FrameChange { homes[change.view] = change.frame }

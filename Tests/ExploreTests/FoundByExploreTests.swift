@@ -95,3 +95,23 @@ struct FoundByExploreTests {
         #expect(report.findings.isEmpty, "\(report.summary)")
     }
 }
+
+@Suite("The properties on real sessions")
+struct RealSessionPropertyTests {
+    @Test("the built-ins keep every property a replay can check on each real session of the bundled corpus")
+    func corpus() throws {
+        let explorer = Explorer(seed: 0, properties: SessionProperty.builtins)
+        var broken: [String] = []
+        for entry in LogCorpus.all {
+            let reader = LogReader(bytes: Array(entry.text.utf8))
+            let header = try reader.readHeader()
+            var records: [LogRecord] = []
+            while let item = reader.next() {
+                if case .record(let record, _) = item, record.origin == .external { records.append(record) }
+            }
+            let failures = try explorer.check(header: header, records: records, on: PluginTarget(builtins))
+            broken += failures.map { "\(entry.name): \($0)" }
+        }
+        #expect(broken.isEmpty, "\(broken.joined(separator: "\n"))")
+    }
+}
