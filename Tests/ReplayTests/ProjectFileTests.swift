@@ -374,7 +374,7 @@ struct ProjectFileTests {
                 "\(Self.projectPath):7: unknown key 'fieldAdvancing.wrap' (ignored); the keys are order, textViewReturnAdvances",
                 "\(Self.projectPath):8: unknown key 'textViewOrdering.settle' (ignored); the keys are settleWindow, heldFrameTimeout",
                 "\(Self.projectPath):9: unknown key 'a\\nb' (ignored); the keys are disable, plugins, pluginCommands, pluginTimeout, pluginFailure, "
-                    + "pluginFuel, pluginMemory, allowConflicts, expectedFailures, keyboardAvoidance, fieldAdvancing, textViewOrdering",
+                    + "pluginFuel, pluginMemory, allowConflicts, checkProperties, expectedFailures, keyboardAvoidance, fieldAdvancing, textViewOrdering",
             ])
     }
 
