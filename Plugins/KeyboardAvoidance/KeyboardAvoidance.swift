@@ -39,7 +39,11 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
         /// On `turnSettled` when a `TurnSettling` plugin runs earlier in the pipeline, otherwise on
         /// every event.
         case automatic
-        /// On every event it depends on, at once.
+        /// On every event it depends on, at once. A turn of several events is then decided
+        /// several times: focus moving between two fields with the keyboard up puts the root back
+        /// on `didEndEditing` and moves it again on `didBeginEditing`, two moves for one change
+        /// (what `responder-bus explore`'s `one-move` property reports for this setting). For
+        /// comparing with plugins that work that way; the default decides once per turn.
         case everyEvent
         /// Only on `turnSettled`.
         case settledTurns
@@ -427,7 +431,9 @@ public final class KeyboardAvoidance: KeyboardObserving, EditingObserving, Event
         var moves: [ViewMove] = []
         let animation = self.animation(on: screen)
         // A view that no longer follows (or is gone) goes back to its own frame.
-        for (id, home) in followerHomes where !followers.contains(where: { $0.id == id }) {
+        // In the order of their ids, as scroll views are put back: a dictionary's order differs
+        // from run to run.
+        for (id, home) in followerHomes.sorted(by: { $0.key < $1.key }) where !followers.contains(where: { $0.id == id }) {
             setFollowerHome(nil, of: id)
             if let node = screen.view(id), node.frame != home { moves.append(ViewMove(view: id, frame: home)) }
         }

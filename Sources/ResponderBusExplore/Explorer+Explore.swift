@@ -91,7 +91,7 @@ extension Explorer {
                 shared.stop(with: error)
             }
         }
-        let threads = (1..<workers).compactMap { _ in SystemThread.start { work(nil) } }
+        let threads = (1..<max(1, workers)).compactMap { _ in SystemThread.start { work(nil) } }
         var lastReport = clock.now
         work {
             guard let progress, clock.now - lastReport > .milliseconds(500) else { return }

@@ -30,7 +30,7 @@ extension Explorer {
         while improved && tried < shrinkRuns {
             improved = false
             let size = current.size
-            for candidate in Self.smaller(than: current) where candidate.size.lexicographicallyPrecedes(size) {
+            for candidate in smaller(than: current) where candidate.size.lexicographicallyPrecedes(size) {
                 tried += 1
                 if let found = try check(candidate, on: target).first(where: { $0.property == property }) {
                     current = candidate
@@ -45,20 +45,25 @@ extension Explorer {
         return Shrunk(session: current, failure: failure, tried: tried, kept: kept)
     }
 
-    /// Smaller sessions than `session`, the biggest cuts first.
-    static func smaller(than session: GeneratedSession) -> [GeneratedSession] {
+    /// Smaller sessions than `session`, the biggest cuts first, all of them sessions the
+    /// generator could have made: its devices (of the same idiom, so that an iPad's keyboard
+    /// stays on an iPad) and its containers.
+    func smaller(than session: GeneratedSession) -> [GeneratedSession] {
+        let devices = (generator.devices.isEmpty ? Device.all : generator.devices).filter { $0.idiom == session.device.idiom }
+        let containers = generator.containers.isEmpty ? GeneratedSession.Container.allCases : generator.containers
         var result: [GeneratedSession] = []
-        result += fewerSteps(session)
-        result += fewerFields(session)
-        result += plainer(session)
-        result += roundedSteps(session)
+        result += Self.fewerSteps(session)
+        result += Self.fewerFields(session)
+        result += Self.plainer(session, device: devices.first, containers: containers)
+        result += Self.roundedSteps(session)
         return result
     }
 
     /// The session without a run of its steps: halves, quarters, … then each step.
     private static func fewerSteps(_ session: GeneratedSession) -> [GeneratedSession] {
         var result: [GeneratedSession] = []
-        var size = session.steps.count / 2
+        // A single step is tried away too: a failure on the scene alone needs none.
+        var size = session.steps.count == 1 ? 1 : session.steps.count / 2
         while size >= 1 {
             var start = 0
             while start < session.steps.count {
@@ -93,7 +98,7 @@ extension Explorer {
 
     /// The session with one thing made plainer: a container, the keyboard, the device, the
     /// orientation, the placement, a field.
-    private static func plainer(_ session: GeneratedSession) -> [GeneratedSession] {
+    private static func plainer(_ session: GeneratedSession, device: Device?, containers: [GeneratedSession.Container]) -> [GeneratedSession] {
         var result: [GeneratedSession] = []
         func with(_ change: (inout GeneratedSession) -> Void) {
             var copy = session
@@ -101,8 +106,10 @@ extension Explorer {
             result.append(copy)
         }
         for group in session.groups.indices where session.groups[group].container != .none {
-            with { $0.groups[group].container = .none }
-            if session.groups[group].container == .nestedScrollView || session.groups[group].container == .tableCells {
+            if containers.contains(.none) { with { $0.groups[group].container = .none } }
+            if session.groups[group].container == .nestedScrollView || session.groups[group].container == .tableCells,
+                containers.contains(.scrollView)
+            {
                 with { $0.groups[group].container = .scrollView }
             }
         }
@@ -113,7 +120,7 @@ extension Explorer {
         }
         with { $0.keyboard = .system(predictionBar: false) }
         with { $0.keyboard = .system(predictionBar: true) }
-        if let plain = Device.all.first { with { $0.device = plain } }
+        if let device { with { $0.device = device } }
         with { $0.orientation = .portrait }
         with { $0.placement = .bottom }
         with { $0.lastFieldAction = nil }

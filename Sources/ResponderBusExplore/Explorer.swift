@@ -97,7 +97,7 @@ public struct Explorer: Sendable {
     /// Where two runs' decisions first differ, in words; `nil` when they are the same.
     static func difference(_ first: [LogRecord], _ second: [LogRecord]) -> String? {
         guard first != second else { return nil }
-        let index = first.indices.first { $0 >= second.count || first[$0] != second[$0] } ?? second.count
+        let index = first.indices.first { $0 >= second.count || first[$0] != second[$0] } ?? first.count
         func line(_ records: [LogRecord]) -> String { index < records.count ? readable(records[index]) : "nothing" }
         return "decision \(index + 1) differs: the first run derived \(line(first)), the second \(line(second))"
     }

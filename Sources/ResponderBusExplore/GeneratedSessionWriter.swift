@@ -44,10 +44,11 @@ struct GeneratedSessionWriter {
             let running = pending.filter { $0.t > t }
             pending = []
             busyUntil = t
-            let written = records.count
             perform(step.action, at: t)
-            // A step that did nothing (a tap on the focused field) cuts no animation short.
-            if records.count == written && pending.isEmpty { pending = running }
+            // Only a step that starts a keyboard animation cuts the running one short; a step that
+            // leaves the keyboard alone (Return in a text view, a growth, a tap on the focused
+            // field) lets it end with its `Did` events.
+            if pending.isEmpty { pending = running }
         }
         records += pending
         return records.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map(\.element)
@@ -128,6 +129,9 @@ struct GeneratedSessionWriter {
         keyboardFrame = nil
         let back = t + Self.away
         busyUntil = back
+        // The hide ends before the app comes back: its `Did` events are said.
+        records += pending.filter { $0.t <= back }
+        pending = []
         show(at: back, then: nil)
     }
 
@@ -183,7 +187,8 @@ extension GeneratedSessionWriter {
         case .system(let bar):
             return [device.dockedKeyboardFrame(in: orientation, height: device.keyboard.height(in: orientation, predictionBar: bar && !secure))]
         case .thirdParty(let heights):
-            let keyboard = ThirdPartyKeyboard(portraitHeights: heights)
+            // No heights announced: the system's, as the keyboard then is.
+            let keyboard = ThirdPartyKeyboard(portraitHeights: heights.isEmpty ? [device.keyboard.portraitWithPredictionBar] : heights)
             return keyboard.heights(on: device, in: orientation).map { height in
                 height > 0 ? device.dockedKeyboardFrame(in: orientation, height: height) : device.hiddenKeyboardFrame(in: orientation, height: 0)
             }

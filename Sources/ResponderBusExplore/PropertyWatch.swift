@@ -20,7 +20,8 @@ public final class PropertyWatch {
     /// The moves since the last change, per view (the root as ``rootKey``).
     private var moves: [ViewID: [Double]] = [:]
     private var epochT = -1.0
-    /// Where each view moved last (the root's origin, a scroll view's offset, a follower's y).
+    /// Where each view is (the root's origin, a scroll view's offset, another view's y): from the
+    /// scene, the world's frames and scrolls, and the moves.
     private var positions: [ViewID: Double] = [:]
     private var lastKeyboard: KeyboardKey?
     /// The frame each view last had from the world (the scene, a `setFrame`), and each scroll
@@ -85,7 +86,15 @@ public final class PropertyWatch {
             lastKeyboard = key
         }
         if event.name == EventName.scene { noteScene() }
-        if let change = event.payload as? FrameChange { homes[change.view] = change.frame }
+        if let change = event.payload as? FrameChange {
+            homes[change.view] = change.frame
+            positions[change.view] = change.frame.minY
+        }
+        // A scroll the world made (the user's, recorded) is where the scroll view rests.
+        if let scroll = event.payload as? ScrollChange {
+            restingScroll[scroll.view] = (scroll.contentOffsetY, scroll.bottomInset)
+            positions[scroll.view] = scroll.contentOffsetY
+        }
         if changes && now != epochT {
             epochT = now
             moves.removeAll(keepingCapacity: true)
@@ -98,6 +107,7 @@ public final class PropertyWatch {
         restingScroll.removeAll()
         for view in bus.screen.allViews {
             homes[view.id] = view.frame
+            positions[view.id] = view.kind == .scrollView ? view.contentOffset.y : view.frame.minY
             if view.kind == .scrollView { restingScroll[view.id] = (view.contentOffset.y, view.contentInset.bottom) }
         }
     }

@@ -43,7 +43,8 @@ public struct SessionGenerator: Sendable {
     /// The session `seed` makes.
     public func session(seed: UInt64) -> GeneratedSession {
         var random = SeededRandom(seed: seed)
-        let device = random.pick(devices)
+        // The settings are public variables: an empty list or a limit under 1 is taken as the default.
+        let device = random.pick(devices.isEmpty ? Device.all : devices)
         let orientation: Device.Orientation = random.chance(70) ? .portrait : .landscape
         var session = GeneratedSession(
             device: device, orientation: orientation, keyboard: keyboard(for: device, &random),
@@ -68,7 +69,10 @@ public struct SessionGenerator: Sendable {
         var groups: [GeneratedSession.Group] = []
         var number = 0
         var hasBar = false
-        for _ in 0..<random.number(in: 1...maxGroups) {
+        let allowed = containers.isEmpty ? GeneratedSession.Container.allCases : containers
+        // A screen holds one chat bar: when it is all that is allowed, one group.
+        let most = allowed == [.chatBar] ? 1 : max(1, maxGroups)
+        for _ in 0..<random.number(in: 1...most) {
             let roll = random.below(100)
             var container: GeneratedSession.Container =
                 switch roll {
@@ -78,10 +82,10 @@ public struct SessionGenerator: Sendable {
                 case ..<86: .tableCells
                 default: .chatBar
                 }
-            if !containers.contains(container) { container = random.pick(containers) }
-            if container == .chatBar && hasBar { container = containers.first { $0 != .chatBar } ?? .none }
+            if !allowed.contains(container) { container = random.pick(allowed) }
+            if container == .chatBar && hasBar { container = allowed.first { $0 != .chatBar } ?? .none }
             hasBar = hasBar || container == .chatBar
-            let count = container == .chatBar ? 1 : random.number(in: 1...maxFieldsPerGroup)
+            let count = container == .chatBar ? 1 : random.number(in: 1...max(1, maxFieldsPerGroup))
             let fields = (0..<count).map { _ in
                 number += 1
                 return field(number: number, inBar: container == .chatBar, &random)
@@ -113,7 +117,7 @@ public struct SessionGenerator: Sendable {
         var steps: [GeneratedSession.Step] = []
         var focused: GeneratedSession.Field?
         let gaps = [0.05, 0.1, 0.2, 0.3, 0.5, 0.8]
-        for index in 0..<random.number(in: 1...maxSteps) {
+        for index in 0..<random.number(in: 1...max(1, maxSteps)) {
             let action: GeneratedSession.Action
             let roll = index == 0 ? 0 : random.below(100)
             switch roll {

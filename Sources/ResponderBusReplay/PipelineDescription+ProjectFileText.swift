@@ -1,12 +1,14 @@
 import EventLog
 import KeyboardAvoidance
 import ResponderBus
+import ResponderBusExternal
 import ResponderBusPlatform
 import ResponderBusProject
 
 extension PipelineDescription {
     /// This description as a project file's text (`.responder-bus.json`): what turns built-ins off,
-    /// the plugin libraries (absolute paths) and commands, their timeout and failure policy, the
+    /// the plugin libraries (absolute paths) and commands (a word naming a file made absolute,
+    /// since a file's commands run in its folder), their timeout and failure policy, the
     /// WebAssembly limits that are not the defaults, the built-ins' settings, `allowConflicts`, and
     /// the two keys `responder-bus explore` writes beside a finding: `checkProperties` and
     /// `expectedFailures`. In-process plugins (``plugins``) have no place in a file and are left out.
@@ -20,11 +22,18 @@ extension PipelineDescription {
         if !disabled.isEmpty { members.append(("disable", list(disabled.sorted()))) }
         if !libraries.isEmpty { members.append(("plugins", list(libraries.map(Self.argument)))) }
         if let first = commands.first {
-            members.append(("pluginCommands", list(commands.map { $0.command.map(Self.shellWord).joined(separator: " ") })))
+            // A file's commands run in its folder: a word naming a file here is made absolute.
+            let absolute = commands.map { $0.command.map(Self.absoluteIfFile).map(Self.shellWord).joined(separator: " ") }
+            members.append(("pluginCommands", list(absolute)))
             members.append(
                 ("pluginTimeout", "\(first.timeout.components.seconds * 1000 + first.timeout.components.attoseconds / 1_000_000_000_000_000)"))
         }
         if (commands.first?.failureMode ?? wasmSandbox.failureMode) == .stop { members.append(("pluginFailure", JSONText.string("stop"))) }
+        let defaults = WasmSandbox()
+        if wasmSandbox.fuelPerDelivery != defaults.fuelPerDelivery {
+            members.append(("pluginFuel", "\(wasmSandbox.fuelPerDelivery ?? 0)"))
+        }
+        if wasmSandbox.memoryLimit != defaults.memoryLimit { members.append(("pluginMemory", "\(wasmSandbox.memoryLimit >> 20)")) }
         if allowsConflicts { members.append(("allowConflicts", "true")) }
         if checksProperties { members.append(("checkProperties", "true")) }
         if !expectedFailures.isEmpty {
@@ -60,6 +69,15 @@ extension PipelineDescription {
         if let held = settings.heldFrameTimeout { ordering.append("\"heldFrameTimeout\": \(milliseconds(held))") }
         return [("keyboardAvoidance", avoidance), ("fieldAdvancing", advancing), ("textViewOrdering", ordering)]
             .filter { !$0.1.isEmpty }.map { ($0.0, "{" + $0.1.joined(separator: ", ") + "}") }
+    }
+
+    /// `word` made absolute when it names a file relative to the current folder (a command's
+    /// script), else as it is.
+    private static func absoluteIfFile(_ word: String) -> String {
+        guard !word.hasPrefix("/"), !word.hasPrefix("-") else { return word }
+        var info = stat()
+        guard stat(word, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return word }
+        return SystemFiles.resolvedPath(word)
     }
 
     /// `PATH[@POSITION]`, the path made absolute.

@@ -149,9 +149,10 @@ extension SessionSuite {
 
     /// The properties `test` checks with ``checksProperties``: those of `responder-bus explore`
     /// that one replay of a recorded session can check and that its other checks do not (the
-    /// coverage check, conflicts and plugin faults are judged already; determinism needs a second
-    /// run, which the recorded decisions stand for).
-    static let propertiesChecked: Set<String> = [SessionProperty.restored.name, SessionProperty.oneMove.name]
+    /// coverage check and conflicts are judged already, and the faults of plugins in processes
+    /// and modules; `no-fault` adds an in-process plugin's throw or error; determinism needs a
+    /// second run, which the recorded decisions stand for).
+    static let propertiesChecked: Set<String> = [SessionProperty.restored.name, SessionProperty.oneMove.name, SessionProperty.noFault.name]
 
     private func judge(_ input: SessionInput, reportPath: String?) -> SessionResult {
         var result = SessionResult(input: input, status: .failed)

@@ -44,7 +44,7 @@ public struct SessionSuite: Sendable {
     public var allowsConflicts: Bool
     /// Check, in each session, the properties of `responder-bus explore` a single replay can check
     /// (the screen put back when the keyboard covers nothing, one move per
-    /// change, and any property a plugin says it broke); a session that breaks one fails
+    /// change, no plugin fault, and any property a plugin says it broke); a session that breaks one fails
     /// (`--check-properties`; a project file checks them for its sessions with
     /// `"checkProperties": true`). A session with no recorded decisions is then judged on the
     /// properties alone rather than failed as unrecorded: what `explore` writes. Off by default.

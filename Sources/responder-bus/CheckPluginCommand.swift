@@ -149,7 +149,9 @@ struct CheckPluginCommand: ParsableCommand {
             description.libraries.append(PluginReference(path: module))
             words = ["--plugin", module]
         } else {
-            description.commands.append(ExternalPlugin.Configuration(command: command, timeout: .milliseconds(self.pipeline.timeout ?? 200)))
+            description.commands.append(
+                ExternalPlugin.Configuration(
+                    command: command, timeout: .milliseconds(self.pipeline.timeout ?? 200), failureMode: self.pipeline.failure ?? .continue))
             words = ["--plugin-command", command.map(ExploreCommand.quoted).joined(separator: " ")]
         }
         let explored: ReplayPipeline

@@ -115,3 +115,45 @@ struct RealSessionPropertyTests {
         #expect(broken.isEmpty, "\(broken.joined(separator: "\n"))")
     }
 }
+
+/// Fails on the iPad's split keyboard alone: an error when a keyboard's frame lies above the screen.
+final class FailsOnSplit: KeyboardObserving {
+    let name = "FailsOnSplit"
+    func keyboardEvent(_ event: Event<KeyboardInfo>, context: PluginContext) {
+        if let end = event.payload.end, end.minY < 0 { context.diagnose(.error, "a keyboard above the screen") }
+    }
+}
+
+/// Fails on every scene.
+final class FailsOnScene: EventObserving {
+    let name = "FailsOnScene"
+    var observedEvents: Set<AnyEventName>? { [EventName.scene.erased] }
+    func observe(_ event: AnyEvent, context: PluginContext) { context.diagnose(.error, "no scenes, please") }
+}
+
+@Suite("Shrinking stays where the generator goes")
+struct ShrinkingTests {
+    @Test("a finding on the iPad's split keyboard shrinks to an iPad, never to an iPhone with a split keyboard")
+    func staysOnAnIPad() throws {
+        let report = try Explorer(seed: 2).explore(count: 800) { PluginTarget { [FailsOnSplit()] } }
+        let found = try #require(report.findings.first { $0.property == "no-fault" }, "\(report.summary)")
+        #expect(found.shrunk.device.idiom == .pad, "\(found.shrunk)")
+        #expect(found.shrunk.keyboard == .split)
+    }
+
+    @Test("a failure on the scene alone shrinks to no step at all")
+    func noStep() throws {
+        let report = try Explorer(seed: 2).explore(count: 5) { PluginTarget { [FailsOnScene()] } }
+        let found = try #require(report.findings.first { $0.property == "no-fault" }, "\(report.summary)")
+        #expect(found.shrunk.steps.isEmpty && found.shrunk.records().count == 1, "\(found.shrunk)")
+    }
+
+    @Test("the generator's containers bound the shrinking: a chat bar finding stays in a chat bar")
+    func containers() throws {
+        var explorer = Explorer(seed: 1)
+        explorer.generator = SessionGenerator(containers: [.chatBar])
+        let report = try explorer.explore(count: 100) { PluginTarget { [MovesNothing()] } }
+        let found = try #require(report.findings.first { $0.property == "coverage" }, "\(report.summary)")
+        #expect(found.shrunk.groups.map(\.container) == [.chatBar], "\(found.shrunk)")
+    }
+}

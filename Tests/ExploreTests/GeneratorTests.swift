@@ -135,4 +135,13 @@ struct GeneratorTests {
                 "keyboardWillShow",
             ], "\(names(turn))")
     }
+
+    @Test("an animation ends with its Did events unless a step starts another: Return in a text view, switching apps")
+    func didEvents() throws {
+        var session = GeneratedSession(device: try device("iPhone SE"), groups: [.init(container: .none, fields: [.init(id: "v", kind: .textView)])])
+        session.steps = [.init(after: 0, .tap("v")), .init(after: 0.05, .returnKey), .init(after: 0.5, .switchApps)]
+        let shown = names(session.records())
+        #expect(shown.filter { $0 == "keyboardDidShow" }.count == 2, "\(shown)")
+        #expect(shown.filter { $0 == "keyboardDidHide" }.count == 1, "the hide while away ends before the app comes back: \(shown)")
+    }
 }

@@ -13,7 +13,7 @@ struct ExploreCommand: ParsableCommand {
         commandName: "explore",
         abstract: "Check the pipeline against generated sessions, and shrink each one that breaks a property to the smallest that still does.",
         discussion: """
-            Generates sessions — devices and orientations, system, third-party, hardware, floating and undocked \
+            Generates sessions — devices and orientations, system, third-party, hardware, floating, undocked and split \
             keyboards, forms in scroll views, tables and chat bars, taps, Return, rotations, dismissals, growing \
             text views, app switches — and replays each through the pipeline (the built-in plugins, less --disable, \
             any --plugin, --plugin-command and project file), checking after every settled turn that: the focused \
@@ -124,9 +124,11 @@ struct ExploreCommand: ParsableCommand {
     }
 
     /// The command line that checks session `seed` alone: this one's arguments without the
-    /// budget, the workers, the properties, the seed and the folder, then `--seed SEED --count 1`.
+    /// budget, the workers, the properties, the seed and the folder, then `--seed SEED --count 1`
+    /// and a folder of its own beside this run's (`explore-findings-SEED`), so that running it
+    /// leaves this run's findings as they are.
     func reproduction(seed: UInt64) -> String {
-        Self.reproduction(of: Array(CommandLine.arguments.dropFirst()), seed: seed)
+        Self.reproduction(of: Array(CommandLine.arguments.dropFirst()), seed: seed) + " --out " + Self.quoted("\(out)-\(seed)")
     }
 
     /// The options a reproduction leaves out, each with its value.

@@ -22,37 +22,58 @@ struct ExploreFindings {
         }
         try NewPluginCommand.makeParents(of: folder + "/.responder-bus.json")
         var expected: [String: String] = [:]
+        var names: Set<String> = []
         for finding in report.findings {
-            let name = Self.fileName(for: finding.property)
+            let name = Self.fileName(for: finding.property, besides: names)
+            names.insert(name.lowercased())
             let records = finding.shrunk.records()
             let reproduce = reproduction(finding.seed)
             try write(finding.log, to: folder + "/" + name + ".jsonl")
             let reportWritten = try writeReport(of: finding, records: records, to: folder + "/" + name + ".html")
-            expected[name + ".jsonl"] = "\(finding.failure.property): \(finding.failure.message) (found by \(reproduce))"
+            // `test` replays a session once: a second run's difference is not its to see.
+            if finding.property != SessionProperty.deterministic.name {
+                expected[name + ".jsonl"] = "\(finding.failure.property): \(finding.failure.message) (found by \(reproduce))"
+            }
             let original = finding.original.records().count
             output.line(
                 "✗ \(name): \(finding.failingSessions) of \(report.checked) sessions; the first, session \(finding.index), shrunk from \(original) to \(records.count) events (\(finding.shrinkTries) tries)"
             )
             output.line("    " + TerminalText.escapedLines(finding.failure.description, indent: "    "))
             for line in finding.shrunk.description.split(separator: "\n") { output.line("    \(line)") }
-            output.line("    wrote \(folder)/\(name).jsonl\(reportWritten ? ", \(name).html" : "")")
+            output.line(
+                "    wrote \(folder)/\(name).jsonl\(reportWritten ? ", \(name).html" : "")"
+                    + (expected[name + ".jsonl"] == nil
+                        ? " (not an expected failure: `test` replays a session once; replay it twice to see the difference)" : ""))
             output.line("    reproduce: \(reproduce)")
         }
-        try write(pipeline.description.projectFileText(checksProperties: true, expectedFailures: expected), to: folder + "/.responder-bus.json")
+        let project = folder + "/.responder-bus.json"
+        try write(pipeline.description.projectFileText(checksProperties: true, expectedFailures: expected), to: project)
+        // A project file others may write is refused: not group-writable, whatever the umask.
+        _ = chmod(project, 0o644)
         output.line(
             "\(report.findings.count) propert\(report.findings.count == 1 ? "y" : "ies") broken; `responder-bus test \(folder)` runs the shrunk sessions (expected to fail until fixed)"
         )
     }
 
     /// A property's name as a file name: letters, digits, `-` and `_` kept, anything else (a
-    /// plugin's own property may be named anything) as `_`, never empty or hidden.
-    static func fileName(for property: String) -> String {
+    /// plugin's own property may be named anything) as `_`, never empty or hidden, and none of
+    /// `taken` (compared without case).
+    static func fileName(for property: String, besides taken: Set<String> = []) -> String {
         let kept = String(
             property.unicodeScalars.prefix(100).map { scalar in
                 (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z") || (scalar >= "0" && scalar <= "9") || scalar == "-"
                     || scalar == "_" ? Character(scalar) : "_"
             })
-        return kept.isEmpty ? "property" : kept
+        let base = kept.isEmpty ? "property" : kept
+        // Two properties of one name once made a file name (`a.b`, `a_b`; `X`, `x` where case
+        // folds) each get a file of their own.
+        var name = base
+        var number = 1
+        while taken.contains(name.lowercased()) {
+            number += 1
+            name = "\(base)-\(number)"
+        }
+        return name
     }
 
     private func write(_ text: String, to path: String) throws {
