@@ -70,7 +70,11 @@ public struct Explorer: Sendable {
     public func check(header: LogHeader, records: [LogRecord], on target: any ExplorationTarget) throws -> [PropertyFailure] {
         let names = builtinNames
         var watch: PropertyWatch?
-        let rejected = try target.run(header: header, records: records) { watch = PropertyWatch(bus: $0, properties: names, declared: declared) }
+        // The decisions are kept only for what reads them: the second run's comparison, a declared property.
+        let keeps = names.contains(SessionProperty.deterministic.name) || !declared.isEmpty
+        let rejected = try target.run(header: header, records: records) {
+            watch = PropertyWatch(bus: $0, properties: names, declared: declared, keepsDecisions: keeps)
+        }
         guard let first = watch else { throw ExplorationError("the target ran no bus") }
         first.finish()
         if let line = rejected.first { throw ExplorationError("a generated record was rejected: \(line)") }

@@ -8,12 +8,14 @@ import ResponderBus
 public final class PropertyWatch {
     /// The first failure of each property, in the order found.
     public private(set) var failures: [PropertyFailure] = []
-    /// Every decision derived, in order.
+    /// Every decision derived, in order, when the watch keeps them (see
+    /// ``init(bus:properties:declared:keepsDecisions:)``); empty otherwise.
     public private(set) var decisions: [LogRecord] = []
 
     private let bus: Bus
     private let checked: Set<String>
     private let declared: [SessionProperty]
+    private let keepsDecisions: Bool
     private var token: ObservationToken?
     private var pending: ScheduledWork?
     private var failed: Set<String> = []
@@ -40,10 +42,19 @@ public final class PropertyWatch {
 
     /// Starts watching `bus` for `properties` (the names of the built-in ones to check) and the
     /// `declared` ones.
-    public init(bus: Bus, properties: Set<String>, declared: [SessionProperty] = []) {
+    ///
+    /// - Parameters:
+    ///   - bus: the bus to watch, before its first event.
+    ///   - properties: the names of the built-in properties to check.
+    ///   - declared: properties of a plugin's own, checked on the settled screen.
+    ///   - keepsDecisions: keep every decision (``decisions``: a second run's comparison, and what
+    ///     a declared property sees). Off for a long recorded log, whose decisions would all be held
+    ///     in memory for nothing.
+    public init(bus: Bus, properties: Set<String>, declared: [SessionProperty] = [], keepsDecisions: Bool = true) {
         self.bus = bus
         checked = properties
         self.declared = declared
+        self.keepsDecisions = keepsDecisions
         token = bus.observeAll { [unowned self] event in
             note(event)
             scheduleCheck()
@@ -113,7 +124,9 @@ public final class PropertyWatch {
     }
 
     private func noteDecision(_ event: AnyEvent, by plugin: String) {
-        if let record = LogEvent(event).map({ LogRecord(t: now, event: $0, origin: event.origin) }) { decisions.append(record) }
+        if keepsDecisions, let record = LogEvent(event).map({ LogRecord(t: now, event: $0, origin: event.origin) }) {
+            decisions.append(record)
+        }
         if let diagnostic = event.as(.diagnostic)?.payload {
             noteDiagnostic(diagnostic, by: plugin)
         } else if let shift = event.as(.viewShift)?.payload {

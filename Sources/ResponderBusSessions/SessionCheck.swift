@@ -178,7 +178,7 @@ extension SessionSuite {
         }
         let watch =
             settings.checksProperties || session.pipeline.description.checksProperties
-            ? PropertyWatch(bus: session.bus, properties: Self.propertiesChecked) : nil
+            ? PropertyWatch(bus: session.bus, properties: Self.propertiesChecked, keepsDecisions: false) : nil
         // One thread per session: the workers are the parallelism (`--jobs`).
         let summary = session.replay(reader, readAhead: false)
         watch?.finish()

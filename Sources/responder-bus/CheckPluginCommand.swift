@@ -181,18 +181,8 @@ struct CheckPluginCommand: ParsableCommand {
     /// This command's pipeline options, as given: its arguments without the plugin, the command
     /// after `--` and the exploration's own options.
     private func pipelineArguments() -> [String] {
-        var result: [String] = []
-        var skipValue = false
-        for argument in CommandLine.arguments.dropFirst(2).prefix(while: { $0 != "--" }) {
-            if skipValue {
-                skipValue = false
-            } else if argument == "--explore" || argument == "--seed" {
-                skipValue = true
-            } else if argument != module && !argument.hasPrefix("--explore=") && !argument.hasPrefix("--seed=") {
-                result.append(argument)
-            }
-        }
-        return result
+        let given = CommandLine.arguments.dropFirst(2).prefix { $0 != "--" }.filter { $0 != module }
+        return ExploreCommand.without(["--explore", "--seed"], in: Array(given))
     }
 
     /// Where the checks run the plugin, as the header says it: `after A → B` (last, as a plugin

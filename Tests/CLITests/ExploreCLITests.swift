@@ -80,12 +80,19 @@ struct ExploreCLITests {
         #expect(!plain.stdout.contains("property: "), "\(plain.stdout)")
     }
 
-    @Test("bad usage: an unknown property or device, a count of 0, no budget left out")
+    @Test("bad usage (an unknown property or device, a count of 0) is 64; a findings folder that cannot be made is 73")
     func usage() throws {
         for arguments in [["--property", "nope"], ["--count", "0"], ["--device", "Nokia 3310"], ["--time", "0"], ["--max-steps", "0"]] {
             let run = try CLI.run(["explore", "--no-project-file"] + arguments)
             #expect(run.status == 64, "\(arguments): \(run.stderr)")
         }
+        // A findings folder that cannot be made: 73, naming it, not the findings' 1.
+        let blocker = try CLI.temporaryFile("a file, not a folder", name: "blocker")
+        let blocked = try CLI.run([
+            "explore", "--no-project-file", "--disable", "KeyboardAvoidance", "--seed", "1", "--count", "40", "--out", blocker + "/findings",
+        ])
+        #expect(blocked.status == 73, "\(blocked.stdout)\(blocked.stderr)")
+        #expect(blocked.stderr.contains("cannot create \(blocker)"), "\(blocked.stderr)")
         let unknown = try CLI.run(["explore", "--property", "nope"])
         #expect(
             unknown.stderr.contains("unknown property 'nope'; the properties are coverage, restored, one-move, no-conflict, no-fault, deterministic"))

@@ -104,11 +104,14 @@ struct BuiltinExplorationTests {
         #expect(!one.findings.isEmpty)
     }
 
-    @Test("a time limit stops the checking; the sessions checked are the first ones")
+    @Test("a time limit stops the checking; the sessions checked are the first ones, as a count of them checks")
     func timeLimit() throws {
-        let report = try Explorer(seed: 3).explore(seconds: 0.3) { PluginTarget(builtins) }
-        #expect(report.checked > 0)
-        #expect(report.seconds < 5)
+        let timed = try Explorer(seed: 3, workers: 2).explore(seconds: 0.3) { PluginTarget { [NeverRestores()] } }
+        #expect(timed.checked > 0)
+        let counted = try Explorer(seed: 3).explore(count: timed.checked) { PluginTarget { [NeverRestores()] } }
+        #expect(timed.findings.map(\.index) == counted.findings.map(\.index))
+        #expect(timed.findings.map(\.failingSessions) == counted.findings.map(\.failingSessions))
+        #expect(!timed.findings.isEmpty)
         #expect(throws: ExplorationError.self) { try Explorer(seed: 3).explore { PluginTarget(builtins) } }
     }
 

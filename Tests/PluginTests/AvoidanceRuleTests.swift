@@ -62,6 +62,20 @@ struct AvoidanceRuleTests {
         #expect(decision == AvoidanceDecision(rootOffsetY: -164, scroll: ScrollChange(view: "list", contentOffsetY: 379, bottomInset: 291)))
     }
 
+    @Test("a scroll view running below the screen is inset down to its bottom, not by its overlap alone (found by explore)")
+    func scrollViewBelowTheScreen() {
+        // iPhone SE landscape (568×320), a hardware keyboard's bar: covered 265…320. The scroll
+        // view runs 200…400, 80 pt past the screen: inset 400 − 265 = 135, not the overlap's 55.
+        // Content 240 → max offset 240 + 135 − 200 = 175; field 388…432 needs 432 + 20 − 265 = 187,
+        // has 388 − 200 = 188 of room: scroll 175, field 213…257, root 265 − 277 = −12.
+        let scroll = ScrollPlacement(
+            id: "form", frame: Rect(x: 20, y: 200, width: 528, height: 200), restingOffsetY: 0, restingBottomInset: 0, contentHeight: 240)
+        let field = FieldPlacement(frame: Rect(x: 20, y: 388, width: 528, height: 44), gap: 20, scrollView: scroll)
+        let decision = AvoidanceRule.decide(
+            covering: Rect(x: 0, y: 265, width: 568, height: 55), field: field, screen: Size(width: 568, height: 320), safeTop: 0)
+        #expect(decision == AvoidanceDecision(rootOffsetY: -12, scroll: ScrollChange(view: "form", contentOffsetY: 175, bottomInset: 135)))
+    }
+
     static let coveringCases: [(String, KeyboardInfo, Bool, Rect?)] = [
         ("docked", KeyboardInfo(end: Rect(x: 0, y: 521, width: 375, height: 291)), false, Rect(x: 0, y: 521, width: 375, height: 291)),
         ("hide with a frame", KeyboardInfo(end: Rect(x: 0, y: 521, width: 375, height: 291)), true, nil),

@@ -109,7 +109,13 @@ struct ExploreCommand: ParsableCommand {
             throw ExitCode(error.exitCode)
         }
         line.finish()
-        try ExploreFindings(report: report, pipeline: pipeline, folder: out, reproduction: reproduction).write(to: output)
+        do {
+            try ExploreFindings(report: report, pipeline: pipeline, folder: out, reproduction: reproduction).write(to: output)
+        } catch let error as OutputError {
+            // Said apart from the findings' exit (1): the folder or a file cannot be written.
+            output.flush()
+            throw error.reported()
+        }
         output.flush()
         if let error = output.error { throw error.reported() }
         if !report.findings.isEmpty { throw Exit.checkFailed }
@@ -135,21 +141,26 @@ struct ExploreCommand: ParsableCommand {
     static let runOptions: Set<String> = ["--seed", "--count", "--time", "--jobs", "--property", "--out"]
 
     static func reproduction(of arguments: [String], seed: UInt64) -> String {
-        var words = ["responder-bus"]
+        (["responder-bus"] + without(runOptions, in: arguments).map(quoted) + ["--seed", "\(seed)", "--count", "1"]).joined(separator: " ")
+    }
+
+    /// `arguments` without the options named in `options`, each with its value (`--seed 7` and
+    /// `--seed=7` alike).
+    static func without(_ options: Set<String>, in arguments: [String]) -> [String] {
+        var kept: [String] = []
         var skipValue = false
         for argument in arguments {
             if skipValue {
                 skipValue = false
-                continue
-            }
-            if runOptions.contains(argument) {
+            } else if options.contains(argument) {
                 skipValue = true
+            } else if let equals = argument.firstIndex(of: "="), options.contains(String(argument[..<equals])) {
                 continue
+            } else {
+                kept.append(argument)
             }
-            if let equals = argument.firstIndex(of: "="), runOptions.contains(String(argument[..<equals])) { continue }
-            words.append(quoted(argument))
         }
-        return (words + ["--seed", "\(seed)", "--count", "1"]).joined(separator: " ")
+        return kept
     }
 
     /// `word` as a POSIX shell reads it back.

@@ -20,7 +20,7 @@ struct ExploreFindings {
             output.line("no property broken")
             return
         }
-        try NewPluginCommand.makeParents(of: folder + "/.responder-bus.json")
+        try Self.makeFolder(folder)
         var expected: [String: String] = [:]
         var names: Set<String> = []
         for finding in report.findings {
@@ -55,6 +55,19 @@ struct ExploreFindings {
         )
     }
 
+    /// Makes `path` and the folders above it that are missing.
+    ///
+    /// - Throws: `OutputError` (exit 73) naming the folder that cannot be made.
+    static func makeFolder(_ path: String) throws(OutputError) {
+        var current = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o755) != 0 && errno != EEXIST { throw OutputError.cannotCreate(current, errno) }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { throw OutputError.cannotCreate(path, ENOTDIR) }
+    }
+
     /// A property's name as a file name: letters, digits, `-` and `_` kept, anything else (a
     /// plugin's own property may be named anything) as `_`, never empty or hidden, and none of
     /// `taken` (compared without case).
@@ -76,14 +89,15 @@ struct ExploreFindings {
         return name
     }
 
-    private func write(_ text: String, to path: String) throws {
+    /// Writes `text` to `path`, whole or not at all.
+    private func write(_ text: String, to path: String) throws(OutputError) {
         let file = try OutputFile(path: path)
         let output = Output(file: file)
         output.line(String(text.dropLast()))
         output.flush()
         if let error = output.error {
             file.abandon()
-            throw error.reported()
+            throw error
         }
         try file.commit()
     }
